@@ -1,0 +1,90 @@
+// Command fwmigrate checks fw.config.* files and migrates projects to the
+// framework's version 4 (layout A).
+//
+// This package is the CLI only: flags, discovery, output formats and exit
+// codes. The knowledge lives in compat/, the checks in rules/, the edits in
+// rewrite/, and the parser in ast/.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses. They are part of the CLI's contract with CI scripts.
+const (
+	exitOK       = 0 // nothing to report at or above --fail-on; apply --dry-run: no change
+	exitFindings = 1 // diagnostics at or above --fail-on; apply --dry-run: changes pending
+	exitError    = 2 // usage, parse or I/O errors
+)
+
+// exitCodeError carries an exit status out of a command without printing
+// anything more: the command has already said what it had to say.
+type exitCodeError struct{ code int }
+
+func (e exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// usageError marks an error in the command line itself (exit status 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// commands holds the constructors of the subcommands; each subcommand's file
+// appends its own in an init function, so that every run (and every test)
+// builds a fresh command tree with fresh flag values.
+var commands []func() *cobra.Command
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "fwmigrate",
+		Short: "Check fw.config files and migrate projects to version 4",
+		Long: `fwmigrate checks fw.config.{ts,js,mjs,cjs,mts,cts} files against the framework's
+configuration reference, reports what breaks or changes meaning under
+compatibility version 4 and layout A, and applies the safe fixes.`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{err}
+	})
+	for _, newCmd := range commands {
+		root.AddCommand(newCmd())
+	}
+	return root
+}
+
+// Main runs fwmigrate with the process's arguments and returns its exit status.
+func Main() int {
+	return run(os.Args[1:], os.Stdout, os.Stderr)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ec exitCodeError
+	if errors.As(err, &ec) {
+		return ec.code
+	}
+	fmt.Fprintf(stderr, "fwmigrate: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "Run 'fwmigrate --help' for usage.")
+	}
+	return exitError
+}
+
+func main() {
+	os.Exit(Main())
+}
