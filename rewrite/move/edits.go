@@ -1,0 +1,100 @@
+package move
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// addEdit records the edits of one file (none: nothing recorded).
+func (p *Plan) addEdit(path string, data []byte, mode fs.FileMode, edits []udiff.Edit, why []string) {
+	if len(edits) == 0 {
+		return
+	}
+	out, err := udiff.ApplyBytes(data, edits)
+	if err != nil {
+		// Overlapping edits mean two constructs claimed the same bytes: a
+		// bug here, never a reason to write a guess.
+		p.conflict(path, "internal error: %v", err)
+		return
+	}
+	p.Edits = append(p.Edits, FileEdit{
+		Path: path, NewPath: p.Paths.Map(path), Old: data, New: out, Mode: mode, Edits: edits, Why: why,
+	})
+}
+
+// planEdits rewrites the specifiers whose meaning the moves change, and
+// notes strings in staying scripts that name moved paths (tailwind content
+// globs, test setup): they are not imports, so they are not rewritten.
+func (p *Plan) planEdits(files []*srcFile) {
+	m := p.Paths
+	for _, f := range files {
+		newPath := m.Map(f.path)
+		fromDir, toDir := filepath.Dir(f.path), filepath.Dir(newPath)
+		var edits []udiff.Edit
+		var why []string
+		isRef := map[int]bool{}
+		for _, r := range f.refs {
+			isRef[r.start] = true
+			s := string(f.data[r.start:r.end])
+			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
+			line := lineOf(f.data, r.start)
+			if note != "" {
+				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
+			}
+			if changed {
+				edits = append(edits, udiff.Edit{Start: r.start, End: r.end, New: out})
+				why = append(why, lineWhy(line, s, out))
+			}
+		}
+		p.addEdit(f.path, f.data, f.mode, edits, why)
+		if f.foreign || newPath != f.path || isConfigName(filepath.Base(f.path)) {
+			continue
+		}
+		for _, sr := range f.strs {
+			if isRef[sr[0]] || sr[1] <= sr[0] {
+				continue
+			}
+			s := string(f.data[sr[0]:sr[1]])
+			if q := p.namesMoved(s, fromDir); q != "" {
+				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lineOf(f.data, sr[0]), s, q)
+			}
+		}
+	}
+}
+
+// namesMoved returns the new place of the path the string s names, relative
+// to dir, when it is a relative path (or glob) into a moved entry; else "".
+func (p *Plan) namesMoved(s, dir string) string {
+	if strings.ContainsAny(s, "\n :") || len(s) > 300 {
+		return ""
+	}
+	lit := s
+	if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
+		lit = lit[:i]
+	}
+	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+		first, _, ok := strings.Cut(lit, "/")
+		if !ok || first == "" || !p.Paths.moved(filepath.Join(dir, first)) {
+			return ""
+		}
+	}
+	lit = strings.TrimSuffix(lit, "/")
+	if lit == "" || lit == "." || lit == ".." {
+		return ""
+	}
+	abs := filepath.Join(dir, filepath.FromSlash(lit))
+	if !p.Paths.moved(abs) {
+		if f := p.Paths.probe(abs, false); f == "" || !p.Paths.moved(f) {
+			return ""
+		}
+	}
+	return p.rel(p.Paths.mapSpec(abs, false)) + s[len(strings.TrimSuffix(lit, "/")):]
+}
+
+func (e FileEdit) String() string {
+	return fmt.Sprintf("%s (%d edits)", e.Path, len(e.Edits))
+}

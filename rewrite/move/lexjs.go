@@ -1,0 +1,769 @@
+package move
+
+// A lexer for JavaScript and TypeScript (with JSX when asked) that finds the
+// module specifiers a file depends on. It tokenizes just enough to tell code
+// from strings, comments, template literals, regular expressions and JSX
+// text, so that "import" inside a comment or a string is never an import and
+// an apostrophe in JSX text never starts a string. It never fails: input it
+// cannot make sense of ends a construct where a compiler would report an
+// error, and the specifiers found so far are kept.
+
+type tokKind uint8
+
+const (
+	tIdent    tokKind = iota // identifiers, keywords, #private names
+	tPunct                   // one punctuator; see punct below
+	tString                  // '...' or "..."
+	tTemplate                // a whole template literal; its substitutions' tokens follow it
+	tRegex
+	tNumber
+	tJSX // a whole JSX element; tokens of its {expressions} follow it
+)
+
+type token struct {
+	kind       tokKind
+	start, end int // byte range, quotes and backticks included
+	// inner counts the tokens that belong to a template's substitutions or
+	// to a JSX element's expressions; they follow this token in the slice.
+	inner int
+	// headEnd is, for a template with substitutions, the end of its text
+	// before the first "${"; for other templates the position of the
+	// closing backtick.
+	headEnd int
+	subst   bool
+}
+
+// refKind says which construct a specifier was found in.
+type refKind uint8
+
+const (
+	refImport     refKind = iota // import ... from 'x', import 'x', export ... from 'x'
+	refDynamic                   // import('x')
+	refRequire                   // require('x'), require.resolve('x')
+	refURL                       // new URL('x', import.meta.url)
+	refGlob                      // import.meta.glob('x')
+	refMock                      // vi.mock('x'), jest.mock('x') and friends
+	refTypeRef                   // /// <reference path="x" />
+	refSrcAttr                   // <script src="x"> / <style src="x"> in a .vue file
+	refCSSImport                 // @import, @use, @forward
+	refCSSURL                    // url(x)
+	refTypeImport                // import type ... from 'x' (JS kinds above otherwise)
+)
+
+// ref is one specifier: src[start:end] is its text without quotes.
+type ref struct {
+	start, end int
+	kind       refKind
+	// prefix is set for a template literal with substitutions or a glob:
+	// only the directory part src[start:end] (ending in "/") is a path.
+	prefix bool
+	// style is set for specifiers in CSS, where bare paths are relative.
+	style bool
+}
+
+// maxDepth bounds the nesting of templates, braces and JSX elements the lexer
+// follows; deeper input ends the scan (Go cannot recover from a blown stack).
+const maxDepth = 500
+
+type jsLexer struct {
+	src      []byte
+	pos      int
+	jsx      bool
+	toks     []token
+	refs     []ref
+	depth    int
+	jsxFails int
+	stopped  bool // maxDepth reached: the rest of the file was not scanned
+}
+
+// scanJS appends to refs the specifiers of the JavaScript or TypeScript
+// source src, whose offsets are shifted by base (the position of a <script>
+// block inside a .vue file). It reuses l's buffers.
+func (l *jsLexer) scan(src []byte, base int, jsx bool, refs []ref) ([]ref, bool) {
+	l.src, l.pos, l.jsx, l.toks, l.refs, l.depth, l.jsxFails, l.stopped = src, 0, jsx, l.toks[:0], refs, 0, 0, false
+	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
+		for l.pos < len(src) && src[l.pos] != '\n' {
+			l.pos++
+		}
+	}
+	first := len(refs)
+	l.lexTokens(false)
+	for k := first; k < len(l.refs); k++ { // triple-slash references
+		l.refs[k].start += base
+		l.refs[k].end += base
+	}
+	l.findRefs(base)
+	return l.refs, !l.stopped
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c == '\\' || c >= 0x80
+}
+
+func isIdentPart(c byte) bool {
+	return isIdentStart(c) || c >= '0' && c <= '9'
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// skipSpaceAndComments skips white space and comments, recording
+// triple-slash reference paths on the way.
+func (l *jsLexer) skipSpaceAndComments() {
+	src := l.src
+	for l.pos < len(src) {
+		c := src[l.pos]
+		switch {
+		case isSpace(c):
+			l.pos++
+		case c == 0xE2 && l.pos+2 < len(src) && src[l.pos+1] == 0x80 && (src[l.pos+2] == 0xA8 || src[l.pos+2] == 0xA9):
+			l.pos += 3 // U+2028, U+2029
+		case c == 0xC2 && l.pos+1 < len(src) && src[l.pos+1] == 0xA0:
+			l.pos += 2 // no-break space
+		case c == 0xEF && l.pos+2 < len(src) && src[l.pos+1] == 0xBB && src[l.pos+2] == 0xBF:
+			l.pos += 3 // byte order mark
+		case c == '/' && l.pos+1 < len(src) && src[l.pos+1] == '/':
+			start := l.pos
+			for l.pos < len(src) && src[l.pos] != '\n' && src[l.pos] != '\r' {
+				l.pos++
+			}
+			if l.pos-start > 3 && src[start+2] == '/' {
+				l.tripleSlash(start+3, l.pos)
+			}
+		case c == '/' && l.pos+1 < len(src) && src[l.pos+1] == '*':
+			end := indexFrom(src, l.pos+2, "*/")
+			if end < 0 {
+				l.pos = len(src)
+			} else {
+				l.pos = end + 2
+			}
+		default:
+			return
+		}
+	}
+}
+
+// tripleSlash records the path of a `/// <reference path="..." />` directive
+// in the comment text src[start:end]: it is a file dependency that tsc
+// resolves relative to the file, unlike any other comment.
+func (l *jsLexer) tripleSlash(start, end int) {
+	s := l.src[start:end]
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if !hasPrefixAt(s, i, "<reference") {
+		return
+	}
+	i += len("<reference")
+	for i < len(s) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		nameStart := i
+		for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] == '-') {
+			i++
+		}
+		name := string(s[nameStart:i])
+		if name == "" || i >= len(s) || s[i] != '=' {
+			return
+		}
+		i++
+		if i >= len(s) || s[i] != '"' && s[i] != '\'' {
+			return
+		}
+		q := s[i]
+		i++
+		vStart := i
+		for i < len(s) && s[i] != q {
+			i++
+		}
+		if i >= len(s) {
+			return
+		}
+		if name == "path" {
+			l.refs = append(l.refs, ref{start: start + vStart, end: start + i, kind: refTypeRef})
+			return
+		}
+		i++
+	}
+}
+
+func hasPrefixAt(s []byte, i int, p string) bool {
+	return len(s)-i >= len(p) && string(s[i:i+len(p)]) == p
+}
+
+func indexFrom(s []byte, from int, sub string) int {
+	if from > len(s) {
+		return -1
+	}
+	for i := from; i+len(sub) <= len(s); i++ {
+		if s[i] == sub[0] && string(s[i:i+len(sub)]) == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// regexAllowed reports whether a "/" at this point starts a regular
+// expression (and a "<" a JSX element) rather than being an operator, from
+// the previous significant token. It is the classic heuristic: ")" ends an
+// expression (if (x) /re/ is rare), "}" ends a block more often than an
+// object literal followed by a division.
+func (l *jsLexer) regexAllowed(last int) bool {
+	if last < 0 {
+		return true
+	}
+	t := l.toks[last]
+	switch t.kind {
+	case tNumber, tString, tTemplate, tRegex, tJSX:
+		return false
+	case tIdent:
+		switch string(l.src[t.start:t.end]) {
+		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
+			"case", "do", "else", "yield", "await", "extends":
+			return true
+		}
+		return false
+	}
+	switch l.src[t.start] {
+	case ')', ']':
+		return false
+	case '+', '-':
+		return t.end-t.start == 1 // a++ / b, but a + /re/
+	}
+	return true
+}
+
+// lexTokens appends tokens until the end of input or, when inBraces, until
+// the "}" that closes the substitution or JSX expression being lexed (which
+// it consumes without appending).
+func (l *jsLexer) lexTokens(inBraces bool) {
+	if l.depth >= maxDepth {
+		l.stopped = true
+		l.pos = len(l.src)
+		return
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	src := l.src
+	braces := 0
+	last := len(l.toks) - 1
+	if inBraces {
+		last = -1 // an expression starts here
+	}
+	for {
+		l.skipSpaceAndComments()
+		if l.pos >= len(src) {
+			return
+		}
+		start := l.pos
+		idx := len(l.toks)
+		c := src[start]
+		switch {
+		case isIdentStart(c) || c == '#' && start+1 < len(src) && isIdentStart(src[start+1]):
+			l.pos++
+			for l.pos < len(src) && isIdentPart(src[l.pos]) {
+				if src[l.pos] == '\\' { // \uXXXX escape in an identifier
+					l.pos++
+				}
+				l.pos++
+			}
+			l.pos = min(l.pos, len(src))
+			l.toks = append(l.toks, token{kind: tIdent, start: start, end: l.pos})
+		case c >= '0' && c <= '9' || c == '.' && start+1 < len(src) && src[start+1] >= '0' && src[start+1] <= '9':
+			l.pos++
+			for l.pos < len(src) {
+				d := src[l.pos]
+				if isIdentPart(d) || d == '.' {
+					l.pos++
+				} else if (d == '+' || d == '-') && (src[l.pos-1] == 'e' || src[l.pos-1] == 'E') && src[start] != '0' {
+					l.pos++
+				} else {
+					break
+				}
+			}
+			l.toks = append(l.toks, token{kind: tNumber, start: start, end: l.pos})
+		case c == '"' || c == '\'':
+			l.lexString(c)
+			l.toks = append(l.toks, token{kind: tString, start: start, end: l.pos})
+		case c == '`':
+			l.lexTemplate()
+		case c == '/' && l.regexAllowed(last):
+			if !l.lexRegex() {
+				l.pos = start + 1
+				l.toks = append(l.toks, token{kind: tPunct, start: start, end: l.pos})
+			}
+		case c == '<' && l.jsx && l.jsxFails < 32 && l.regexAllowed(last):
+			if !l.lexJSX() {
+				l.jsxFails++
+				l.pos = start + 1
+				l.toks = append(l.toks, token{kind: tPunct, start: start, end: l.pos})
+			}
+		default:
+			n := 1
+			if (c == '+' || c == '-') && start+1 < len(src) && src[start+1] == c {
+				n = 2
+			} else if c == '.' && start+2 < len(src) && src[start+1] == '.' && src[start+2] == '.' {
+				n = 3
+			}
+			l.pos += n
+			if inBraces {
+				if c == '{' {
+					braces++
+				} else if c == '}' {
+					if braces == 0 {
+						return
+					}
+					braces--
+				}
+			}
+			l.toks = append(l.toks, token{kind: tPunct, start: start, end: l.pos})
+		}
+		// A template or JSX element is followed by the tokens of its
+		// expressions; what counts for the next "/" is the element itself.
+		last = idx
+	}
+}
+
+// lexString consumes a string literal opened by quote q at l.pos. A
+// newline ends an unterminated string, as it ends the literal for a parser.
+func (l *jsLexer) lexString(q byte) {
+	src := l.src
+	l.pos++
+	for l.pos < len(src) {
+		c := src[l.pos]
+		switch c {
+		case '\\':
+			l.pos += 2
+			if l.pos-1 < len(src) && src[l.pos-1] == '\r' && l.pos < len(src) && src[l.pos] == '\n' {
+				l.pos++
+			}
+			continue
+		case '\n', '\r':
+			return
+		}
+		l.pos++
+		if c == q {
+			return
+		}
+	}
+	l.pos = len(src)
+}
+
+// lexTemplate consumes a template literal at l.pos and appends its token
+// before the tokens of its substitutions.
+func (l *jsLexer) lexTemplate() {
+	src := l.src
+	idx := len(l.toks)
+	l.toks = append(l.toks, token{kind: tTemplate, start: l.pos, headEnd: -1})
+	l.pos++
+	for l.pos < len(src) {
+		c := src[l.pos]
+		if c == '\\' {
+			l.pos += 2
+			continue
+		}
+		if c == '`' {
+			if l.toks[idx].headEnd < 0 {
+				l.toks[idx].headEnd = l.pos
+			}
+			l.pos++
+			break
+		}
+		if c == '$' && l.pos+1 < len(src) && src[l.pos+1] == '{' {
+			if l.toks[idx].headEnd < 0 {
+				l.toks[idx].headEnd = l.pos
+			}
+			l.toks[idx].subst = true
+			l.pos += 2
+			l.lexTokens(true)
+			continue
+		}
+		l.pos++
+	}
+	l.pos = min(l.pos, len(src))
+	if l.toks[idx].headEnd < 0 {
+		l.toks[idx].headEnd = l.pos
+	}
+	l.toks[idx].end = l.pos
+	l.toks[idx].inner = len(l.toks) - idx - 1
+}
+
+// lexRegex consumes a regular expression literal at l.pos; it reports false
+// (consuming nothing) when the line ends first, which means the "/" was a
+// division after all.
+func (l *jsLexer) lexRegex() bool {
+	src := l.src
+	start := l.pos
+	i := start + 1
+	inClass := false
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n' || c == '\r':
+			return false
+		case c == '\\':
+			i += 2
+			continue
+		case c == '[':
+			inClass = true
+		case c == ']':
+			inClass = false
+		case c == '/' && !inClass:
+			i++
+			for i < len(src) && isIdentPart(src[i]) {
+				i++
+			}
+			l.pos = i
+			l.toks = append(l.toks, token{kind: tRegex, start: start, end: i})
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// lexJSX consumes a JSX element or fragment at l.pos. On anything that is
+// not JSX (a TSX generic arrow such as <T,>(x: T) => x, a comparison the
+// heuristic misjudged) it restores the lexer and reports false.
+func (l *jsLexer) lexJSX() bool {
+	savePos, saveToks, saveRefs := l.pos, len(l.toks), len(l.refs)
+	idx := len(l.toks)
+	l.toks = append(l.toks, token{kind: tJSX, start: l.pos})
+	if !l.jsxElement() || l.stopped {
+		l.pos, l.toks, l.refs = savePos, l.toks[:saveToks], l.refs[:saveRefs]
+		return false
+	}
+	l.toks[idx].end = l.pos
+	l.toks[idx].inner = len(l.toks) - idx - 1
+	return true
+}
+
+func (l *jsLexer) jsxSpace() {
+	for l.pos < len(l.src) && isSpace(l.src[l.pos]) {
+		l.pos++
+	}
+}
+
+func (l *jsLexer) jsxName() bool {
+	start := l.pos
+	for l.pos < len(l.src) {
+		c := l.src[l.pos]
+		if isIdentPart(c) || c == '.' || c == ':' || c == '-' {
+			l.pos++
+			continue
+		}
+		break
+	}
+	return l.pos > start && !(l.src[start] >= '0' && l.src[start] <= '9')
+}
+
+// jsxExpr consumes a {...} container whose "{" is at l.pos.
+func (l *jsLexer) jsxExpr() bool {
+	l.pos++
+	l.lexTokens(true)
+	return !l.stopped && l.pos <= len(l.src) && l.src[l.pos-1] == '}'
+}
+
+func (l *jsLexer) jsxElement() bool {
+	if l.depth >= maxDepth {
+		l.stopped = true
+		return false
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	src := l.src
+	l.pos++ // <
+	l.jsxSpace()
+	if l.pos >= len(src) {
+		return false
+	}
+	if src[l.pos] != '>' {
+		if !l.jsxName() {
+			return false
+		}
+		for {
+			l.jsxSpace()
+			if l.pos >= len(src) {
+				return false
+			}
+			c := src[l.pos]
+			if c == '/' {
+				l.pos++
+				if l.pos < len(src) && src[l.pos] == '>' {
+					l.pos++
+					return true
+				}
+				return false
+			}
+			if c == '>' {
+				break
+			}
+			if c == '{' {
+				if !l.jsxExpr() {
+					return false
+				}
+				continue
+			}
+			if !l.jsxName() {
+				return false
+			}
+			l.jsxSpace()
+			if l.pos < len(src) && src[l.pos] == '=' {
+				l.pos++
+				l.jsxSpace()
+				if l.pos >= len(src) {
+					return false
+				}
+				switch v := src[l.pos]; v {
+				case '"', '\'':
+					end := indexFrom(src, l.pos+1, string(v))
+					if end < 0 {
+						return false
+					}
+					l.pos = end + 1
+				case '{':
+					if !l.jsxExpr() {
+						return false
+					}
+				case '<':
+					if !l.jsxElement() {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		}
+	}
+	l.pos++ // >
+	// Children: text, {expressions}, elements, up to the closing tag.
+	for l.pos < len(src) {
+		switch src[l.pos] {
+		case '{':
+			if !l.jsxExpr() {
+				return false
+			}
+		case '<':
+			if l.pos+1 < len(src) && src[l.pos+1] == '/' {
+				l.pos += 2
+				l.jsxSpace()
+				if l.pos < len(src) && src[l.pos] != '>' && !l.jsxName() {
+					return false
+				}
+				l.jsxSpace()
+				if l.pos >= len(src) || src[l.pos] != '>' {
+					return false
+				}
+				l.pos++
+				return true
+			}
+			if !l.jsxElement() {
+				return false
+			}
+		default:
+			l.pos++
+		}
+	}
+	return false
+}
+
+func (l *jsLexer) text(i int) string {
+	t := l.toks[i]
+	return string(l.src[t.start:t.end])
+}
+
+func (l *jsLexer) isPunct(i int, c byte) bool {
+	if i < 0 || i >= len(l.toks) {
+		return false
+	}
+	t := l.toks[i]
+	return t.kind == tPunct && t.end-t.start == 1 && l.src[t.start] == c
+}
+
+func (l *jsLexer) isIdent(i int, name string) bool {
+	if i < 0 || i >= len(l.toks) {
+		return false
+	}
+	t := l.toks[i]
+	return t.kind == tIdent && string(l.src[t.start:t.end]) == name
+}
+
+// next returns the index of the token after token i and its inner tokens.
+func (l *jsLexer) next(i int) int {
+	if i < 0 || i >= len(l.toks) {
+		return len(l.toks)
+	}
+	return i + 1 + l.toks[i].inner
+}
+
+// literal returns the byte range of the path in the string or template
+// token i, and whether only its directory prefix is a path (a template
+// with substitutions). ok is false for anything else, for literals with
+// escapes (their bytes are not their value) and for unterminated ones.
+func (l *jsLexer) literal(i int) (start, end int, prefix, ok bool) {
+	if i < 0 || i >= len(l.toks) {
+		return 0, 0, false, false
+	}
+	t := l.toks[i]
+	switch t.kind {
+	case tString:
+		if t.end-t.start < 2 || l.src[t.end-1] != l.src[t.start] {
+			return 0, 0, false, false
+		}
+		start, end = t.start+1, t.end-1
+	case tTemplate:
+		start, end = t.start+1, t.headEnd
+		if t.subst {
+			j := end - 1
+			for j >= start && l.src[j] != '/' {
+				j--
+			}
+			if j < start {
+				return 0, 0, false, false
+			}
+			end, prefix = j+1, true
+		} else if t.end-t.start < 2 || l.src[t.end-1] != '`' {
+			return 0, 0, false, false
+		}
+	default:
+		return 0, 0, false, false
+	}
+	for k := start; k < end; k++ {
+		if l.src[k] == '\\' || l.src[k] == '\n' {
+			return 0, 0, false, false
+		}
+	}
+	return start, end, prefix, true
+}
+
+func (l *jsLexer) add(base, i int, kind refKind) {
+	if start, end, prefix, ok := l.literal(i); ok {
+		l.refs = append(l.refs, ref{start: base + start, end: base + end, kind: kind, prefix: prefix})
+	}
+}
+
+// findRefs walks the tokens for the constructs that name modules.
+func (l *jsLexer) findRefs(base int) {
+	n := len(l.toks)
+	pendingFrom, typeOnly := false, false
+	for i := 0; i < n; i++ {
+		t := l.toks[i]
+		if t.kind == tPunct && l.src[t.start] == ';' {
+			pendingFrom = false
+			continue
+		}
+		if t.kind != tIdent {
+			continue
+		}
+		member := l.isPunct(i-1, '.')
+		switch string(l.src[t.start:t.end]) {
+		case "import":
+			if member {
+				continue
+			}
+			j := i + 1
+			switch {
+			case l.isPunct(j, '('):
+				arg := j + 1
+				if after := l.next(arg); l.isPunct(after, ')') || l.isPunct(after, ',') {
+					l.add(base, arg, refDynamic)
+				}
+			case l.isPunct(j, '.'):
+				// import.meta.glob('./x/*.ts') / import.meta.glob(['a', 'b'])
+				if l.isIdent(j+1, "meta") && l.isPunct(j+2, '.') &&
+					(l.isIdent(j+3, "glob") || l.isIdent(j+3, "globEager")) && l.isPunct(j+4, '(') {
+					arg := j + 5
+					if l.isPunct(arg, '[') {
+						for k := arg + 1; k < n && !l.isPunct(k, ']'); k = l.next(k) {
+							l.addGlob(base, k)
+						}
+					} else {
+						l.addGlob(base, arg)
+					}
+				}
+			case j < n && l.toks[j].kind == tString:
+				l.add(base, j, refImport) // import 'x'
+			default:
+				pendingFrom = true
+				// import type X from / import type {X} from, but not
+				// import type from './x' (a default import named type).
+				typeOnly = l.isIdent(j, "type") && !l.isIdent(j+1, "from") && !l.isPunct(j+1, ',') && !l.isPunct(j+1, '=')
+			}
+		case "export":
+			if !member {
+				pendingFrom = true
+				typeOnly = l.isIdent(i+1, "type") && (l.isPunct(i+2, '{') || l.isPunct(i+2, '*'))
+			}
+		case "from":
+			if pendingFrom && i+1 < n && l.toks[i+1].kind == tString {
+				kind := refImport
+				if typeOnly {
+					kind = refTypeImport
+				}
+				l.add(base, i+1, kind)
+				pendingFrom, typeOnly = false, false
+			}
+		case "require":
+			if member {
+				continue
+			}
+			j := i + 1
+			if l.isPunct(j, '.') && l.isIdent(j+1, "resolve") {
+				j += 2
+			}
+			if l.isPunct(j, '(') && l.isPunct(l.next(j+1), ')') && j+1 < n && l.toks[j+1].kind == tString {
+				l.add(base, j+1, refRequire)
+			}
+		case "URL":
+			// new URL('./x', import.meta.url)
+			if l.isIdent(i-1, "new") && l.isPunct(i+1, '(') {
+				arg := i + 2
+				k := l.next(arg)
+				if l.isPunct(k, ',') && l.isIdent(k+1, "import") && l.isPunct(k+2, '.') &&
+					l.isIdent(k+3, "meta") && l.isPunct(k+4, '.') && l.isIdent(k+5, "url") {
+					l.add(base, arg, refURL)
+				}
+			}
+		case "vi", "jest":
+			if member || !l.isPunct(i+1, '.') || !l.isPunct(i+3, '(') {
+				continue
+			}
+			switch l.text(i + 2) {
+			case "mock", "doMock", "unmock", "doUnmock", "importActual", "importMock", "requireActual", "requireMock", "createMockFromModule":
+				if k := l.next(i + 4); l.isPunct(k, ')') || l.isPunct(k, ',') {
+					l.add(base, i+4, refMock)
+				}
+			}
+		}
+	}
+}
+
+// addGlob records the static directory prefix of a glob pattern.
+func (l *jsLexer) addGlob(base, i int) {
+	start, end, _, ok := l.literal(i)
+	if !ok {
+		return
+	}
+	s := l.src[start:end]
+	if len(s) > 0 && s[0] == '!' {
+		start++
+		s = s[1:]
+	}
+	cut := len(s)
+	for k, c := range s {
+		if c == '*' || c == '?' || c == '[' || c == '{' {
+			cut = k
+			break
+		}
+	}
+	for cut > 0 && s[cut-1] != '/' {
+		cut--
+	}
+	if cut == 0 {
+		return
+	}
+	l.refs = append(l.refs, ref{start: base + start, end: base + start + cut, kind: refGlob, prefix: true})
+}
