@@ -1,0 +1,479 @@
+package compat
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Status is an option's standing.
+type Status uint8
+
+const (
+	Current    Status = iota
+	Deprecated        // still works; a replacement is preferred
+	NoEffect          // accepted and ignored
+	// RemovedV4 options stop working with compatibility version 4 itself:
+	// v3 with future.compatibilityVersion 4 already warns and forces the
+	// version-4 behaviour, and framework major 4 removed them.
+	RemovedV4
+	// RemovedNextMajor options are the reference's "removed in the next
+	// major version": v3 honours them even with compatibility version 4,
+	// framework major 4 removed or ignores them.
+	RemovedNextMajor
+	LayoutBOnly // the reference documents it for layout B only
+	LayoutAOnly // the reference documents it for layout A only
+)
+
+var statusNames = [...]string{"current", "deprecated", "no-effect", "removed-v4", "removed-next-major", "layout-b-only", "layout-a-only"}
+var statusWords = [...]string{"current", "deprecated", "no effect", "removed in version 4", "removed in the next major (framework 4)", "layout B only", "layout A only"}
+
+// String returns the status's stable token, as in JSON output.
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// Words returns the status for people.
+func (s Status) Words() string {
+	if int(s) < len(statusWords) {
+		return statusWords[s]
+	}
+	return "unknown"
+}
+
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Removed reports whether s is RemovedV4 or RemovedNextMajor.
+func (s Status) Removed() bool { return s == RemovedV4 || s == RemovedNextMajor }
+
+// Layout is a project layout, as Detect classifies it. Options are
+// documented for LayoutA and LayoutB.
+type Layout uint8
+
+const (
+	LayoutUnknown Layout = iota // srcDir is set at run time
+	LayoutA                     // srcDir is app/
+	LayoutB                     // srcDir is the root
+	LayoutMixed                 // srcDir is app/, and layout-B sources at the root are ignored
+	LayoutCustom                // an explicit srcDir other than '.' or 'app'
+)
+
+var layoutNames = [...]string{"unknown", "A", "B", "mixed", "custom"}
+
+func (l Layout) String() string {
+	if int(l) < len(layoutNames) {
+		return layoutNames[l]
+	}
+	return "unknown"
+}
+
+func (l Layout) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// Layouts is the set of layouts an option is known in: documented there by
+// the reference, or listed in that version's options file (options-v4.json
+// for A, options-v3.json for B) where the reference does not restrict it.
+type Layouts uint8
+
+const (
+	InA    Layouts = 1 << iota
+	InB            //
+	InBoth = InA | InB
+)
+
+// Has reports whether l includes layout x (LayoutA or LayoutB).
+func (l Layouts) Has(x Layout) bool {
+	return x == LayoutA && l&InA != 0 || x == LayoutB && l&InB != 0
+}
+
+func (l Layouts) list() []string {
+	var out []string
+	if l&InA != 0 {
+		out = append(out, "A")
+	}
+	if l&InB != 0 {
+		out = append(out, "B")
+	}
+	return out
+}
+
+func (l Layouts) String() string { return strings.Join(l.list(), ", ") }
+
+// Default is an option's default value in one layout.
+type Default struct {
+	Value any    // JSON value with <rootDir>, <srcDir>, <workspaceDir> placeholders; nil may be a null default
+	Set   bool   // false: no default value (Value is nil, Note may describe it)
+	Note  string // prose when the default is not a plain value, or a remark on it
+}
+
+// Option is one configuration option.
+type Option struct {
+	Path        string   // dotted path, in the options files' spelling
+	Aliases     []string // other spellings of the same option (the reference's, where it differs)
+	Type        Type
+	DefaultA    Default // layout A, version 4
+	DefaultB    Default // layout B, version 3
+	Layouts     Layouts
+	Status      Status
+	Replacement string // the option to use instead, when Status is not Current
+	Reason      string // one line: why the status
+	Rule        string // the reference's rule text, or facts where it has none
+	Doc         string // the options files' description
+	Open        bool   // unknown keys under it are never reported
+	Ref         bool   // named in the reference's tables
+}
+
+// Default returns the default in layout l: DefaultB for LayoutB, DefaultA otherwise.
+func (o *Option) Default(l Layout) Default {
+	if l == LayoutB {
+		return o.DefaultB
+	}
+	return o.DefaultA
+}
+
+// row is the table's compact form of an Option; see table.go.
+type row struct {
+	path, typ string
+	d, a, b   string // JSON defaults: d for both layouts, or a and b; "" is no default
+	an, bn    string // default notes for A and B
+	lay       Layouts
+	status    Status
+	repl      string
+	reason    string
+	rule, doc string
+	open, ref bool
+	aliases   []string
+}
+
+var (
+	options  []*Option
+	byPath   = map[string]*Option{} // canonical paths and aliases
+	children = map[string][]string{}
+)
+
+func init() {
+	for i := range table {
+		r := &table[i]
+		o := &Option{
+			Path:        r.path,
+			Aliases:     r.aliases,
+			Type:        MustParseType(r.typ),
+			Layouts:     r.lay,
+			Status:      r.status,
+			Replacement: r.repl,
+			Reason:      r.reason,
+			Rule:        r.rule,
+			Doc:         r.doc,
+			Open:        r.open,
+			Ref:         r.ref,
+		}
+		a, b := r.a, r.b
+		if r.d != "" {
+			a, b = r.d, r.d
+		}
+		o.DefaultA = mustDefault(r.path, a, r.an)
+		o.DefaultB = mustDefault(r.path, b, r.bn)
+		options = append(options, o)
+		for _, p := range append([]string{o.Path}, o.Aliases...) {
+			if byPath[p] != nil {
+				panic("compat: duplicate option " + p)
+			}
+			byPath[p] = o
+		}
+	}
+	sort.Slice(options, func(i, j int) bool { return options[i].Path < options[j].Path })
+	for _, o := range options {
+		parent, name := splitLast(o.Path)
+		children[parent] = append(children[parent], name)
+	}
+}
+
+func mustDefault(path, js, note string) Default {
+	d := Default{Note: note}
+	if js == "" {
+		return d
+	}
+	if err := json.Unmarshal([]byte(js), &d.Value); err != nil {
+		panic(fmt.Sprintf("compat: default of %s: %v", path, err))
+	}
+	d.Set = true
+	return d
+}
+
+func splitLast(path string) (parent, name string) {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[:i], path[i+1:]
+	}
+	return "", path
+}
+
+// Options returns every option, sorted by path. The slice is the caller's;
+// the Options are shared and must not be modified.
+func Options() []*Option {
+	return append([]*Option(nil), options...)
+}
+
+// Find returns the option at path, or nil. Besides the options' own paths
+// and aliases it accepts the spellings real configs keep below the top
+// level (migration corpus: only top-level keys are neutral), such as
+// experimental.viteEnvironmentApi for experimental.bundlerAEnvironmentApi.
+func Find(path string) *Option {
+	if o := byPath[path]; o != nil {
+		return o
+	}
+	if n := neutral(path); n != path {
+		return byPath[n]
+	}
+	return nil
+}
+
+// Known reports whether path is an option, or lies under an Open option.
+func Known(path string) bool {
+	if Find(path) != nil {
+		return true
+	}
+	return underOpen(path)
+}
+
+// underOpen reports whether a proper ancestor of path is an Open option.
+func underOpen(path string) bool {
+	for p := path; ; {
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+		if o := Find(p); o != nil && o.Open {
+			return true
+		}
+	}
+}
+
+// Siblings returns the known child names of parent ("" for the top level),
+// sorted: the candidates for "did you mean".
+func Siblings(parent string) []string {
+	if parent != "" {
+		if o := Find(parent); o != nil {
+			parent = o.Path
+		}
+	}
+	return append([]string(nil), children[parent]...)
+}
+
+// IsFrameworkObject reports whether path is one of the framework's own
+// objects (app, dir, experimental, features, future, devServer, router,
+// typescript, generate, ...), where an unknown key is a warning. It is false
+// for the top level (modules add keys of their own), for Open options and
+// everything under them, and for ui, whose key a UI module also uses for its
+// options (corpus 002, 039).
+func IsFrameworkObject(path string) bool {
+	o := Find(path)
+	if o == nil || o.Open || o.Path == "ui" || underOpen(path) {
+		return false
+	}
+	return o.Type.Has(KindObject) || o.Type.Has(KindShape) || o.Type.Has(KindRecord)
+}
+
+// Unscope strips an environment wrapper from path: "$production.app.baseURL"
+// gives ("app.baseURL", true), as does "$env.staging.app.baseURL". Other
+// paths come back unchanged with false.
+func Unscope(path string) (string, bool) {
+	first, rest, ok := strings.Cut(path, ".")
+	if !ok {
+		return path, false
+	}
+	switch first {
+	case "$production", "$development", "$test":
+		return rest, true
+	case "$env":
+		if _, inner, ok := strings.Cut(rest, "."); ok {
+			return inner, true
+		}
+	}
+	return path, false
+}
+
+// Suggest returns the known option a mistyped path most likely means, or ""
+// when nothing is close: first a sibling within a small edit distance
+// (letter case ignored), else an option elsewhere with the same last name
+// (experimental.typescriptBundlerResolution -> future.typescriptBundlerResolution).
+func Suggest(path string) string {
+	if Known(path) {
+		return ""
+	}
+	parent, name := splitLast(path)
+	if s := closest(name, Siblings(parent)); s != "" {
+		if parent == "" {
+			return s
+		}
+		if o := Find(parent); o != nil {
+			parent = o.Path
+		}
+		return parent + "." + s
+	}
+	best := ""
+	for _, o := range options {
+		if _, n := splitLast(o.Path); strings.EqualFold(n, name) && o.Path != path && (best == "" || len(o.Path) < len(best)) {
+			best = o.Path
+		}
+	}
+	return best
+}
+
+// closest returns the candidate nearest to name, if it is near enough to be
+// a typo: distance at most 1 for short names, a third of the length for long ones.
+func closest(name string, candidates []string) string {
+	limit := max(1, utf8.RuneCountInString(name)/3)
+	best, bestD := "", limit+1
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b, in runes.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// realWords maps the product words that real configs keep in nested keys to
+// the neutral words of the reference (its naming table and the corpus
+// manifest's translation rules).
+var realWords = map[string]string{
+	"vite": "bundlerA", "webpack": "bundlerB", "rspack": "bundlerC", "nitro": "engine",
+	"vue": "ui", "esbuild": "transpilerA", "oxc": "transpilerB", "postcss": "cssproc",
+	"unhead": "headmgr", "chokidar": "watcherA", "parcel": "watcherB", "nuxt": "fw",
+}
+
+// neutral rewrites the product words in path's segments after the first
+// (top-level keys are already neutral in the configs fwmigrate reads).
+func neutral(path string) string {
+	segs := strings.Split(path, ".")
+	changed := false
+	for i := 1; i < len(segs); i++ {
+		if n := neutralWord(segs[i]); n != segs[i] {
+			segs[i], changed = n, true
+		}
+	}
+	if !changed {
+		return path
+	}
+	return strings.Join(segs, ".")
+}
+
+// neutralWord maps each camel-case part of s that is a product word.
+func neutralWord(s string) string {
+	var b strings.Builder
+	start := 0
+	flush := func(end int) {
+		part := s[start:end]
+		if n, ok := realWords[strings.ToLower(part)]; ok && (part == strings.ToLower(part) || part[1:] == strings.ToLower(part[1:])) {
+			if unicode.IsUpper(rune(part[0])) {
+				n = strings.ToUpper(n[:1]) + n[1:]
+			}
+			part = n
+		}
+		b.WriteString(part)
+		start = end
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			flush(i)
+		}
+	}
+	if s != "" {
+		flush(len(s))
+	}
+	return b.String()
+}
+
+// optionJSON is the JSON form of an Option (fwmigrate options --format=json).
+type optionJSON struct {
+	Path         string           `json:"path"`
+	Aliases      []string         `json:"aliases,omitempty"`
+	Type         string           `json:"type"`
+	DefaultA     *json.RawMessage `json:"defaultA,omitempty"`
+	DefaultANote string           `json:"defaultANote,omitempty"`
+	DefaultB     *json.RawMessage `json:"defaultB,omitempty"`
+	DefaultBNote string           `json:"defaultBNote,omitempty"`
+	Layouts      []string         `json:"layouts"`
+	Status       string           `json:"status"`
+	Replacement  string           `json:"replacement"`
+	Reason       string           `json:"reason,omitempty"`
+	Doc          string           `json:"doc"`
+	Description  string           `json:"description,omitempty"`
+	Open         bool             `json:"open,omitempty"`
+	Reference    bool             `json:"reference"`
+}
+
+// MarshalJSON renders the option with the fields path, type, defaultA,
+// defaultB, layouts, status, replacement and doc (the reference's rule, else
+// the options files' description), plus aliases, default notes, reason,
+// description (when doc is the rule), open and reference. A default that
+// does not exist is left out; a null default is null.
+func (o *Option) MarshalJSON() ([]byte, error) {
+	j := optionJSON{
+		Path:         o.Path,
+		Aliases:      o.Aliases,
+		Type:         o.Type.String(),
+		DefaultANote: o.DefaultA.Note,
+		DefaultBNote: o.DefaultB.Note,
+		Layouts:      o.Layouts.list(),
+		Status:       o.Status.String(),
+		Replacement:  o.Replacement,
+		Reason:       o.Reason,
+		Doc:          o.Doc,
+		Open:         o.Open,
+		Reference:    o.Ref,
+	}
+	if o.Rule != "" {
+		j.Doc, j.Description = o.Rule, o.Doc
+	}
+	var err error
+	if j.DefaultA, err = rawDefault(o.DefaultA); err != nil {
+		return nil, err
+	}
+	if j.DefaultB, err = rawDefault(o.DefaultB); err != nil {
+		return nil, err
+	}
+	return json.Marshal(j)
+}
+
+func rawDefault(d Default) (*json.RawMessage, error) {
+	if !d.Set {
+		return nil, nil
+	}
+	b, err := json.Marshal(d.Value)
+	if err != nil {
+		return nil, err
+	}
+	m := json.RawMessage(b)
+	return &m, nil
+}
