@@ -209,7 +209,9 @@ func (p *Plan) Diff() string {
 	}
 	for _, e := range p.Edits {
 		name := p.rel(e.NewPath)
-		u, err := udiff.ToUnified("a/"+name, "b/"+name, string(e.Old), e.Edits, udiff.DefaultContextLines)
+		// A line diff of the result groups the changed lines of a hunk,
+		// which the byte edits themselves would interleave.
+		u, err := udiff.ToUnified("a/"+name, "b/"+name, string(e.Old), udiff.Lines(string(e.Old), string(e.New)), udiff.DefaultContextLines)
 		if err != nil {
 			fmt.Fprintf(&b, "# %s: %v\n", name, err)
 			continue

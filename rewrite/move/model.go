@@ -195,10 +195,17 @@ func (m *Paths) rewrite(s, fromDir, toDir string, style, prefix, foreign bool) (
 			return s, false, "cannot express " + now + " relative to " + toDir
 		}
 		r = filepath.ToSlash(r)
-		if r != "." && r != ".." && !strings.HasPrefix(r, "../") && (strings.HasPrefix(body, "./") || body == ".") {
+		// A relative specifier stays relative: "./" unless it climbs. Bare
+		// CSS paths (url(img/a.png)) keep their bare style when they can.
+		dotted := body == "." || body == ".." || strings.HasPrefix(body, "./") || strings.HasPrefix(body, "../")
+		switch {
+		case r == ".":
+			if body != "." && body != ".." {
+				r = "./"
+			}
+		case r == ".." || strings.HasPrefix(r, "../"):
+		case dotted:
 			r = "./" + r
-		} else if r == "." && body != "." {
-			r = "./"
 		}
 		if trailing && !strings.HasSuffix(r, "/") {
 			r += "/"

@@ -26,6 +26,7 @@
 package move
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -33,6 +34,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/aymanbagabas/go-udiff"
 )
@@ -424,7 +426,8 @@ func PlanMove(in Input) (*Plan, error) {
 	p.checkMoves()
 	p.planEdits(files)
 	p.planIgnore(in)
-	p.planTsconfig(buildDir, serverAfter)
+	p.planTsconfig(buildDir, serverBefore)
+	sort.Slice(p.Edits, func(i, j int) bool { return p.Edits[i].NewPath < p.Edits[j].NewPath })
 	return p, nil
 }
 
@@ -479,6 +482,17 @@ func (p *Plan) planMoves(in Input, files []*srcFile, dirBefore, dirAfter func(st
 		targetEntry = strings.SplitN(target[len(src)+1:], string(filepath.Separator), 2)[0]
 	}
 
+	if ents, err := os.ReadDir(target); err == nil && src != target {
+		var other []string
+		for _, e := range ents {
+			if n := e.Name(); n != "spa-loading-template.html" && !strings.HasPrefix(n, "router.options") {
+				other = append(other, n)
+			}
+		}
+		if len(other) > 0 {
+			p.note("%s/ already holds %s; the sources are merged into it without overwriting anything", p.rel(target), strings.Join(other, ", "))
+		}
+	}
 	switch {
 	case src == target:
 		// Sources stay; only what version 4 resolves elsewhere moves.
@@ -490,7 +504,9 @@ func (p *Plan) planMoves(in Input, files []*srcFile, dirBefore, dirAfter func(st
 			if name == targetEntry {
 				continue
 			}
-			if slices.Contains(defaultDirs, name) && e.IsDir() || isDefaultFile(name) {
+			// A symlink named like a source folder is one; checkLinks
+			// decides whether it can move as a link.
+			if slices.Contains(defaultDirs, name) && (e.IsDir() || e.Type()&fs.ModeSymlink != 0) || isDefaultFile(name) {
 				add(filepath.Join(src, name), filepath.Join(target, name), "app source")
 			}
 		}
@@ -675,7 +691,7 @@ func (p *Plan) checkMoves() {
 		}
 		if _, err := os.Lstat(mv.To); err == nil {
 			p.conflict(mv.To, "already exists; %s cannot move there", p.rel(mv.From))
-		} else if !os.IsNotExist(err) {
+		} else if !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR) { // ENOTDIR: the parent check below says it
 			p.conflict(mv.To, "%v", err)
 		}
 		key := strings.ToLower(mv.To)

@@ -1,0 +1,453 @@
+package move
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected trees and goldens of testdata/*.txtar")
+
+// A fixture is a txtar archive: in/ holds the tree before, out/ the tree
+// after (absent when the plan must be refused), and the goldens "plan" (the
+// dry-run output), "notes" and "conflicts". Its comment holds one line per
+// run (several for a monorepo):
+//
+//	run: root=apps/a target=apps/a/app also=stores workspace=. src=src dirs.pages=routes
+//	     layers=base v4paths server=src/server after.src=src
+//
+// Paths are relative to the archive root; root defaults to ".", src to
+// root, target to root/app. after.src is the config's srcDir after the
+// migration ("" when the config sets none), for the second run.
+type run struct {
+	in       Input
+	afterSrc string // config srcDir after, relative to root
+}
+
+func parseRuns(t *testing.T, comment, dir string) []run {
+	var runs []run
+	for _, line := range strings.Split(comment, "\n") {
+		rest, ok := strings.CutPrefix(line, "run:")
+		if !ok {
+			continue
+		}
+		kv := map[string]string{}
+		for _, f := range strings.Fields(rest) {
+			k, v, _ := strings.Cut(f, "=")
+			kv[k] = v
+		}
+		abs := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+		root := abs(kv["root"])
+		r := run{in: Input{Root: root, SrcDir: root, Target: filepath.Join(root, "app")}}
+		for k, v := range kv {
+			switch {
+			case k == "root":
+			case k == "src":
+				r.in.SrcDir = filepath.Join(root, v)
+			case k == "target":
+				r.in.Target = filepath.Join(root, v)
+			case k == "also":
+				r.in.Also = strings.Split(v, ",")
+			case k == "workspace":
+				r.in.Workspace = abs(v)
+			case k == "layers":
+				for _, l := range strings.Split(v, ",") {
+					r.in.Layers = append(r.in.Layers, filepath.Join(root, l))
+				}
+			case k == "v4paths":
+				r.in.V4Paths = true
+			case k == "server":
+				r.in.ServerDir = filepath.Join(root, v)
+			case k == "after.src":
+				r.afterSrc = v
+			case strings.HasPrefix(k, "dirs."):
+				if r.in.Dirs == nil {
+					r.in.Dirs = map[string]string{}
+				}
+				r.in.Dirs[k[5:]] = filepath.Join(r.in.SrcDir, v)
+			default:
+				t.Fatalf("unknown run key %q", k)
+			}
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		t.Fatal("no run: line")
+	}
+	return runs
+}
+
+func extract(t *testing.T, ar *txtar.Archive, prefix, dir string) {
+	for _, f := range ar.Files {
+		name, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshot lists every path under dir with its type, mode and content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	snap := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			dest, _ := os.Readlink(path)
+			snap[rel] = "link " + dest
+		case d.IsDir():
+			snap[rel] = fmt.Sprintf("dir %v", info.Mode())
+		default:
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			snap[rel] = fmt.Sprintf("file %v %q", info.Mode(), data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+func diffSnapshots(a, b map[string]string) string {
+	var out []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok {
+			out = append(out, "- "+k)
+		} else if v != w {
+			out = append(out, "~ "+k+"\n    "+v+"\n    "+w)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, "+ "+k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// treeFiles returns the regular files under dir, as a txtar prefix tree.
+func treeFiles(t *testing.T, dir string) map[string][]byte {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// detectSrcDir is the version 4 srcDir detection of migration-facts §1, for
+// checking that a migrated tree is layout A.
+func detectSrcDir(root, configSrc string, dirs map[string]string) string {
+	if configSrc != "" {
+		return filepath.Join(root, configSrc)
+	}
+	app := filepath.Join(root, "app")
+	if !isDir(app) {
+		return root
+	}
+	ents, _ := os.ReadDir(app)
+	n := 0
+	for _, e := range ents {
+		if e.Name() != "spa-loading-template.html" && !strings.HasPrefix(e.Name(), "router.options") {
+			n++
+		}
+	}
+	if n == 0 {
+		for _, f := range []string{"app.vue", "App.vue"} {
+			if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+				return root
+			}
+		}
+		for _, k := range []string{"assets", "layouts", "middleware", "pages", "plugins"} {
+			v := k
+			if d, ok := dirs[k]; ok {
+				v, _ = filepath.Rel(root, d)
+			}
+			if _, err := os.Stat(filepath.Join(root, v)); err == nil {
+				return root
+			}
+		}
+	}
+	return app
+}
+
+func relConflicts(dir string, cs []Conflict) string {
+	var b strings.Builder
+	for _, c := range cs {
+		r, err := filepath.Rel(dir, c.Path)
+		if err != nil || strings.HasPrefix(r, "..") {
+			r = c.Path
+		}
+		b.WriteString(filepath.ToSlash(r) + ": " + strings.ReplaceAll(c.Reason, dir+string(filepath.Separator), "") + "\n")
+	}
+	return b.String()
+}
+
+func TestFixtures(t *testing.T) {
+	names, _ := filepath.Glob("testdata/*.txtar")
+	if len(names) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, name := range names {
+		t.Run(strings.TrimSuffix(filepath.Base(name), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			extract(t, ar, "in/", dir)
+			before := snapshot(t, dir)
+			runs := parseRuns(t, string(ar.Comment), dir)
+			var plans, notes, conflicts strings.Builder
+			refused := false
+			for _, r := range runs {
+				p, err := PlanMove(r.in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(runs) > 1 {
+					rel, _ := filepath.Rel(dir, r.in.Root)
+					fmt.Fprintf(&plans, "# %s\n", filepath.ToSlash(rel))
+				}
+				plans.WriteString(p.Diff())
+				for _, n := range p.Notes {
+					notes.WriteString(strings.ReplaceAll(n, dir+string(filepath.Separator), "") + "\n")
+				}
+				conflicts.WriteString(relConflicts(dir, p.Conflicts))
+				err = p.Execute()
+				if len(p.Conflicts) > 0 {
+					refused = true
+					var ce *ConflictError
+					if !errors.As(err, &ce) {
+						t.Fatalf("Execute of a plan with conflicts: %v", err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := map[string][]byte{}
+			if refused {
+				if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
+					t.Fatalf("a refused plan changed the tree:\n%s", d)
+				}
+			} else {
+				got = treeFiles(t, dir)
+			}
+			goldens := map[string]string{"plan": plans.String(), "notes": notes.String(), "conflicts": conflicts.String()}
+			if *update {
+				writeFixture(t, name, ar, got, goldens)
+				return
+			}
+			for _, f := range ar.Files {
+				if g, ok := goldens[f.Name]; ok && g != string(f.Data) {
+					t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", f.Name, g, f.Data)
+				}
+			}
+			for k, g := range goldens {
+				if g != "" && !slices.ContainsFunc(ar.Files, func(f txtar.File) bool { return f.Name == k }) {
+					t.Errorf("unexpected %s:\n%s", k, g)
+				}
+			}
+			want := map[string][]byte{}
+			for _, f := range ar.Files {
+				if n, ok := strings.CutPrefix(f.Name, "out/"); ok {
+					want[n] = f.Data
+				}
+			}
+			compareTrees(t, got, want)
+			if refused {
+				return
+			}
+
+			// The second run plans nothing, and the tree is layout A.
+			for _, r := range runs {
+				src := detectSrcDir(r.in.Root, r.afterSrc, nil)
+				if src != r.in.Target {
+					t.Errorf("after the move, srcDir detects as %s, want %s", src, r.in.Target)
+				}
+				in := r.in
+				in.SrcDir, in.Also, in.Dirs, in.ServerDir, in.V4Paths = src, nil, nil, "", true
+				p, err := PlanMove(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !p.Empty() || len(p.Conflicts) > 0 {
+					t.Errorf("second run is not empty:\n%s%v", p.Diff(), p.Conflicts)
+				}
+			}
+			checkSyntax(t, ar, got)
+			checkGitApply(t, ar, runs, dir, got)
+		})
+	}
+}
+
+func compareTrees(t *testing.T, got, want map[string][]byte) {
+	t.Helper()
+	for n, w := range want {
+		if g, ok := got[n]; !ok {
+			t.Errorf("missing %s", n)
+		} else if !bytes.Equal(g, w) {
+			t.Errorf("%s:\n--- got\n%s--- want\n%s", n, g, w)
+		}
+	}
+	for n := range got {
+		if _, ok := want[n]; !ok {
+			t.Errorf("unexpected %s", n)
+		}
+	}
+}
+
+func writeFixture(t *testing.T, name string, ar *txtar.Archive, got map[string][]byte, goldens map[string]string) {
+	out := &txtar.Archive{Comment: ar.Comment}
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "in/") {
+			out.Files = append(out.Files, f)
+		}
+	}
+	for _, k := range []string{"plan", "notes", "conflicts"} {
+		if goldens[k] != "" {
+			out.Files = append(out.Files, txtar.File{Name: k, Data: []byte(goldens[k])})
+		}
+	}
+	var names []string
+	for n := range got {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out.Files = append(out.Files, txtar.File{Name: "out/" + n, Data: got[n]})
+	}
+	if err := os.WriteFile(name, txtar.Format(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkSyntax passes every script the move edited through esbuild: an edit
+// must never break a file.
+func checkSyntax(t *testing.T, ar *txtar.Archive, got map[string][]byte) {
+	in := map[string][]byte{}
+	for _, f := range ar.Files {
+		if n, ok := strings.CutPrefix(f.Name, "in/"); ok {
+			in[n] = f.Data
+		}
+	}
+	loaders := map[string]api.Loader{".ts": api.LoaderTS, ".mts": api.LoaderTS, ".cts": api.LoaderTS, ".tsx": api.LoaderTSX,
+		".js": api.LoaderJS, ".mjs": api.LoaderJS, ".cjs": api.LoaderJS, ".jsx": api.LoaderJSX, ".css": api.LoaderCSS}
+	for n, data := range got {
+		loader, ok := loaders[filepath.Ext(n)]
+		if !ok || slices.ContainsFunc(ar.Files, func(f txtar.File) bool { return f.Name == "in/"+n && bytes.Equal(f.Data, data) }) {
+			continue
+		}
+		res := api.Transform(string(data), api.TransformOptions{Loader: loader, Sourcefile: n, LogLevel: api.LogLevelSilent})
+		for _, e := range res.Errors {
+			t.Errorf("%s: esbuild: %s", n, e.Text)
+		}
+	}
+	_ = in
+}
+
+// checkGitApply replays the plan on a fresh copy the way a user would with
+// the dry-run output: the moves by hand, then git apply of the diff. The
+// result must be the tree Execute produced.
+func checkGitApply(t *testing.T, ar *txtar.Archive, runs []run, dir string, want map[string][]byte) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Log("git not found; dry-run output not checked with git apply")
+		return
+	}
+	copyDir := t.TempDir()
+	extract(t, ar, "in/", copyDir)
+	for _, r := range runs {
+		in := r.in
+		re := func(p string) string {
+			if p == "" {
+				return ""
+			}
+			rel, _ := filepath.Rel(dir, p)
+			return filepath.Join(copyDir, rel)
+		}
+		in.Root, in.SrcDir, in.Target, in.Workspace, in.ServerDir = re(in.Root), re(in.SrcDir), re(in.Target), re(in.Workspace), re(in.ServerDir)
+		for i := range in.Layers {
+			in.Layers[i] = re(in.Layers[i])
+		}
+		if in.Dirs != nil {
+			dirs := map[string]string{}
+			for k, v := range in.Dirs {
+				dirs[k] = re(v)
+			}
+			in.Dirs = dirs
+		}
+		p, err := PlanMove(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range p.Mkdirs {
+			must(t, os.Mkdir(d, 0o755))
+		}
+		for _, mv := range p.Moves {
+			must(t, os.Rename(mv.From, mv.To))
+		}
+		for _, d := range p.Rmdirs {
+			must(t, os.Remove(d))
+		}
+		diff := p.Diff()
+		if !strings.Contains(diff, "diff --git") {
+			continue
+		}
+		cmd := exec.Command(git, "apply", "--unsafe-paths", "-p1", "-")
+		cmd.Dir = p.base
+		cmd.Stdin = strings.NewReader(diff)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git apply: %v\n%s\n%s", err, out, diff)
+		}
+	}
+	compareTrees(t, treeFiles(t, copyDir), want)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
