@@ -1,0 +1,180 @@
+package compat
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestDetect runs Detect on the trees of testdata/detect/*.txtar. Each
+// archive holds a project tree (a name ending in "/" is an empty
+// directory), a config.json per project or layer root (JSON; the string
+// "$dynamic" is a DynamicValue, the key "..." a Spread), and the expected
+// report in "want" (rewritten by -update).
+func TestDetect(t *testing.T) {
+	files, err := filepath.Glob("testdata/detect/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d detect fixtures", len(files))
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			var roots []string
+			wantIdx := -1
+			for i, f := range ar.Files {
+				if f.Name == "want" {
+					wantIdx = i
+					continue
+				}
+				p := filepath.Join(root, filepath.FromSlash(f.Name))
+				if strings.HasSuffix(f.Name, "/") {
+					if err := os.MkdirAll(p, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if filepath.Base(f.Name) == "config.json" {
+					roots = append(roots, filepath.Dir(p))
+				}
+			}
+			sort.Strings(roots)
+			var out bytes.Buffer
+			for _, r := range roots {
+				cfg := readConfig(t, filepath.Join(r, "config.json"))
+				d, err := Detect(r, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rel, _ := filepath.Rel(root, r)
+				fmt.Fprintf(&out, "== %s\n", filepath.ToSlash(rel))
+				writeDetection(&out, d, root)
+			}
+			got := out.Bytes()
+			if *update {
+				if wantIdx < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "want"})
+					wantIdx = len(ar.Files) - 1
+				}
+				ar.Files[wantIdx].Data = got
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if wantIdx < 0 {
+				t.Fatalf("no want section; run with -update")
+			}
+			if want := ar.Files[wantIdx].Data; !bytes.Equal(got, want) {
+				t.Errorf("Detect report differs (run with -update to accept)\n--- got\n%s--- want\n%s", got, want)
+			}
+		})
+	}
+}
+
+func readConfig(t *testing.T, name string) MapConfig {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return MapConfig(dynamics(m).(map[string]any))
+}
+
+func dynamics(v any) any {
+	switch x := v.(type) {
+	case string:
+		if x == "$dynamic" {
+			return DynamicValue{}
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = dynamics(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dynamics(e)
+		}
+	}
+	return v
+}
+
+func writeDetection(w *bytes.Buffer, d *Detection, root string) {
+	rel := func(p string) string {
+		if p == "" {
+			return "?"
+		}
+		r, err := filepath.Rel(root, p)
+		if err != nil {
+			return p
+		}
+		if r == "." {
+			return "<tmp>"
+		}
+		return "<tmp>/" + filepath.ToSlash(r)
+	}
+	fmt.Fprintf(w, "layout: %s\n", d.Layout)
+	if len(d.Stray) > 0 {
+		fmt.Fprintf(w, "stray: %s\n", strings.Join(d.Stray, " "))
+	}
+	fmt.Fprintf(w, "srcDir detection: %s\n", d.SrcDirReason)
+	fmt.Fprintf(w, "major: %d\ncompat: %d (%s)\n", d.Major, d.Compat, d.CompatNote)
+	for _, res := range []struct {
+		name string
+		r    Resolution
+	}{{"current", d.Current}, {"v4", d.V4}} {
+		fmt.Fprintf(w, "%s (compat %d):\n", res.name, res.r.Compat)
+		var lines []string
+		add := func(name string) {
+			if p, ok := res.r.Get(name); ok {
+				lines = append(lines, fmt.Sprintf("  %s = %s", name, rel(p)))
+			}
+		}
+		add("srcDir")
+		add("serverDir")
+		add("buildDir")
+		for _, k := range DirNames {
+			add("dir." + k)
+		}
+		var aliases []string
+		for n := range res.r.Alias {
+			aliases = append(aliases, n)
+		}
+		sort.Strings(aliases)
+		for _, n := range aliases {
+			add("alias." + n)
+		}
+		var unknown []string
+		for n, why := range res.r.Unknown {
+			unknown = append(unknown, fmt.Sprintf("  %s unknown: %s", n, why))
+		}
+		sort.Strings(unknown)
+		w.WriteString(strings.Join(append(lines, unknown...), "\n") + "\n")
+	}
+}

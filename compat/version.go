@@ -1,0 +1,252 @@
+package compat
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Major describes one framework major version (migration facts §4).
+type Major struct {
+	Major         int
+	Compat        []int // accepted future.compatibilityVersion values
+	DefaultCompat int
+	Preview       []int // opt-in previews of the next major's defaults
+	Note          string
+}
+
+var majors = []Major{
+	{Major: 3, Compat: []int{3, 4}, DefaultCompat: 3,
+		Note: "4 opts into every version-4 default and turns on srcDir detection; any other value keeps version-3 defaults (the checks test for exactly 4). Each layer must set it itself."},
+	{Major: 4, Compat: []int{4, 5}, DefaultCompat: 4, Preview: []int{5},
+		Note: "4.0.0 forces 4. Later 4.x keeps a numeric value but checks >= 5, so 3 behaves like 4 (and is a type error) and 4 is redundant; 5 opts into the compatibility-5 defaults."},
+}
+
+// Majors returns the framework majors compat knows, oldest first.
+func Majors() []Major { return append([]Major(nil), majors...) }
+
+// EffectiveCompat returns the compatibility version a project runs with,
+// given its framework major (0 when unknown, which is treated as 3) and the
+// state and value of future.compatibilityVersion. It returns 0 and the
+// reason when that cannot be known before the config runs.
+func EffectiveCompat(major int, v any, st ValueState) (int, string) {
+	if st == Dynamic {
+		return 0, "future.compatibilityVersion is set at run time"
+	}
+	n, isNum := v.(float64)
+	if major >= 4 {
+		if st == Static && isNum && n >= 5 {
+			return 5, "framework major 4 with future.compatibilityVersion >= 5"
+		}
+		return 4, "framework major 4"
+	}
+	if st == Static && isNum && n == 4 {
+		return 4, "future.compatibilityVersion is 4"
+	}
+	if major == 3 {
+		return 3, "framework major 3 without future.compatibilityVersion: 4"
+	}
+	return 3, "framework major unknown; no future.compatibilityVersion: 4"
+}
+
+// Flip is a default that changes between compatibility 3 and 4 (migration
+// facts §6 and the reference's Versioning section).
+type Flip struct {
+	Path      string
+	V3, V4    Default // defaults under compatibility 3 and 4
+	Restore   Default // the value that restores version-3 behaviour (Set false: there is none)
+	OnV4      bool    // Restore works on framework major 4
+	OnCompat4 bool    // Restore works on v3 with compatibility 4
+	Note      string
+}
+
+func val(v any) Default { return Default{Value: v, Set: true} }
+
+func valNote(v any, note string) Default { return Default{Value: v, Set: true, Note: note} }
+
+var flips = []Flip{
+	{Path: "srcDir", V3: val("<rootDir>"), V4: valNote("<rootDir>/app", "when app/ is detected (migration facts §1)"), Restore: val("."), OnV4: true, OnCompat4: true,
+		Note: "Set together with dir.app: 'app' to keep layout B."},
+	{Path: "dir.app", V3: val("app"), V4: val("<srcDir>"), Restore: val("app"), OnV4: true, OnCompat4: true},
+	{Path: "serverDir", V3: val("<srcDir>/server"), V4: val("<rootDir>/server"), Restore: val("<srcDir>/server"), OnV4: true, OnCompat4: true,
+		Note: "Only matters when srcDir is not the root; write the path from the root, e.g. 'src/server' (values resolve against rootDir)."},
+	{Path: "dir.modules", V3: valNote("modules", "relative to srcDir"), V4: val("<rootDir>/modules"), Restore: val("<srcDir>/modules"), OnV4: true, OnCompat4: true,
+		Note: "Only matters when srcDir is not the root; write the path from the root, e.g. 'src/modules'."},
+	{Path: "dir.public", V3: valNote("public", "relative to srcDir"), V4: val("<rootDir>/public"), Restore: val("<srcDir>/public"), OnV4: true, OnCompat4: true,
+		Note: "Only matters when srcDir is not the root; write the path from the root, e.g. 'src/public'."},
+	{Path: "experimental.scanPageMeta", V3: val(true), V4: val("after-resolve"), Restore: val(true), OnV4: true, OnCompat4: true},
+	{Path: "experimental.sharedPrerenderData", V3: val(false), V4: val(true), Restore: val(false), OnV4: true, OnCompat4: true},
+	{Path: "experimental.normalizeComponentNames", V3: val(false), V4: val(true), Restore: val(false), OnV4: true, OnCompat4: true},
+	{Path: "experimental.spaLoadingTemplateLocation", V3: val("within"), V4: val("body"), Restore: val("within"), OnV4: true, OnCompat4: true},
+	{Path: "experimental.parseErrorData", V3: val(false), V4: val(true), Restore: val(false), OnV4: true, OnCompat4: true},
+	{Path: "experimental.pendingWhenIdle", V3: val(true), V4: val(false), Restore: val(true), OnV4: true, OnCompat4: true},
+	{Path: "experimental.alwaysRunFetchOnKeyChange", V3: val(true), V4: val(false), Restore: val(true), OnV4: true, OnCompat4: true},
+	{Path: "experimental.granularCachedData", V3: val(false), V4: val(true), Restore: val(false), OnV4: true, OnCompat4: true,
+		Note: "Usually together with experimental.purgeCachedData: false."},
+	{Path: "experimental.defaults.useAsyncData.deep", V3: val(true), V4: val(false), Restore: val(true), OnV4: true, OnCompat4: true},
+	{Path: "experimental.defaults.useAsyncData.value", V3: val("null"), V4: val("undefined"), Restore: val("null"), OnCompat4: true,
+		Note: "Removed in framework major 4: data always defaults to undefined."},
+	{Path: "experimental.defaults.useAsyncData.errorValue", V3: val("null"), V4: val("undefined"), Restore: val("null"), OnCompat4: true,
+		Note: "Removed in framework major 4: error always defaults to undefined."},
+	{Path: "experimental.compileTemplate", V3: val(true), V4: val(false), Restore: val(true), OnCompat4: true, Note: "Removed in framework major 4."},
+	{Path: "experimental.templateUtils", V3: val(true), V4: val(false), Restore: val(true), OnCompat4: true, Note: "Removed in framework major 4."},
+	{Path: "experimental.relativeWatchPaths", V3: val(true), V4: val(false), Restore: val(true), OnCompat4: true, Note: "Removed in framework major 4."},
+	{Path: "experimental.resetAsyncDataToUndefined", V3: val(true), V4: val(false), Restore: val(true), OnCompat4: true, Note: "Removed in framework major 4."},
+	{Path: "features.inlineStyles", V3: val(true), V4: Default{Note: "a function: inline only for ids containing .vue"}, Restore: val(true), OnV4: true, OnCompat4: true},
+	{Path: "headmgr.renderSSRHeadOptions.omitLineBreaks", V3: val(false), V4: val(true), Restore: val(false), OnV4: true,
+		Note: "On v3 with compatibility 4 the resolver overwrites any user value with true."},
+	{Path: "typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess", V3: val(false), V4: val(true), Restore: val(false), OnV4: true, OnCompat4: true,
+		Note: "The flag of the generated type configurations."},
+}
+
+// Flips returns the defaults that change with compatibility version 4.
+func Flips() []Flip { return append([]Flip(nil), flips...) }
+
+// Removal is an option removed in version 4 or the next major (migration
+// facts §5 and the reference's Versioning section).
+type Removal struct {
+	Path        string
+	When        Status  // RemovedV4 or RemovedNextMajor (see Status)
+	V4          Default // the behaviour version 4 has, as the option's value (Set false: none)
+	Replacement string
+	Why         string
+}
+
+var removals = []Removal{
+	{Path: "experimental.compileTemplate", When: RemovedNextMajor, V4: val(false),
+		Why: "Templates use getContents() instead of template files compiled with a template engine."},
+	{Path: "experimental.templateUtils", When: RemovedNextMajor, V4: val(false),
+		Why: "The legacy template utilities are gone; use a code-generation helper package (genSafeVariableName, genImport, ...)."},
+	{Path: "experimental.relativeWatchPaths", When: RemovedNextMajor, V4: val(false),
+		Why: "The builder:watch hook receives absolute paths; compute relative(srcDir, resolve(srcDir, path)) with the path module."},
+	{Path: "experimental.resetAsyncDataToUndefined", When: RemovedNextMajor, V4: val(false),
+		Why: "clear and clearFwData always reset to undefined."},
+	{Path: "experimental.treeshakeClientOnly", When: RemovedV4, V4: val(true),
+		Why: "Always true; v3 with compatibility 4 warns and forces true when it is set to false."},
+	{Path: "experimental.configSchema", When: RemovedV4, V4: val(true),
+		Why: "Always true; v3 with compatibility 4 warns and forces true when it is set to false."},
+	{Path: "experimental.polyfillUiUseHead", When: RemovedV4, V4: val(false),
+		Why: "Always false; provide the old head API with a user-land plugin."},
+	{Path: "experimental.respectNoSSRHeader", When: RemovedV4, V4: val(false),
+		Why: "Always false; honour the x-fw-no-ssr header with user-land server middleware."},
+	{Path: "experimental.defaults.useAsyncData.value", When: RemovedNextMajor, V4: val("undefined"),
+		Why: "data always defaults to undefined."},
+	{Path: "experimental.defaults.useAsyncData.errorValue", When: RemovedNextMajor, V4: val("undefined"),
+		Why: "error always defaults to undefined."},
+	{Path: "bundlerA.devBundler", When: RemovedNextMajor, V4: val("bundlerA-node"),
+		Why: "Typed only; framework major 4 always uses bundlerA-node."},
+	{Path: "bundlerA.publicDir", When: RemovedNextMajor, V4: val(false), Replacement: "dir.public",
+		Why: "Ignored (forced to false); the public directory is dir.public."},
+	{Path: "dir.static", When: RemovedNextMajor, Replacement: "dir.public",
+		Why: "The deprecated alias of dir.public; framework major 4 ignores it (v3 with compatibility 4 still falls back to it)."},
+	{Path: "generate.routes", When: RemovedNextMajor, Replacement: "engine.prerender.routes",
+		Why: "Not part of the typed version-4 config; the resolver still appends the value to the prerender routes."},
+	{Path: "generate.exclude", When: RemovedNextMajor, Replacement: "engine.prerender.ignore",
+		Why: "Not part of the typed version-4 config, and already without effect in v3."},
+}
+
+// Removed returns the options removed in version 4 or the next major.
+func Removed() []Removal { return append([]Removal(nil), removals...) }
+
+// FrameworkMajor returns the major version of the fw dependency declared in
+// root/package.json (dependencies, then devDependencies), when the range
+// pins one: "^3.12.0", "~4.0", "3.x", ">=3.8 <4" and "4.0.0-rc.1" do;
+// "latest", "*", ">=3", "npm:...", "workspace:...", "catalog:..." and git
+// or file specs do not.
+func FrameworkMajor(root string) (int, bool) {
+	b, err := os.ReadFile(filepath.Join(root, "package.json"))
+	if err != nil {
+		return 0, false
+	}
+	var pkg struct {
+		Dependencies    map[string]any `json:"dependencies"`
+		DevDependencies map[string]any `json:"devDependencies"`
+	}
+	if json.Unmarshal(b, &pkg) != nil {
+		return 0, false
+	}
+	for _, deps := range []map[string]any{pkg.Dependencies, pkg.DevDependencies} {
+		if spec, ok := deps["fw"].(string); ok {
+			return rangeMajor(spec)
+		}
+	}
+	return 0, false
+}
+
+// rangeMajor returns the one major version an npm semver range allows.
+func rangeMajor(spec string) (int, bool) {
+	spec = strings.TrimSpace(spec)
+	if strings.Contains(spec, ":") || strings.Contains(spec, "/") {
+		return 0, false // npm:, workspace:, catalog:, file:, git and URLs
+	}
+	major := -1
+	for _, alt := range strings.Split(spec, "||") {
+		m, ok := setMajor(strings.TrimSpace(alt))
+		if !ok || major >= 0 && m != major {
+			return 0, false
+		}
+		major = m
+	}
+	return major, major > 0
+}
+
+// setMajor handles one comparator set: "3.1.0 - 3.5", "^3.1", ">=3.8.0 <4.0.0".
+func setMajor(set string) (int, bool) {
+	if lo, hi, ok := strings.Cut(set, " - "); ok {
+		a, aok := versionMajor(strings.TrimSpace(lo))
+		b, bok := versionMajor(strings.TrimSpace(hi))
+		return a, aok && bok && a == b
+	}
+	fields := strings.Fields(set)
+	switch len(fields) {
+	case 1:
+		v := strings.TrimLeft(fields[0], "^~=v")
+		if strings.HasPrefix(v, "<") || strings.HasPrefix(v, ">") {
+			return 0, false // open-ended
+		}
+		return versionMajor(v)
+	case 2:
+		lo, hi := fields[0], fields[1]
+		if !strings.HasPrefix(lo, ">=") {
+			return 0, false
+		}
+		a, ok := versionMajor(lo[2:])
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case strings.HasPrefix(hi, "<="):
+			b, ok := versionMajor(hi[2:])
+			return a, ok && b == a
+		case strings.HasPrefix(hi, "<"):
+			// <4, <4.0 and <4.0.0 end major 3; <3.9 stays in it.
+			v := strings.TrimPrefix(hi[1:], "=")
+			b, ok := versionMajor(v)
+			if !ok {
+				return 0, false
+			}
+			rest := strings.TrimLeft(strings.TrimPrefix(v, strconv.Itoa(b)), ".0")
+			if rest == "" || strings.HasPrefix(rest, "-") {
+				return a, b == a+1
+			}
+			return a, b == a
+		}
+	}
+	return 0, false
+}
+
+// versionMajor returns the major of "3", "3.x", "3.12.0", "v4.0.0-rc.1".
+func versionMajor(v string) (int, bool) {
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "="), "v")
+	end := 0
+	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+		end++
+	}
+	if end == 0 || end < len(v) && v[end] != '.' && v[end] != '-' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v[:end])
+	return n, err == nil && n > 0
+}
