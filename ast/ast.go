@@ -150,7 +150,8 @@ type Expr struct {
 	Loc  Span
 	Hint string
 	// Inner is the wrapped node for the hints "paren", "as", "satisfies",
-	// "nonnull" and "typeassert"; nil otherwise.
+	// "nonnull" and "typeassert", and the argument for "spread"; nil
+	// otherwise. Unwrap sees through the wrappers, not through spreads.
 	Inner Node
 	// Callee is the span of the callee for "call" and "new".
 	Callee Span
@@ -178,6 +179,7 @@ const (
 	HintTemplate    = "template"
 	HintAssign      = "assign"
 	HintSequence    = "sequence"
+	HintSpread      = "spread" // ...x among call arguments or parenthesized items; Inner is x
 	HintOther       = "other"
 )
 
@@ -294,8 +296,8 @@ type Style struct {
 	// TrailingCommas reports that multi-line objects and arrays end with a
 	// comma after their last element (majority vote; default false).
 	TrailingCommas bool
-	// Semicolons reports that statements end with `;` (default false when
-	// the file has no statement to judge by... then true).
+	// Semicolons reports that top-level statements end with `;` (majority
+	// vote; false when the file has no statement to judge by).
 	Semicolons bool
 	// EOL is "\n" or "\r\n", the file's dominant line ending.
 	EOL string
@@ -321,6 +323,10 @@ type File struct {
 	// expression (`defineFwConfig({...})`, `config`, ...), empty when none.
 	Export     ExportKind
 	ExportSpan Span
+	// ExportValue is the exported expression as parsed, nil when none. When
+	// it is not a literal (`withMatrix({...})`), it is still there to look
+	// into: a call keeps its Args.
+	ExportValue Node
 	// DefineCall is the span of the `defineFwConfig(...)` call around the
 	// object, empty when the object is exported without it.
 	DefineCall Span
@@ -337,7 +343,8 @@ type File struct {
 	Comments []*Comment
 	Style    Style
 
-	lines []int // byte offset of the start of each line
+	text  string // Src as a string, for zero-copy substrings
+	lines []int  // byte offset of the start of each line
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16

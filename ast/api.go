@@ -1,0 +1,695 @@
+package ast
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// SyntaxError is a syntax error in a config file: esbuild's, when the gate
+// rejected the file, or the parser's own (the depth limit, or input that
+// ParseUnchecked cannot read).
+type SyntaxError struct {
+	File   string
+	Line   int // 1-based
+	Column int // 1-based, in bytes, a BOM not counted
+	Offset int // byte offset into the source
+	Text   string
+	// Messages are esbuild's messages when the gate failed, nil for the
+	// parser's own errors.
+	Messages []api.Message
+
+	location *api.Location // the code frame of the parser's own errors
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Text)
+}
+
+// Format renders the error with a code frame, as esbuild prints it.
+func (e *SyntaxError) Format(color bool) string {
+	msgs := e.Messages
+	if msgs == nil {
+		msgs = []api.Message{{Text: e.Text, Location: e.location}}
+		if e.location == nil {
+			msgs[0].Location = &api.Location{File: e.File, Line: e.Line, Column: e.Column - 1}
+		}
+	}
+	return strings.Join(api.FormatMessages(msgs, api.FormatMessagesOptions{Kind: api.ErrorMessage, Color: color}), "")
+}
+
+// isTS reports whether filename gets the TypeScript loader: .js, .mjs and
+// .cjs are JavaScript, everything else TypeScript.
+func isTS(filename string) bool {
+	switch path.Ext(filename) {
+	case ".js", ".mjs", ".cjs":
+		return false
+	}
+	return true
+}
+
+// Parse validates src with esbuild, then parses it. A syntax error is a
+// *SyntaxError. When the exported config is not an object literal, Parse
+// still succeeds: File.Config is nil and File.Reason says why.
+func Parse(filename string, src []byte) (*File, error) {
+	if err := Validate(filename, src); err != nil {
+		return nil, err
+	}
+	return ParseUnchecked(filename, src)
+}
+
+// Validate runs esbuild's parser on src (the TS loader for .ts, .mts and
+// .cts, the JS loader for .js, .mjs and .cjs) and returns its first error as
+// a *SyntaxError carrying all of its messages.
+func Validate(filename string, src []byte) error {
+	loader := api.LoaderTS
+	if !isTS(filename) {
+		loader = api.LoaderJS
+	}
+	res := api.Transform(string(src), api.TransformOptions{
+		Loader:     loader,
+		Sourcefile: filename,
+		LogLevel:   api.LogLevelSilent,
+	})
+	if len(res.Errors) == 0 {
+		return nil
+	}
+	f := newFile(filename, src)
+	e := &SyntaxError{File: filename, Text: res.Errors[0].Text, Messages: res.Errors}
+	if loc := res.Errors[0].Location; loc != nil {
+		e.Offset = esbuildOffset(src, loc.Line, loc.Column)
+	}
+	pos := f.Position(e.Offset)
+	e.Line, e.Column = pos.Line, pos.Column
+	return e
+}
+
+// esbuildOffset converts esbuild's line (1-based) and byte column (0-based,
+// counting a BOM) to an offset. esbuild also ends lines at U+2028 and U+2029.
+func esbuildOffset(src []byte, line, col int) int {
+	i := 0
+	for l := 1; l < line && i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			l++
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			l++
+		case 0xE2:
+			if i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9) {
+				i += 2
+				l++
+			}
+		}
+	}
+	if i+col > len(src) {
+		return len(src)
+	}
+	return i + col
+}
+
+func newFile(filename string, src []byte) *File {
+	f := &File{Name: filename, Src: src, text: string(src)}
+	n := 1
+	for _, c := range src {
+		if c == '\n' || c == '\r' {
+			n++
+		}
+	}
+	f.lines = make([]int, 1, n)
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			f.lines = append(f.lines, i+1)
+		case '\n':
+			f.lines = append(f.lines, i+1)
+		}
+	}
+	return f
+}
+
+// ParseUnchecked parses src without the esbuild gate. On input esbuild
+// accepts it agrees with Parse; on other input it returns a *SyntaxError or
+// a best effort, never a panic.
+func ParseUnchecked(filename string, src []byte) (*File, error) {
+	f := newFile(filename, src)
+	p := newParser(f, isTS(filename))
+	p.parseProgram()
+	if p.failed() {
+		return nil, p.syntaxError()
+	}
+	f.Comments = p.comments[:p.l.nComments:p.l.nComments]
+	p.resolve()
+	f.Style = p.style()
+	return f, nil
+}
+
+func (p *parser) syntaxError() *SyntaxError {
+	f := p.f
+	off := p.l.errPos
+	pos := f.Position(off)
+	e := &SyntaxError{File: f.Name, Line: pos.Line, Column: pos.Column, Offset: off, Text: p.l.errMsg}
+	ls := f.LineStart(off)
+	le := ls
+	for le < len(f.Src) && f.Src[le] != '\n' && f.Src[le] != '\r' {
+		le++
+	}
+	e.location = &api.Location{File: f.Name, Line: pos.Line, Column: pos.Column - 1, LineText: f.text[ls:le]}
+	return e
+}
+
+func (p *parser) style() Style {
+	s := Style{Indent: "  ", Quote: '\'', EOL: "\n"}
+	src := p.f.Src
+	s.BOM = len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF
+	s.FinalNewline = len(src) > 0 && (src[len(src)-1] == '\n' || src[len(src)-1] == '\r')
+	crlf, lf := 0, 0
+	for i, c := range src {
+		if c == '\n' {
+			if i > 0 && src[i-1] == '\r' {
+				crlf++
+			} else {
+				lf++
+			}
+		}
+	}
+	if crlf > lf {
+		s.EOL = "\r\n"
+	}
+	if p.stats.double > p.stats.single {
+		s.Quote = '"'
+	}
+	s.TrailingCommas = p.trailingYes > p.trailingNo
+	s.Semicolons = p.semiYes > p.semiNo
+	best := 0
+	for d := 1; d < len(p.stats.spaceDeltas); d++ {
+		if p.stats.spaceDeltas[d] > p.stats.spaceDeltas[best] {
+			best = d
+		}
+	}
+	switch {
+	case p.stats.tabDeltas > p.stats.spaceDeltas[best]:
+		s.Indent = "\t"
+	case best == 4 || best == 8:
+		s.Indent = "    "
+	}
+	return s
+}
+
+// ---- positions ----
+
+func (f *File) clamp(offset int) int {
+	if offset < 0 {
+		return 0
+	}
+	if offset > len(f.Src) {
+		return len(f.Src)
+	}
+	return offset
+}
+
+func (f *File) lineIndex(offset int) int {
+	return sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > offset }) - 1
+}
+
+func (f *File) hasBOM() bool {
+	return len(f.Src) >= 3 && f.Src[0] == 0xEF && f.Src[1] == 0xBB && f.Src[2] == 0xBF
+}
+
+// Text returns the source text of s.
+func (f *File) Text(s Span) string {
+	start, end := f.clamp(s.Start), f.clamp(s.End)
+	if start >= end {
+		return ""
+	}
+	return f.text[start:end]
+}
+
+// LineStart returns the offset of the first byte of offset's line (after
+// the BOM on the first line).
+func (f *File) LineStart(offset int) int {
+	offset = f.clamp(offset)
+	ls := f.lines[f.lineIndex(offset)]
+	if ls == 0 && f.hasBOM() {
+		return 3
+	}
+	return ls
+}
+
+// LineIndent returns the leading spaces and tabs of offset's line.
+func (f *File) LineIndent(offset int) string {
+	ls := f.LineStart(offset)
+	i := ls
+	for i < len(f.Src) && (f.Src[i] == ' ' || f.Src[i] == '\t') {
+		i++
+	}
+	return f.text[ls:i]
+}
+
+// Position returns the 1-based line and columns of offset.
+func (f *File) Position(offset int) Position {
+	offset = f.clamp(offset)
+	i := f.lineIndex(offset)
+	ls := f.lines[i]
+	if i == 0 && f.hasBOM() {
+		ls = 3
+		if offset < ls {
+			offset = ls
+		}
+	}
+	u16 := 0
+	for j := ls; j < offset; {
+		c := f.Src[j]
+		if c < 0x80 {
+			u16++
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRune(f.Src[j:])
+		if r >= 0x10000 {
+			u16 += 2
+		} else {
+			u16++
+		}
+		j += size
+	}
+	return Position{Line: i + 1, Column: offset - ls + 1, ColumnUTF16: u16 + 1}
+}
+
+// ---- lookups ----
+
+// Path is an option path: one key per level.
+type Path []string
+
+// String writes p dotted (`app.head.meta`). A segment that is not an
+// identifier name (empty, or holding `.`, `[`, `/`, `:`, `-`, a space...) is
+// written in brackets with JSON quoting: `routeRules["/api/**"]`.
+func (p Path) String() string {
+	var b strings.Builder
+	for i, seg := range p {
+		if isIdentName(seg) {
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(seg)
+			continue
+		}
+		b.WriteByte('[')
+		b.WriteString(jsonQuote(seg))
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+func isIdentName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if i == 0 && !isIDStart(r) || i > 0 && !isIDContinue(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func jsonQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r) // invalid UTF-8 comes out as U+FFFD
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// ParsePath is the inverse of Path.String. It also reads bare segments that
+// String would have bracketed (`hooks.pages:extend`): only `.` and `[`
+// delimit them.
+func ParsePath(s string) Path {
+	var p Path
+	for i := 0; i < len(s); {
+		if s[i] == '.' {
+			i++
+			continue
+		}
+		if s[i] == '[' && i+1 < len(s) && s[i+1] == '"' {
+			// Find the closing quote, then "]".
+			j := i + 2
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j < len(s) && j+1 < len(s) && s[j+1] == ']' {
+				var seg string
+				if json.Unmarshal([]byte(s[i+1:j+1]), &seg) == nil {
+					p = append(p, seg)
+					i = j + 2
+					continue
+				}
+			}
+		}
+		j := i + 1
+		for j < len(s) && s[j] != '.' && s[j] != '[' {
+			j++
+		}
+		p = append(p, s[i:j])
+		i = j
+	}
+	return p
+}
+
+// Get returns the last property of o whose key is key (the one that wins at
+// run time, spreads aside), or nil.
+func (o *Object) Get(key string) *Property {
+	for i := len(o.Props) - 1; i >= 0; i-- {
+		pr := o.Props[i]
+		if pr.Key == key && pr.Kind != PropSpread && pr.KeyKind != KeyComputed {
+			return pr
+		}
+	}
+	return nil
+}
+
+// HasSpread reports whether o has a `...spread` property, whose keys are
+// only known at run time.
+func (o *Object) HasSpread() bool {
+	for _, pr := range o.Props {
+		if pr.Kind == PropSpread {
+			return true
+		}
+	}
+	return false
+}
+
+// Lookup returns the property at a dotted path (see ParsePath) in the
+// config, descending through object values seen through Unwrap, or nil.
+func (f *File) Lookup(path string) *Property {
+	segs := ParsePath(path)
+	obj := f.Config
+	for i, seg := range segs {
+		if obj == nil {
+			return nil
+		}
+		pr := obj.Get(seg)
+		if pr == nil || i == len(segs)-1 {
+			return pr
+		}
+		obj, _ = Unwrap(pr.Value).(*Object)
+	}
+	return nil
+}
+
+// segment is the path segment of a property: its key; for a computed key,
+// its source text in brackets; "..." for a spread.
+func (f *File) segment(pr *Property) string {
+	switch {
+	case pr.Kind == PropSpread:
+		return "..."
+	case pr.KeyKind == KeyComputed:
+		return f.Text(pr.KeySpan)
+	}
+	return pr.Key
+}
+
+// Walk calls fn for every property of the config at every depth, in source
+// order, with its path (a fresh slice fn may keep). Object values (seen
+// through Unwrap) are descended into unless fn returns false; arrays and
+// other values are leaves.
+func (f *File) Walk(fn func(path Path, p *Property) bool) {
+	if f.Config != nil {
+		f.walk(f.Config, nil, fn)
+	}
+}
+
+func (f *File) walk(o *Object, prefix Path, fn func(Path, *Property) bool) {
+	for _, pr := range o.Props {
+		path := append(prefix[:len(prefix):len(prefix)], f.segment(pr))
+		if !fn(path, pr) {
+			continue
+		}
+		if child, ok := Unwrap(pr.Value).(*Object); ok {
+			f.walk(child, path, fn)
+		}
+	}
+}
+
+// Unwrap returns n without the parentheses, `as`, `satisfies`, `!` and
+// `<T>` casts around it.
+func Unwrap(n Node) Node {
+	for {
+		e, ok := n.(*Expr)
+		if !ok || e.Inner == nil {
+			return n
+		}
+		switch e.Hint {
+		case HintParen, HintAs, HintSatisfies, HintNonNull, HintTypeAssert:
+			n = e.Inner
+		default:
+			return n
+		}
+	}
+}
+
+// Static evaluates a literal subtree to a Go value: string, float64, bool,
+// nil (for null), []any or map[string]any. When the subtree is not static,
+// bad is its first node that is not: a spread, a computed key, a method, an
+// identifier (undefined included), a regular expression, a hole, any other
+// expression. A property without a node of its own (a method, a computed
+// key) reports its object.
+func Static(n Node) (v any, bad Node) {
+	n = Unwrap(n)
+	switch n := n.(type) {
+	case *String:
+		return n.Value, nil
+	case *Template:
+		if n.Static && n.Tag.Len() == 0 {
+			return n.Value, nil
+		}
+	case *Number:
+		if !n.IsBigInt {
+			return n.Value, nil
+		}
+	case *Boolean:
+		return n.Value, nil
+	case *Null:
+		return nil, nil
+	case *Unary:
+		v, bad := Static(n.Operand)
+		if bad != nil {
+			return nil, bad
+		}
+		if f, ok := v.(float64); ok {
+			if n.Op == '-' {
+				return -f, nil
+			}
+			return f, nil
+		}
+	case *Array:
+		out := make([]any, len(n.Elements))
+		spread := 0
+		for i, e := range n.Elements {
+			if e == nil {
+				return nil, n
+			}
+			if spread < len(n.Spreads) && n.Spreads[spread] == i {
+				return nil, e
+			}
+			v, bad := Static(e)
+			if bad != nil {
+				return nil, bad
+			}
+			out[i] = v
+		}
+		return out, nil
+	case *Object:
+		out := make(map[string]any, len(n.Props))
+		for _, pr := range n.Props {
+			switch {
+			case pr.Kind == PropSpread || pr.Kind == PropShorthand:
+				return nil, pr.Value
+			case pr.Kind != PropInit || pr.KeyKind == KeyComputed:
+				return nil, n
+			}
+			v, bad := Static(pr.Value)
+			if bad != nil {
+				return nil, bad
+			}
+			out[pr.Key] = v
+		}
+		return out, nil
+	}
+	return nil, n
+}
+
+// Extent returns what deleting p removes: its Leading comments, p, its
+// comma and its Trailing comment, and the whitespace around them such that
+// no blank line, no stray comma and no empty line is left. A property on
+// lines of its own takes those lines; the last property of an object
+// without a trailing comma takes the comma before it instead, unless a
+// comment follows that comma.
+func (p *Property) Extent(f *File) Span {
+	src := f.text
+	start := p.Loc.Start
+	if len(p.Leading) > 0 && p.Leading[0].Loc.Start < start {
+		start = p.Leading[0].Loc.Start
+	}
+	end := p.Loc.End
+	if p.Comma >= 0 && p.Comma+1 > end {
+		end = p.Comma + 1
+	}
+	if p.Trailing != nil && p.Trailing.Loc.End > end {
+		end = p.Trailing.Loc.End
+	}
+	obj := p.Parent
+	idx := -1
+	if obj != nil {
+		for i, q := range obj.Props {
+			if q == p {
+				idx = i
+				break
+			}
+		}
+	}
+	if idx < 0 {
+		return Span{start, end}
+	}
+	ls := f.LineStart(start)
+	le := lineEnd(src, end)
+	ownBefore := blank(src[ls:start])
+	ownAfter := blank(src[end:le])
+
+	// The last property takes the comma before it, so that an object
+	// without a trailing comma does not get one.
+	if idx > 0 && idx == len(obj.Props)-1 && p.Comma < 0 {
+		prev := obj.Props[idx-1]
+		if prev.Comma >= 0 && (prev.Trailing == nil || prev.Trailing.Loc.End <= prev.Comma) {
+			return Span{prev.Comma, end}
+		}
+	}
+	if ownBefore && ownAfter {
+		s, e := ls, skipEOL(src, le)
+		// Do not leave a blank line right after "{" or right before "}", nor
+		// two blank lines where one was.
+		afterOpen := prevNonSpace(src, s) == '{'
+		beforeClose := nextNonSpace(src, e) == '}'
+		switch {
+		case beforeClose:
+			for s > 0 {
+				ps := f.LineStart(s - 1)
+				if ps >= s || !blank(src[ps:s]) || prevNonSpace(src, ps) == 0 {
+					break
+				}
+				s = ps
+			}
+		case afterOpen || blankLineBefore(f, s):
+			for e < len(src) {
+				ne := skipEOL(src, lineEnd(src, e))
+				if ne <= e || !blank(src[e:ne]) {
+					break
+				}
+				e = ne
+			}
+		}
+		return Span{s, e}
+	}
+	if len(obj.Props) == 1 && len(obj.Dangling) == 0 {
+		return Span{obj.Loc.Start + 1, obj.Loc.End - 1}
+	}
+	if ownAfter {
+		s := start
+		for s > ls && (src[s-1] == ' ' || src[s-1] == '\t') {
+			s--
+		}
+		return Span{s, end}
+	}
+	e := end
+	for e < le && (src[e] == ' ' || src[e] == '\t') {
+		e++
+	}
+	return Span{start, e}
+}
+
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// lineEnd returns the offset of the line terminator at or after i.
+func lineEnd(src string, i int) int {
+	for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+		i++
+	}
+	return i
+}
+
+func skipEOL(src string, i int) int {
+	if i < len(src) && src[i] == '\r' {
+		i++
+	}
+	if i < len(src) && src[i] == '\n' {
+		i++
+	}
+	return i
+}
+
+func prevNonSpace(src string, i int) byte {
+	for i > 0 {
+		i--
+		if c := src[i]; !(c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			return c
+		}
+	}
+	return 0
+}
+
+func nextNonSpace(src string, i int) byte {
+	for ; i < len(src); i++ {
+		if c := src[i]; !(c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			return c
+		}
+	}
+	return 0
+}
+
+// blankLineBefore reports whether the line before the one starting at s is
+// blank.
+func blankLineBefore(f *File, s int) bool {
+	if s == 0 {
+		return false
+	}
+	ps := f.LineStart(s - 1)
+	return ps < s && blank(f.text[ps:s])
+}
