@@ -1,0 +1,75 @@
+package ast
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// notLiteral lists the corpus configs whose export really is not an object
+// literal, with the reason Parse gives.
+var notLiteral = map[string]string{
+	"016-core-basic-fixture.txtar/fw.config.ts": "the config is the result of calling withMatrix(...), which fwmigrate does not evaluate",
+	"018-core-inline-styles.txtar/fw.config.ts": "the config is the result of calling withMatrix(...), which fwmigrate does not evaluate",
+	"024-firebase-oss-site.txtar/fw.config.ts":  "the config is an async function: its result is only known at run time",
+}
+
+type corpusConfig struct {
+	id   string // archive/path
+	name string
+	src  []byte
+}
+
+func corpusConfigs(t testing.TB) []corpusConfig {
+	t.Helper()
+	archives, err := filepath.Glob("../testdata/corpus/*.txtar")
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	var out []corpusConfig
+	for _, fn := range archives {
+		a, err := txtar.ParseFile(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasPrefix(filepath.Base(f.Name), "fw.config.") {
+				out = append(out, corpusConfig{filepath.Base(fn) + "/" + f.Name, f.Name, f.Data})
+			}
+		}
+	}
+	return out
+}
+
+func TestCorpus(t *testing.T) {
+	configs := corpusConfigs(t)
+	if len(configs) < 48 {
+		t.Fatalf("found %d corpus configs, want every fw.config.* of the corpus (48)", len(configs))
+	}
+	for _, c := range configs {
+		t.Run(c.id, func(t *testing.T) {
+			f, err := Parse(c.name, c.src)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if want, ok := notLiteral[c.id]; ok {
+				if f.Config != nil || f.Reason != want {
+					t.Errorf("Config = %v, Reason = %q; want nil, %q", f.Config != nil, f.Reason, want)
+				}
+				if f.ReasonSpan.Len() == 0 {
+					t.Errorf("ReasonSpan empty")
+				}
+			} else if f.Config == nil {
+				t.Fatalf("Config = nil: %s", f.Reason)
+			}
+			for _, e := range checkSpans(f) {
+				t.Error(e)
+			}
+			for _, e := range checkComments(f) {
+				t.Error(e)
+			}
+		})
+	}
+}
