@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -463,17 +464,30 @@ func (o *Option) MarshalJSON() ([]byte, error) {
 	if j.DefaultB, err = rawDefault(o.DefaultB); err != nil {
 		return nil, err
 	}
-	return json.Marshal(j)
+	return marshal(j)
 }
 
 func rawDefault(d Default) (*json.RawMessage, error) {
 	if !d.Set {
 		return nil, nil
 	}
-	b, err := json.Marshal(d.Value)
+	b, err := marshal(d.Value)
 	if err != nil {
 		return nil, err
 	}
 	m := json.RawMessage(b)
 	return &m, nil
+}
+
+// marshal is json.Marshal without HTML escaping: defaults are full of
+// <rootDir> placeholders, and an encoder cannot undo the escapes a
+// Marshaler has already made.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

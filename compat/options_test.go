@@ -2,6 +2,7 @@ package compat
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -471,5 +472,37 @@ func TestOptionJSON(t *testing.T) {
 	json.Unmarshal(b, &m)
 	if _, ok := m["defaultA"]; ok {
 		t.Errorf("missing default rendered: %s", b)
+	}
+}
+
+// TestOptionsGolden pins the JSON form of the whole knowledge base (the
+// output of fwmigrate options --format=json): every default of every table,
+// per layout. Run with -update after a deliberate change and review the diff.
+func TestOptionsGolden(t *testing.T) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(Options()); err != nil {
+		t.Fatal(err)
+	}
+	const golden = "testdata/options.json"
+	if *update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("the options JSON differs from %s; run go test ./compat -run TestOptionsGolden -update and review the diff", golden)
+	}
+	// The golden file itself is valid JSON with one entry per option.
+	var entries []map[string]any
+	if err := json.Unmarshal(want, &entries); err != nil || len(entries) != len(Options()) {
+		t.Errorf("%s: %d entries, %v", golden, len(entries), err)
 	}
 }
