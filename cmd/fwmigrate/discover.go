@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// configNames are the file names of a framework config, in the framework's
+// own lookup order.
+var configNames = []string{"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts"}
+
+func isConfigName(name string) bool {
+	for _, n := range configNames {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// skipDirs are never walked into: dependencies, VCS data and build output.
+var skipDirs = map[string]bool{
+	"node_modules": true, ".git": true, ".fw": true, ".output": true, "dist": true,
+}
+
+// found is one config file to check, or an error met while looking.
+type found struct {
+	path    string // as given or joined from a given directory: shown to the user
+	err     error  // set when the path could not be examined
+	explict bool   // named directly on the command line
+}
+
+// discover expands the command-line arguments into config files. Directories
+// are walked; config files named directly are taken as they are; other files
+// are ignored, so a pre-commit run over unrelated files finds nothing. The
+// result is sorted and free of duplicates.
+func discover(args []string) []found {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	var out []found
+	seen := map[string]bool{}
+	add := func(f found) {
+		key := f.path
+		if abs, err := filepath.Abs(f.path); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				key = real
+			} else {
+				key = abs
+			}
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, f)
+	}
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if err != nil {
+			if isConfigName(filepath.Base(arg)) || !errors.Is(err, fs.ErrNotExist) {
+				add(found{path: arg, err: err, explict: true})
+			} else {
+				// A path that does not exist and is not a config: a
+				// pre-commit hook passing a deleted file. Nothing to check,
+				// but say so when it was clearly meant as a directory.
+				if strings.HasSuffix(arg, "/") {
+					add(found{path: arg, err: err, explict: true})
+				}
+			}
+			continue
+		}
+		if !info.IsDir() {
+			if isConfigName(filepath.Base(arg)) {
+				add(found{path: arg, explict: true})
+			}
+			continue
+		}
+		for _, f := range walkConfigs(arg) {
+			add(f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// walkConfigs finds config files under dir, skipping dependency, VCS, build
+// and hidden directories, and following directory symlinks once (a symlink
+// loop is reported, not followed forever).
+func walkConfigs(dir string) []found {
+	var out []found
+	visited := map[string]bool{} // real paths already walked
+	onStack := map[string]bool{} // real paths of the directories being walked
+	var walk func(path string)
+	walk = func(path string) {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			out = append(out, found{path: path, err: err})
+			return
+		}
+		if onStack[real] {
+			out = append(out, found{path: path, err: fmt.Errorf("directory symlink loop: %s leads back to %s", path, real)})
+			return
+		}
+		if visited[real] {
+			return // reached again through another link: already checked
+		}
+		visited[real] = true
+		onStack[real] = true
+		defer delete(onStack, real)
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			out = append(out, found{path: path, err: err})
+			return
+		}
+		for _, e := range entries {
+			name := e.Name()
+			child := filepath.Join(path, name)
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				info, err := os.Stat(child)
+				if err != nil {
+					if isConfigName(name) {
+						out = append(out, found{path: child, err: err})
+					}
+					continue // dangling link to something else: not ours
+				}
+				isDir = info.IsDir()
+			}
+			if isDir {
+				if skipDirs[name] || strings.HasPrefix(name, ".") {
+					continue
+				}
+				walk(child)
+				continue
+			}
+			if isConfigName(name) {
+				out = append(out, found{path: child})
+			}
+		}
+	}
+	walk(dir)
+	return out
+}

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// report is everything a run found, ready to print.
+type report struct {
+	diags []*rules.Diagnostic
+	files int // config files checked
+	// sources maps a diagnostic's File to its text, for code frames.
+	sources map[string][]byte
+}
+
+type summary struct {
+	Files    int `json:"files"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+	Fixable  int `json:"fixable"`
+}
+
+func (r *report) summary() summary {
+	s := summary{Files: r.files}
+	for _, d := range r.diags {
+		switch d.Severity {
+		case rules.Error:
+			s.Errors++
+		case rules.Warning:
+			s.Warnings++
+		default:
+			s.Infos++
+		}
+		if d.Fix != nil {
+			s.Fixable++
+		}
+	}
+	return s
+}
+
+var formats = []string{"text", "concise", "json", "sarif", "github"}
+
+func writeReport(w io.Writer, r *report, format string, color bool) error {
+	switch format {
+	case "text":
+		return writeText(w, r, color)
+	case "concise":
+		return writeConcise(w, r)
+	case "json":
+		return writeJSON(w, r)
+	case "sarif":
+		return writeSARIF(w, r)
+	case "github":
+		return writeGitHub(w, r)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+func header(d *rules.Diagnostic) string {
+	pos := d.File
+	if d.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
+	}
+	return fmt.Sprintf("%s: %s %s [%s] %s", pos, d.Severity, d.Code, d.Name, d.Message)
+}
+
+func writeConcise(w io.Writer, r *report) error {
+	for _, d := range r.diags {
+		if _, err := fmt.Fprintln(w, header(d)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// esbuildLocation matches the location line esbuild prints above its code
+// frame ("    file:12:2:", with a 0-based column).
+var esbuildLocation = regexp.MustCompile(`^\s+\S.*:\d+:\d+:$`)
+
+// codeFrame renders the source line of d with its span underlined, using
+// esbuild's formatter so that our messages look like esbuild's syntax errors.
+// esbuild's own header and location line are dropped: the header we print
+// says the same with a 1-based column and our severity and code.
+func codeFrame(d *rules.Diagnostic, src []byte, color bool) string {
+	if d.Line <= 0 || src == nil {
+		return ""
+	}
+	lineStart := d.Span.Start - (d.Column - 1)
+	if lineStart < 0 || lineStart > len(src) {
+		return ""
+	}
+	lineEnd := lineStart
+	for lineEnd < len(src) && src[lineEnd] != '\n' && src[lineEnd] != '\r' {
+		lineEnd++
+	}
+	length := d.Span.End - d.Span.Start
+	if d.Span.End > lineEnd {
+		length = lineEnd - d.Span.Start
+	}
+	if length < 0 {
+		length = 0
+	}
+	kind := api.WarningMessage
+	if d.Severity == rules.Error {
+		kind = api.ErrorMessage
+	}
+	msgs := api.FormatMessages([]api.Message{{
+		Text: d.Message,
+		Location: &api.Location{
+			File:     d.File,
+			Line:     d.Line,
+			Column:   d.Column - 1,
+			Length:   length,
+			LineText: string(src[lineStart:lineEnd]),
+		},
+	}}, api.FormatMessagesOptions{Kind: kind, Color: color, TerminalWidth: 100})
+	if len(msgs) == 0 {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(msgs[0], "\n"), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i == 0 || l == "" || esbuildLocation.MatchString(stripANSI(l)) {
+			continue
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
+
+type palette struct{ on bool }
+
+func (p palette) wrap(code, s string) string {
+	if !p.on {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (p palette) severity(s rules.Severity) string {
+	switch s {
+	case rules.Error:
+		return p.wrap("1;31", "error")
+	case rules.Warning:
+		return p.wrap("1;33", "warning")
+	}
+	return p.wrap("1;36", "info")
+}
+
+func writeText(w io.Writer, r *report, color bool) error {
+	p := palette{color}
+	var b strings.Builder
+	for _, d := range r.diags {
+		pos := d.File
+		if d.Line > 0 {
+			pos = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
+		}
+		fmt.Fprintf(&b, "%s: %s %s [%s] %s\n", p.wrap("1", pos), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, d.Message)
+		b.WriteString(codeFrame(d, r.sources[d.File], color))
+		if d.Path != "" && d.Line > 0 {
+			fmt.Fprintf(&b, "  = path: %s\n", d.Path)
+		}
+		for _, n := range d.Notes {
+			fmt.Fprintf(&b, "  = note: %s\n", strings.ReplaceAll(n, "\n", "\n          "))
+		}
+		if d.Fix != nil {
+			fmt.Fprintf(&b, "  = fix (%s): %s\n", d.Fix.Applicability, d.Fix.Description)
+		}
+		b.WriteByte('\n')
+	}
+	s := r.summary()
+	total := s.Errors + s.Warnings + s.Infos
+	if total == 0 {
+		fmt.Fprintf(&b, "No problems in %s.\n", plural(s.Files, "config file"))
+	} else {
+		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", plural(total, "problem"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"), plural(s.Files, "config file"))
+		if s.Fixable > 0 {
+			fmt.Fprintf(&b, "; %d fixable with `fwmigrate apply`", s.Fixable)
+		}
+		b.WriteString(".\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "x") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// jsonDiagnostic is the stable JSON shape documented in README.md.
+type jsonDiagnostic struct {
+	Code      string   `json:"code"`
+	Name      string   `json:"name"`
+	Category  string   `json:"category"`
+	Severity  string   `json:"severity"`
+	File      string   `json:"file"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	EndLine   int      `json:"endLine"`
+	EndColumn int      `json:"endColumn"`
+	Option    string   `json:"option"`
+	Path      string   `json:"path"`
+	Message   string   `json:"message"`
+	Notes     []string `json:"notes"`
+	Fix       *jsonFix `json:"fix"`
+}
+
+type jsonFix struct {
+	Applicability string `json:"applicability"`
+	Description   string `json:"description"`
+}
+
+func writeJSON(w io.Writer, r *report) error {
+	out := struct {
+		Version     int              `json:"version"`
+		Diagnostics []jsonDiagnostic `json:"diagnostics"`
+		Summary     summary          `json:"summary"`
+	}{Version: 1, Diagnostics: []jsonDiagnostic{}, Summary: r.summary()}
+	for _, d := range r.diags {
+		jd := jsonDiagnostic{
+			Code: d.Code, Name: d.Name, Category: string(d.Category), Severity: d.Severity.String(),
+			File: filepath.ToSlash(d.File), Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
+			Option: d.Option, Path: filepath.ToSlash(d.Path), Message: d.Message, Notes: d.Notes,
+		}
+		if jd.Notes == nil {
+			jd.Notes = []string{}
+		}
+		if d.Fix != nil {
+			jd.Fix = &jsonFix{Applicability: d.Fix.Applicability.String(), Description: d.Fix.Description}
+		}
+		out.Diagnostics = append(out.Diagnostics, jd)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// GitHub workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+func writeGitHub(w io.Writer, r *report) error {
+	for _, d := range r.diags {
+		cmd := "notice"
+		switch d.Severity {
+		case rules.Error:
+			cmd = "error"
+		case rules.Warning:
+			cmd = "warning"
+		}
+		props := []string{"file=" + ghProperty(filepath.ToSlash(d.File))}
+		if d.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", d.Line), fmt.Sprintf("col=%d", d.Column))
+			if d.EndLine > 0 {
+				props = append(props, fmt.Sprintf("endLine=%d", d.EndLine), fmt.Sprintf("endColumn=%d", d.EndColumn))
+			}
+		}
+		props = append(props, "title="+ghProperty(d.Code+" "+d.Name))
+		msg := d.Message
+		for _, n := range d.Notes {
+			msg += "\n" + n
+		}
+		if d.Fix != nil {
+			msg += fmt.Sprintf("\nfix (%s): %s", d.Fix.Applicability, d.Fix.Description)
+		}
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(msg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// colorEnabled decides colour from --color, NO_COLOR and whether w is a terminal.
+func colorEnabled(mode string, w io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto", "":
+		if _, ok := os.LookupEnv("NO_COLOR"); ok {
+			return false, nil
+		}
+		f, ok := w.(*os.File)
+		if !ok {
+			return false, nil
+		}
+		info, err := f.Stat()
+		if err != nil {
+			return false, nil
+		}
+		return info.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb", nil
+	}
+	return false, fmt.Errorf("--color must be auto, always or never, not %q", mode)
+}
+
+// repoRoot is the root of the git work tree holding dir, or "" when dir is
+// not in one (or git is not installed). SARIF URIs are relative to it.
+func repoRoot(dir string) string {
+	cmd := exec.Command("git", "rev-parse", "--show-toplevel")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,5 @@
+export default defineFwRouteMiddleware((to) => {
+  if (to.path.startsWith('/account') && !useCookie('session').value) {
+    return navigateTo('/login')
+  }
+})

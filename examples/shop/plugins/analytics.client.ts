@@ -1,0 +1,4 @@
+export default defineFwPlugin(() => {
+  const { analyticsToken } = useRuntimeConfig().public
+  console.debug('analytics', analyticsToken)
+})

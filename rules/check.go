@@ -1,0 +1,424 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+)
+
+// Options select what Check runs.
+type Options struct {
+	// Target is the compatibility version to check against (default 4).
+	Target int
+	// Select and Ignore filter rules by code ("FW201"), code prefix ("FW2"),
+	// name ("generate-routes") or category ("version"). An empty Select
+	// selects everything; Ignore wins over Select.
+	Select, Ignore []string
+}
+
+// Selected reports whether opts select rule r.
+func (o Options) Selected(r *Rule) bool {
+	if len(o.Select) > 0 && !matchesAny(r, o.Select) {
+		return false
+	}
+	return !matchesAny(r, o.Ignore)
+}
+
+func matchesAny(r *Rule, pats []string) bool {
+	for _, p := range pats {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "":
+		case strings.EqualFold(p, "all"):
+			return true
+		case strings.EqualFold(p, r.Name), strings.EqualFold(p, string(r.Category)):
+			return true
+		case len(p) >= 2 && strings.HasPrefix(strings.ToUpper(r.Code), strings.ToUpper(p)) && strings.HasPrefix(strings.ToUpper(p), "FW"):
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateSelectors returns an error naming the first selector that matches
+// no rule, so that a typo in --select or --ignore is not silently ignored.
+func ValidateSelectors(sels []string) error {
+	for _, s := range sels {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		found := false
+		for _, r := range All() {
+			if matchesAny(r, []string{s}) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("%q matches no rule code, name or category (see 'fwmigrate rules')", s)
+		}
+	}
+	return nil
+}
+
+// Check runs the selected rules on one project and returns its diagnostics
+// with positions filled in, suppressions applied, sorted by file, position
+// and code. Reading and syntax errors come back as FW901/FW904 diagnostics
+// (Fatal reports whether the project had one).
+func Check(p *Project, opts Options) []*Diagnostic {
+	if opts.Target == 0 {
+		opts.Target = 4
+	}
+	var diags []*Diagnostic
+	if p.File == nil {
+		diags = append(diags, loadErrorDiagnostic(p))
+		finish(p, diags)
+		return diags
+	}
+	for _, r := range All() {
+		if r.Run == nil || !opts.Selected(r) {
+			continue
+		}
+		pass := &Pass{Rule: r, Project: p, File: p.File, Config: astConfig{p.File}, Target: opts.Target}
+		runRule(pass)
+		diags = append(diags, pass.diags...)
+	}
+	for _, d := range engineDiagnostics(p, opts) {
+		diags = append(diags, d)
+	}
+	finish(p, diags)
+	diags = applySuppressions(p, diags, opts)
+	sortDiagnostics(diags)
+	return diags
+}
+
+// Fatal reports whether diags hold an error that makes the run fail with
+// exit status 2 (a file that could not be read or parsed, an internal error).
+func Fatal(diags []*Diagnostic) bool {
+	for _, d := range diags {
+		if d.Code == CodeSyntax || d.Code == CodeIO || d.Code == CodeInternal {
+			return true
+		}
+	}
+	return false
+}
+
+// runRule runs one rule, turning a panic into an internal-error diagnostic:
+// a bug in one rule must not take the whole run down.
+func runRule(pass *Pass) {
+	defer func() {
+		if e := recover(); e != nil {
+			d := pass.Report(ast.Span{}, "", "internal error in rule %s (%s): %v", pass.Rule.Code, pass.Rule.Name, e)
+			d.Code, d.Name, d.Category, d.Severity = CodeInternal, ruleInternal.Name, Tool, Error
+			d.Notes = append(d.Notes, "please report this with the config that triggers it", firstFrames(string(debug.Stack()), 12))
+		}
+	}()
+	pass.Rule.Run(pass)
+}
+
+func firstFrames(stack string, n int) string {
+	lines := strings.Split(stack, "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func loadErrorDiagnostic(p *Project) *Diagnostic {
+	d := &Diagnostic{File: p.ConfigDisplay, Category: Tool, Severity: Error}
+	var se *ast.SyntaxError
+	switch {
+	case errors.As(p.Err, &se):
+		d.Code, d.Name = CodeSyntax, ruleSyntax.Name
+		d.Message = se.Text
+		d.Line, d.Column = se.Line, se.Column
+		d.EndLine, d.EndColumn = se.Line, se.Column
+		d.Span = ast.Span{Start: se.Offset, End: se.Offset}
+	default:
+		d.Code, d.Name = CodeIO, ruleIO.Name
+		msg := fmt.Sprint(p.Err)
+		var pe *os.PathError
+		if errors.As(p.Err, &pe) {
+			msg = fmt.Sprintf("cannot %s: %v", pe.Op, pe.Err)
+		}
+		d.Message = msg
+	}
+	return d
+}
+
+// engineDiagnostics are the tool's own findings about a parsed project.
+func engineDiagnostics(p *Project, opts Options) []*Diagnostic {
+	var out []*Diagnostic
+	f := p.File
+	if f.Config == nil && opts.Selected(ruleNotLiteral) {
+		span := f.ReasonSpan
+		if span.Len() == 0 {
+			span = f.ExportSpan
+		}
+		reason := f.Reason
+		if reason == "" {
+			reason = "the exported config is not an object literal"
+		}
+		out = append(out, &Diagnostic{
+			Code: CodeNotLiteral, Name: ruleNotLiteral.Name, Category: Tool, Severity: Info,
+			File: p.ConfigDisplay, Span: span,
+			Message: "cannot check: " + reason,
+			Notes:   []string{"fwmigrate checks and rewrites configs written as an object literal (export default defineFwConfig({...}))"},
+		})
+	}
+	for _, ef := range p.Env {
+		if ef.Err != nil && opts.Selected(ruleIO) {
+			out = append(out, &Diagnostic{
+				Code: CodeIO, Name: ruleIO.Name, Category: Tool, Severity: Warning,
+				File: ef.Display, Path: ef.Name,
+				Message: fmt.Sprintf("cannot read %s: %v", ef.Name, ef.Err),
+			})
+		}
+	}
+	if p.DetectErr != nil && opts.Selected(ruleIO) {
+		out = append(out, &Diagnostic{
+			Code: CodeIO, Name: ruleIO.Name, Category: Tool, Severity: Warning,
+			File:    p.ConfigDisplay,
+			Message: fmt.Sprintf("cannot read the project's directory layout: %v", p.DetectErr),
+			Notes:   []string{"layout checks were skipped"},
+		})
+	}
+	return out
+}
+
+// finish fills in positions from spans.
+func finish(p *Project, diags []*Diagnostic) {
+	for _, d := range diags {
+		if d.Line != 0 {
+			continue
+		}
+		var src []byte
+		var f *ast.File
+		if d.File == p.ConfigDisplay {
+			f = p.File
+		} else {
+			for _, ef := range p.Env {
+				if ef.Display == d.File {
+					src = ef.Src
+				}
+			}
+		}
+		if f == nil && src == nil {
+			continue
+		}
+		var start, end ast.Position
+		if f != nil {
+			start, end = f.Position(d.Span.Start), f.Position(d.Span.End)
+		} else {
+			start, end = position(src, d.Span.Start), position(src, d.Span.End)
+		}
+		d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16
+		d.EndLine, d.EndColumn, d.EndColumnUTF16 = end.Line, end.Column, end.ColumnUTF16
+	}
+}
+
+// position computes a 1-based position in a file that is not a config (.env).
+func position(src []byte, off int) ast.Position {
+	if off > len(src) {
+		off = len(src)
+	}
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	col16 := 0
+	for _, r := range string(src[start:off]) {
+		if r >= 0x10000 {
+			col16 += 2
+		} else {
+			col16++
+		}
+	}
+	return ast.Position{Line: line, Column: off - start + 1, ColumnUTF16: col16 + 1}
+}
+
+// suppression is one `fwmigrate-ignore` comment.
+type suppression struct {
+	file  string
+	line  int      // the line it covers
+	codes []string // codes or names; empty means every rule
+	span  ast.Span
+	at    ast.Position
+	used  map[string]bool
+}
+
+var suppressRE = regexp.MustCompile(`fwmigrate-ignore(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
+
+// suppressions finds `// fwmigrate-ignore CODE[, CODE...]: reason` comments in
+// the config and `# fwmigrate-ignore ...` lines in .env files. A comment at
+// the end of a line covers that line; a comment on a line of its own covers
+// the next line.
+func suppressions(p *Project) []*suppression {
+	var out []*suppression
+	if p.File != nil {
+		for _, c := range p.File.Comments {
+			text := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*"), "*/"))
+			s := parseSuppression(text)
+			if s == nil {
+				continue
+			}
+			s.file = p.ConfigDisplay
+			s.span = c.Loc
+			s.at = p.File.Position(c.Loc.Start)
+			s.line = s.at.Line
+			if strings.TrimSpace(string(p.File.Src[p.File.LineStart(c.Loc.Start):c.Loc.Start])) == "" {
+				s.line++ // own line: covers the next one
+			}
+			out = append(out, s)
+		}
+	}
+	for _, ef := range p.Env {
+		off := 0
+		for lineNo := 1; off < len(ef.Src); lineNo++ {
+			end := strings.IndexByte(string(ef.Src[off:]), '\n')
+			if end < 0 {
+				end = len(ef.Src)
+			} else {
+				end += off
+			}
+			line := string(ef.Src[off:end])
+			if hash := strings.Index(line, "#"); hash >= 0 {
+				if s := parseSuppression(strings.TrimSpace(line[hash+1:])); s != nil {
+					s.file = ef.Display
+					s.span = ast.Span{Start: off + hash, End: end}
+					s.at = position(ef.Src, off+hash)
+					s.line = lineNo
+					if strings.TrimSpace(line[:hash]) == "" {
+						s.line++
+					}
+					out = append(out, s)
+				}
+			}
+			off = end + 1
+		}
+	}
+	return out
+}
+
+func parseSuppression(text string) *suppression {
+	if !strings.HasPrefix(text, "fwmigrate-ignore") {
+		return nil
+	}
+	m := suppressRE.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	s := &suppression{used: map[string]bool{}}
+	for _, c := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		s.codes = append(s.codes, c)
+	}
+	return s
+}
+
+func (s *suppression) covers(d *Diagnostic) (string, bool) {
+	if d.File != s.file || d.Line != s.line {
+		return "", false
+	}
+	if len(s.codes) == 0 {
+		return "*", true
+	}
+	for _, c := range s.codes {
+		if strings.EqualFold(c, d.Code) || strings.EqualFold(c, d.Name) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// applySuppressions drops suppressed diagnostics and reports unused
+// suppressions (FW903). Diagnostics of the tool itself about unreadable or
+// unparsable input cannot be suppressed.
+func applySuppressions(p *Project, diags []*Diagnostic, opts Options) []*Diagnostic {
+	sups := suppressions(p)
+	if len(sups) == 0 {
+		return diags
+	}
+	kept := diags[:0]
+	for _, d := range diags {
+		suppressed := false
+		if d.Code != CodeSyntax && d.Code != CodeIO && d.Code != CodeInternal {
+			for _, s := range sups {
+				if c, ok := s.covers(d); ok {
+					s.used[strings.ToUpper(c)] = true
+					suppressed = true
+				}
+			}
+		}
+		if !suppressed {
+			kept = append(kept, d)
+		}
+	}
+	if !opts.Selected(ruleUnusedSuppression) {
+		return kept
+	}
+	for _, s := range sups {
+		var unused []string
+		if len(s.codes) == 0 {
+			if !s.used["*"] {
+				unused = append(unused, "(all)")
+			}
+		} else {
+			for _, c := range s.codes {
+				r := Find(c)
+				switch {
+				case r == nil:
+					unused = append(unused, c+" (no such rule)")
+				case !s.used[strings.ToUpper(c)] && opts.Selected(r):
+					// A suppression for a rule that was not run this time
+					// (--select/--ignore) is not known to be unused.
+					unused = append(unused, c)
+				}
+			}
+		}
+		if len(unused) == 0 {
+			continue
+		}
+		kept = append(kept, &Diagnostic{
+			Code: CodeUnusedSuppression, Name: ruleUnusedSuppression.Name, Category: Tool, Severity: Warning,
+			File: s.file, Span: s.span,
+			Line: s.at.Line, Column: s.at.Column, ColumnUTF16: s.at.ColumnUTF16,
+			EndLine: s.at.Line, EndColumn: s.at.Column, EndColumnUTF16: s.at.ColumnUTF16,
+			Message: "unused suppression: " + strings.Join(unused, ", "),
+			Notes:   []string{"nothing on the covered line was reported for it; remove it or correct the code"},
+		})
+	}
+	return kept
+}
+
+func sortDiagnostics(diags []*Diagnostic) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i], diags[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Message < b.Message
+	})
+}
+
+// SortDiagnostics sorts diagnostics from many projects into the
+// deterministic output order.
+func SortDiagnostics(diags []*Diagnostic) { sortDiagnostics(diags) }

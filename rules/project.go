@@ -1,0 +1,173 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/joho/godotenv"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+)
+
+// Project is one config file and what surrounds it.
+type Project struct {
+	// Root is the directory holding the config (the rootDir), absolute.
+	Root string
+	// ConfigPath is the config file, absolute; ConfigDisplay is the same
+	// path as shown to the user (relative to the working directory).
+	ConfigPath    string
+	ConfigDisplay string
+
+	// File is the parsed config, nil when reading or parsing failed: Err
+	// then says why (an *ast.SyntaxError for syntax errors).
+	File *ast.File
+	Err  error
+
+	// Detection is the project's layout, nil when Detect failed (DetectErr).
+	Detection *compat.Detection
+	DetectErr error
+
+	// Framework is the framework major from package.json, 0 when unknown.
+	Framework int
+
+	// Env holds the project's .env* files, sorted by name.
+	Env []*EnvFile
+}
+
+// EnvFile is one parsed .env file.
+type EnvFile struct {
+	Name    string // base name: .env, .env.production, ...
+	Path    string // absolute
+	Display string // as shown to the user
+	Src     []byte
+	Vars    []*EnvVar
+	// Err is set when the file could not be read or parsed; Vars then holds
+	// what could be recovered line by line.
+	Err error
+}
+
+// EnvVar is one assignment in a .env file.
+type EnvVar struct {
+	Name  string
+	Value string
+	Line  int      // 1-based
+	Span  ast.Span // the name's bytes in Src
+}
+
+// LoadProject reads, parses and inspects the project whose config is at
+// configPath. display is how to show configPath to the user. It never
+// fails: problems are recorded in the Project for Check to report.
+func LoadProject(configPath, display string) *Project {
+	abs, err := filepath.Abs(configPath)
+	if err != nil {
+		abs = configPath
+	}
+	p := &Project{
+		Root:          filepath.Dir(abs),
+		ConfigPath:    abs,
+		ConfigDisplay: display,
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	f, err := ast.Parse(display, src)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	p.File = f
+	p.Detection, p.DetectErr = compat.Detect(p.Root, astConfig{f})
+	if major, ok := compat.FrameworkMajor(p.Root); ok {
+		p.Framework = major
+	}
+	p.Env = loadEnvFiles(p.Root, filepath.Dir(display))
+	return p
+}
+
+// loadEnvFiles reads every .env* file directly in root.
+func loadEnvFiles(root, displayDir string) []*EnvFile {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []*EnvFile
+	for _, e := range entries {
+		name := e.Name()
+		if name != ".env" && !strings.HasPrefix(name, ".env.") {
+			continue
+		}
+		if !e.Type().IsRegular() {
+			continue
+		}
+		ef := &EnvFile{Name: name, Path: filepath.Join(root, name), Display: filepath.Join(displayDir, name)}
+		ef.Src, ef.Err = os.ReadFile(ef.Path)
+		if ef.Err == nil {
+			ef.Vars, ef.Err = parseEnv(ef.Src)
+		}
+		out = append(out, ef)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// parseEnv finds each assignment's name and position line by line, and takes
+// the values from godotenv, which knows the quoting and expansion rules.
+func parseEnv(src []byte) ([]*EnvVar, error) {
+	values, perr := godotenv.UnmarshalBytes(src)
+	var vars []*EnvVar
+	off := 0
+	for lineNo := 1; off < len(src); lineNo++ {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += off
+		}
+		line := src[off:end]
+		i := 0
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if bytes.HasPrefix(line[i:], []byte("export ")) {
+			i += len("export ")
+			for i < len(line) && line[i] == ' ' {
+				i++
+			}
+		}
+		j := i
+		for j < len(line) && isEnvNameByte(line[j]) {
+			j++
+		}
+		k := j
+		for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+			k++
+		}
+		if j > i && k < len(line) && (line[k] == '=' || line[k] == ':') {
+			name := string(line[i:j])
+			vars = append(vars, &EnvVar{
+				Name:  name,
+				Value: values[name],
+				Line:  lineNo,
+				Span:  ast.Span{Start: off + i, End: off + j},
+			})
+		}
+		off = end + 1
+		// A quoted value may span lines; godotenv handles the value, and a
+		// continuation line never starts with NAME= in a valid file.
+	}
+	if perr != nil {
+		return vars, fmt.Errorf("parse: %w", perr)
+	}
+	return vars, nil
+}
+
+func isEnvNameByte(c byte) bool {
+	return c == '_' || c == '.' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}

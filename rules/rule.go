@@ -1,0 +1,182 @@
+// Package rules holds fwmigrate's checks. A rule is data plus a function, in
+// the spirit of golang.org/x/tools/go/analysis: a stable code, a name, a
+// category, a default severity, a doc, and Run. Rules report diagnostics,
+// with fixes described as rewrite.Ops; they never write.
+//
+// One rule per file, named after its code (fw101_mixed_layout.go). Each file
+// registers its rule in an init function.
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+)
+
+// Severity orders diagnostics; a higher value is more severe.
+type Severity uint8
+
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+var severityNames = [...]string{"info", "warning", "error"}
+
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return "unknown"
+}
+
+// ParseSeverity parses "info", "warning" or "error".
+func ParseSeverity(s string) (Severity, error) {
+	for i, n := range severityNames {
+		if strings.EqualFold(s, n) {
+			return Severity(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want info, warning or error)", s)
+}
+
+// Category groups rules; the code's hundreds digit follows it.
+type Category string
+
+const (
+	Layout   Category = "layout"   // FW1xx
+	Version  Category = "version"  // FW2xx
+	Schema   Category = "schema"   // FW3xx
+	Env      Category = "env"      // FW4xx: runtimeConfig and environment variables
+	Security Category = "security" // FW5xx
+	Tool     Category = "tool"     // FW9xx: the tool itself
+)
+
+// Categories lists every category in code order.
+var Categories = []Category{Layout, Version, Schema, Env, Security, Tool}
+
+// Doc is a rule's documentation, printed by `fwmigrate explain`.
+type Doc struct {
+	Summary string // one line: what the rule finds
+	Why     string // why it matters
+	Example string // a config (or tree) that triggers it
+	Fix     string // what the fix does and whether it is safe; "" when there is no fix
+}
+
+// Rule is one check.
+type Rule struct {
+	Code     string // FW101: stable forever
+	Name     string // mixed-layout: stable, kebab-case
+	Category Category
+	Severity Severity // default severity
+	Doc      Doc
+	// Run inspects pass and reports through it. It must not panic on any
+	// input, and when it cannot judge (a value that is not static, a spread)
+	// it stays silent or reports "cannot check: ..." at Info.
+	Run func(pass *Pass)
+}
+
+// Applicability says whether a fix may be applied without review.
+type Applicability uint8
+
+const (
+	// Safe fixes keep the project's behaviour (or restore what the user
+	// evidently meant) and are applied by `fwmigrate apply`.
+	Safe Applicability = iota
+	// Unsafe fixes change behaviour; `apply` needs --unsafe for them.
+	Unsafe
+)
+
+func (a Applicability) String() string {
+	if a == Safe {
+		return "safe"
+	}
+	return "unsafe"
+}
+
+// Fix is a suggested change to the config file.
+type Fix struct {
+	Description   string
+	Applicability Applicability
+	Ops           []rewrite.Op
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Code     string
+	Name     string
+	Category Category
+	Severity Severity
+
+	// File is the file the diagnostic points into (the config, a .env file,
+	// .fwignore), as a path usable from the working directory.
+	File string
+	// Span is the byte range in File; Line/Column/EndLine/EndColumn are its
+	// 1-based positions (byte columns), and ColumnUTF16/EndColumnUTF16 the
+	// same columns in UTF-16 units. Line is 0 when the diagnostic is about a
+	// whole file.
+	Span                        ast.Span
+	Line, Column                int
+	EndLine, EndColumn          int
+	ColumnUTF16, EndColumnUTF16 int
+
+	// Option is the dotted option path it is about, "" when none.
+	Option string
+	// Path is the project-relative file or directory it is about, "" when none.
+	Path string
+
+	Message string
+	Notes   []string
+	Fix     *Fix
+}
+
+var registry = map[string]*Rule{}
+
+// Register adds a rule. It panics on a duplicate code or name, a malformed
+// code, or a code whose hundreds digit does not match its category: these
+// are programming errors caught by any test run.
+func Register(r *Rule) {
+	if len(r.Code) != 5 || !strings.HasPrefix(r.Code, "FW") {
+		panic("rules: malformed code " + r.Code)
+	}
+	want := map[Category]byte{Layout: '1', Version: '2', Schema: '3', Env: '4', Security: '5', Tool: '9'}[r.Category]
+	if want == 0 || r.Code[2] != want {
+		panic(fmt.Sprintf("rules: code %s does not match category %q", r.Code, r.Category))
+	}
+	if r.Name == "" || r.Doc.Summary == "" {
+		panic("rules: rule " + r.Code + " needs a name and a doc summary")
+	}
+	for _, o := range registry {
+		if o.Code == r.Code || o.Name == r.Name {
+			panic("rules: duplicate rule " + r.Code + " " + r.Name)
+		}
+	}
+	registry[r.Code] = r
+}
+
+// All returns every rule, sorted by code.
+func All() []*Rule {
+	out := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Find returns the rule with the given code or name (case-insensitive), or nil.
+func Find(codeOrName string) *Rule {
+	if r := registry[strings.ToUpper(codeOrName)]; r != nil {
+		return r
+	}
+	for _, r := range registry {
+		if strings.EqualFold(r.Name, codeOrName) {
+			return r
+		}
+	}
+	return nil
+}
