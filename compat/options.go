@@ -301,8 +301,9 @@ func Unscope(path string) (string, bool) {
 
 // Suggest returns the known option a mistyped path most likely means, or ""
 // when nothing is close: first a sibling within a small edit distance
-// (letter case ignored), else an option elsewhere with the same last name
-// (experimental.typescriptBundlerResolution -> future.typescriptBundlerResolution).
+// (letter case ignored), else a same-named option of app, experimental,
+// features or future (experimental.typescriptBundlerResolution ->
+// future.typescriptBundlerResolution, head -> app.head).
 func Suggest(path string) string {
 	if Known(path) {
 		return ""
@@ -319,20 +320,28 @@ func Suggest(path string) string {
 	}
 	best := ""
 	for _, o := range options {
-		if _, n := splitLast(o.Path); strings.EqualFold(n, name) && o.Path != path && (best == "" || len(o.Path) < len(best)) {
+		p, n := splitLast(o.Path)
+		if strings.EqualFold(n, name) && movedTo[p] && (best == "" || len(o.Path) < len(best)) {
 			best = o.Path
 		}
 	}
 	return best
 }
 
+// movedTo are the objects options have moved into between versions (head
+// to app.head, experimental flags to future and features). A same-named
+// key anywhere else is too weak a hint: build.plugins is not dir.plugins or
+// cssproc.plugins.
+var movedTo = map[string]bool{"app": true, "experimental": true, "features": true, "future": true}
+
 // closest returns the candidate nearest to name, if it is near enough to be
-// a typo: distance at most 1 for short names, a third of the length for long ones.
+// a typo: distance at most 1 for short names, a quarter of the length for
+// long ones. Special $ keys are offered only for names that start with $.
 func closest(name string, candidates []string) string {
-	limit := max(1, utf8.RuneCountInString(name)/3)
+	limit := max(1, utf8.RuneCountInString(name)/4)
 	best, bestD := "", limit+1
 	for _, c := range candidates {
-		if c == name {
+		if c == name || strings.HasPrefix(c, "$") != strings.HasPrefix(name, "$") {
 			continue
 		}
 		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {

@@ -416,6 +416,13 @@ func TestSuggest(t *testing.T) {
 		{"srcdir", "srcDir"},
 		{"runtimeconfig", "runtimeConfig"},
 		{"i18n", ""},
+		{"head", "app.head"},
+		{"image", ""},  // not ui.transformAssetUrls.image: a module's key
+		{"target", ""}, // not transpilerA.options.target
+		{"env", ""},    // not $env
+		{"build.plugins", ""},
+		{"router.middleware", ""},
+		{"componentMeta", ""},
 		{"experimental.somethingElseEntirely", ""},
 		{"dir.pages", ""}, // known: nothing to suggest
 		{"", ""},
