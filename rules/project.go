@@ -23,8 +23,10 @@ type Project struct {
 	ConfigPath    string
 	ConfigDisplay string
 
-	// File is the parsed config, nil when reading or parsing failed: Err
-	// then says why (an *ast.SyntaxError for syntax errors).
+	// Src is the config's text (nil when it could not be read). File is
+	// the parsed config, nil when reading or parsing failed: Err then says
+	// why (an *ast.SyntaxError for syntax errors).
+	Src  []byte
 	File *ast.File
 	Err  error
 
@@ -77,6 +79,7 @@ func LoadProject(configPath, display string) *Project {
 		p.Err = err
 		return p
 	}
+	p.Src = src
 	f, err := ast.Parse(display, src)
 	if err != nil {
 		p.Err = err

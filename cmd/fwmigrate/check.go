@@ -155,8 +155,8 @@ func runCheck(args []string, opts rules.Options) (*report, bool) {
 	rep := &report{files: len(projects), sources: map[string][]byte{}}
 	fatal := false
 	for i, p := range projects {
-		if p.File != nil {
-			rep.sources[p.ConfigDisplay] = p.File.Src
+		if p.Src != nil {
+			rep.sources[p.ConfigDisplay] = p.Src
 		}
 		for _, ef := range p.Env {
 			rep.sources[ef.Display] = ef.Src
