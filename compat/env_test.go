@@ -112,3 +112,10 @@ func FuzzEnvName(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkEnvTarget(b *testing.B) {
+	keys := []string{"apiSecret", "public.apiBase", "auth.github.clientId", "auth.github.clientSecret", "stripe.key", "public.siteUrl"}
+	for b.Loop() {
+		EnvTarget("FW_AUTH_GITHUB_CLIENT_SECRET", keys)
+	}
+}

@@ -513,3 +513,35 @@ func TestOptionsGolden(t *testing.T) {
 		t.Errorf("%s: %d entries, %v", golden, len(entries), err)
 	}
 }
+
+func FuzzLookups(f *testing.F) {
+	for _, s := range []string{"app.baseURL", "experimental.viteEnvironmentApi", "$env.x.app", "a..b", ".", "routeRules./x.xml", "é.Vue"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		Find(path)
+		known := Known(path)
+		IsFrameworkObject(path)
+		Siblings(path)
+		Unscope(path)
+		if s := Suggest(path); s != "" && (known || !Known(s)) {
+			t.Fatalf("Suggest(%q) = %q (known %v)", path, s, known)
+		}
+	})
+}
+
+func BenchmarkKnown(b *testing.B) {
+	paths := []string{"app.baseURL", "runtimeConfig.public.apiBase", "bundlerA.build.rollupOptions.output.manualChunks", "experimental.viteEnvironmentApi", "i18n.locales"}
+	for b.Loop() {
+		for _, p := range paths {
+			Known(p)
+		}
+	}
+}
+
+func BenchmarkSuggest(b *testing.B) {
+	for b.Loop() {
+		Suggest("experimental.typescriptBundlerResolution")
+		Suggest("app.basURL")
+	}
+}
