@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -90,21 +91,40 @@ func discover(args []string) []found {
 }
 
 // walkConfigs finds config files under dir, skipping dependency, VCS, build
-// and hidden directories, and following directory symlinks once (a symlink
-// loop is reported, not followed forever).
+// and hidden directories and whatever the repository's .gitignore files
+// exclude, and following directory symlinks once (a symlink loop is
+// reported, not followed forever).
 func walkConfigs(dir string) []found {
 	var out []found
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return []found{{path: dir, err: err}}
+	}
+	top := repoTop(abs)
+	// The .gitignore files from the top of the repository down to dir apply.
+	var gi *gitignore
+	gi = gi.child("", filepath.Join(top, ".gitignore"))
+	startRel, _ := filepath.Rel(top, abs)
+	startRel = relSlash(startRel)
+	if startRel != "" {
+		cur := ""
+		for _, part := range strings.Split(startRel, "/") {
+			cur = path.Join(cur, part)
+			gi = gi.child(cur, filepath.Join(top, filepath.FromSlash(cur), ".gitignore"))
+		}
+	}
+
 	visited := map[string]bool{} // real paths already walked
 	onStack := map[string]bool{} // real paths of the directories being walked
-	var walk func(path string)
-	walk = func(path string) {
-		real, err := filepath.EvalSymlinks(path)
+	var walk func(dir, rel string, gi *gitignore)
+	walk = func(dir, rel string, gi *gitignore) {
+		real, err := filepath.EvalSymlinks(dir)
 		if err != nil {
-			out = append(out, found{path: path, err: err})
+			out = append(out, found{path: dir, err: err})
 			return
 		}
 		if onStack[real] {
-			out = append(out, found{path: path, err: fmt.Errorf("directory symlink loop: %s leads back to %s", path, real)})
+			out = append(out, found{path: dir, err: fmt.Errorf("directory symlink loop: %s leads back to %s", dir, real)})
 			return
 		}
 		if visited[real] {
@@ -113,14 +133,15 @@ func walkConfigs(dir string) []found {
 		visited[real] = true
 		onStack[real] = true
 		defer delete(onStack, real)
-		entries, err := os.ReadDir(path)
+		entries, err := os.ReadDir(dir)
 		if err != nil {
-			out = append(out, found{path: path, err: err})
+			out = append(out, found{path: dir, err: err})
 			return
 		}
 		for _, e := range entries {
 			name := e.Name()
-			child := filepath.Join(path, name)
+			child := filepath.Join(dir, name)
+			childRel := path.Join(rel, name)
 			isDir := e.IsDir()
 			if e.Type()&fs.ModeSymlink != 0 {
 				info, err := os.Stat(child)
@@ -132,11 +153,14 @@ func walkConfigs(dir string) []found {
 				}
 				isDir = info.IsDir()
 			}
+			if gi.ignored(childRel, isDir) {
+				continue
+			}
 			if isDir {
 				if skipDirs[name] || strings.HasPrefix(name, ".") {
 					continue
 				}
-				walk(child)
+				walk(child, childRel, gi.child(childRel, filepath.Join(child, ".gitignore")))
 				continue
 			}
 			if isConfigName(name) {
@@ -144,6 +168,21 @@ func walkConfigs(dir string) []found {
 			}
 		}
 	}
-	walk(dir)
+	walk(dir, startRel, gi)
 	return out
+}
+
+// repoTop is the nearest directory at or above dir that holds a .git entry,
+// or dir itself when there is none.
+func repoTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }
