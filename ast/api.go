@@ -3,6 +3,7 @@ package ast
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path"
 	"sort"
 	"strings"
@@ -478,7 +479,7 @@ func Unwrap(n Node) Node {
 }
 
 // Static evaluates a literal subtree to a Go value: string, float64, bool,
-// nil (for null), []any or map[string]any. When the subtree is not static,
+// nil (for null), []any or map[string]any (never an infinite number). When the subtree is not static,
 // bad is its first node that is not: a spread, a computed key, a method, an
 // identifier (undefined included), a regular expression, a hole, any other
 // expression. A property without a node of its own (a method, a computed
@@ -493,7 +494,8 @@ func Static(n Node) (v any, bad Node) {
 			return n.Value, nil
 		}
 	case *Number:
-		if !n.IsBigInt {
+		// BigInts and numbers too large for a float64 have no exact value.
+		if !n.IsBigInt && !math.IsInf(n.Value, 0) {
 			return n.Value, nil
 		}
 	case *Boolean:
