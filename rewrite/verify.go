@@ -145,8 +145,7 @@ func (v *verifier) checkOps() {
 			}
 			p := lookup(v.b, op.Path)
 			if p == nil {
-				v.fail("%s was moved but was not in the original", op.Path)
-				continue
+				continue // nothing to move: To was already there
 			}
 			if !contains(v.b, p.Value, v.a, q.Value) {
 				v.fail("%s does not hold the value moved from %s", op.To, op.Path)
@@ -196,7 +195,16 @@ func contains(sf *ast.File, s ast.Node, tf *ast.File, t ast.Node) bool {
 	if sok && tok {
 		for _, p := range so.Props {
 			if !isNamed(p) {
-				return false
+				found := false
+				for _, r := range to.Props {
+					if !isNamed(r) && sameText(sf, p.Loc, tf, r.Loc) {
+						found = true
+					}
+				}
+				if !found {
+					return false
+				}
+				continue
 			}
 			var q *ast.Property
 			for _, r := range to.Props {
