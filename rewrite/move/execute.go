@@ -22,8 +22,8 @@ type FS interface {
 	Remove(name string) error
 	Rename(oldpath, newpath string) error
 	// WriteTemp creates a new file in dir, named after pattern as
-	// os.CreateTemp does, holding data with permissions perm, flushed to
-	// disk, and returns its path.
+	// os.CreateTemp does, holding data with permissions perm, and returns
+	// its path.
 	WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error)
 }
 
@@ -47,9 +47,6 @@ func (osFS) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (strin
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -129,10 +126,30 @@ func (p *Plan) ExecuteFS(fsys FS) error {
 			return fsys.Chmod(d, mode)
 		})
 	}
-	for _, e := range p.Edits {
-		if err := writeAtomic(fsys, e.NewPath, e.New, e.Mode&permBits); err != nil {
+	// Edited files: every new content is staged first as a temporary file
+	// next to its destination (invisible under its final name), then each
+	// is renamed over its destination: a failure while staging, the likely
+	// one (a full disk), leaves nothing visible to undo.
+	temps := make([]string, len(p.Edits))
+	renamed := make([]bool, len(p.Edits))
+	for i, e := range p.Edits {
+		tmp, err := fsys.WriteTemp(filepath.Dir(e.NewPath), "."+filepath.Base(e.NewPath)+".fwmigrate-*", e.New, e.Mode&permBits)
+		if err != nil {
 			return fail("writing "+p.rel(e.NewPath), err)
 		}
+		temps[i] = tmp
+		undo = append(undo, func() error {
+			if renamed[i] {
+				return nil
+			}
+			return fsys.Remove(tmp)
+		})
+	}
+	for i, e := range p.Edits {
+		if err := fsys.Rename(temps[i], e.NewPath); err != nil {
+			return fail("writing "+p.rel(e.NewPath), err)
+		}
+		renamed[i] = true
 		undo = append(undo, func() error { return writeAtomic(fsys, e.NewPath, e.Old, e.Mode&permBits) })
 	}
 	return nil

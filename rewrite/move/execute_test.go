@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -17,13 +18,14 @@ import (
 // too).
 type faultyFS struct {
 	FS
-	n, failAt int
-	failAll   bool
+	n       atomic.Int64 // WriteTemp runs concurrently
+	failAt  int64
+	failAll bool
 }
 
 func (f *faultyFS) fail(op, path string) error {
-	f.n++
-	if f.n == f.failAt || f.failAll && f.n > f.failAt {
+	n := f.n.Add(1)
+	if n == f.failAt || f.failAll && n > f.failAt {
 		return &fs.PathError{Op: op, Path: path, Err: syscall.EACCES}
 	}
 	return nil
@@ -80,7 +82,7 @@ func TestRollback(t *testing.T) {
 			before := snapshot(t, dir)
 			in := Input{Root: dir, SrcDir: filepath.Join(dir, fixture.src), Target: filepath.Join(dir, "app")}
 			steps := 0
-			for failAt := 1; ; failAt++ {
+			for failAt := int64(1); ; failAt++ {
 				p, err := PlanMove(in)
 				if err != nil || len(p.Conflicts) > 0 {
 					t.Fatal(err, p.Conflicts)
@@ -88,7 +90,7 @@ func TestRollback(t *testing.T) {
 				f := &faultyFS{FS: OS, failAt: failAt}
 				err = p.ExecuteFS(f)
 				if err == nil {
-					steps = failAt - 1
+					steps = int(failAt - 1)
 					break
 				}
 				if !errors.Is(err, syscall.EACCES) || !strings.Contains(err.Error(), "rolled back") {

@@ -291,7 +291,10 @@ func RewriteAliasValue(v string, paths *Paths, base Base) (string, bool) {
 		s = "./" + s
 	}
 	out, changed, _ := paths.rewrite(s, dirBefore, dirAfter, false, false, false)
-	if bare && changed && strings.HasPrefix(out, "./") {
+	if !changed {
+		return v, false
+	}
+	if bare && strings.HasPrefix(out, "./") {
 		out = out[2:]
 	}
 	if out == "" {

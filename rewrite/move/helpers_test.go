@@ -1,0 +1,159 @@
+package move
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRewriteIgnorePattern(t *testing.T) {
+	moved := map[string]bool{"components": true, "pages": true, "app.vue": true, "stores": true}
+	tests := []struct {
+		in, want string
+	}{
+		{"components/X.vue", "app/components/X.vue"},
+		{"components", "app/components"},
+		{"components/", "app/components/"},
+		{"/pages/admin/**", "/app/pages/admin/**"},
+		{"./pages/*.vue", "./app/pages/*.vue"},
+		{"!components/Keep.vue", "!app/components/Keep.vue"},
+		{"app.vue", "app/app.vue"},
+		{"stores/**/*.spec.ts", "app/stores/**/*.spec.ts"},
+		{"*.log", "*.log"},
+		{"**/components/tmp", "**/components/tmp"},
+		{"server/tmp", "server/tmp"},
+		{"componentsx/a", "componentsx/a"},
+		{"comp*/a", "comp*/a"}, // a glob in the first segment: left (the plan notes it)
+		{"", ""},
+		{"!", "!"},
+	}
+	for _, tt := range tests {
+		got, changed := RewriteIgnorePattern(tt.in, moved)
+		if got != tt.want || changed != (tt.in != tt.want) {
+			t.Errorf("RewriteIgnorePattern(%q) = %q, %v; want %q", tt.in, got, changed, tt.want)
+		}
+	}
+}
+
+func TestPlanRewriteIgnoreNotes(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, dir, "src/pages/index.vue")
+	mkfile(t, dir, "src/server/api/x.ts")
+	p, err := PlanMove(Input{Root: dir, SrcDir: filepath.Join(dir, "src"), Target: filepath.Join(dir, "app")})
+	if err != nil || len(p.Conflicts) > 0 {
+		t.Fatal(err, p.Conflicts)
+	}
+	for _, tt := range []struct{ in, want, note string }{
+		{"src/pages/old/**", "app/pages/old/**", ""},
+		{"src/server/tmp", "server/tmp", ""},
+		{"src/**/*.draft.vue", "src/**/*.draft.vue", "covers moved"},
+		{"s*/pages", "s*/pages", "may match moved"},
+	} {
+		got, _, note := p.RewriteIgnore(tt.in)
+		if got != tt.want || !strings.Contains(note, tt.note) || (tt.note == "") != (note == "") {
+			t.Errorf("RewriteIgnore(%q) = %q, note %q; want %q, note containing %q", tt.in, got, note, tt.want, tt.note)
+		}
+	}
+}
+
+func TestRewriteAliasValue(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"components/A.vue", "stores/x.ts", "server/api/x.ts", "app/router.options.ts", "modules/m.ts", "public/a.png", "app.config.ts"} {
+		mkfile(t, dir, f)
+	}
+	mkfile(t, dir, "pages/index.vue")
+	mkfile(t, dir, "app.vue")
+	mkfile(t, dir, "x.ts")
+	must(t, os.WriteFile(filepath.Join(dir, "x.ts"), []byte("import '~/stores/x'\n"), 0o644))
+	p, err := PlanMove(defaultInput(dir))
+	if err != nil || len(p.Conflicts) > 0 {
+		t.Fatal(err, p.Conflicts)
+	}
+	tests := []struct {
+		in   string
+		base Base
+		want string
+	}{
+		{"~/server/utils", FromRoot, "~~/server/utils"},
+		{"@/server", FromRoot, "@@/server"},
+		{"~/components", FromRoot, "~/components"},
+		{"~/stores", FromRoot, "~/stores"},
+		{"~/app/router.options", FromRoot, "~/router.options"},
+		{"~/public/a.png", FromRoot, "~~/public/a.png"},
+		{"~~/modules/m", FromRoot, "~~/modules/m"},
+		{"~~/components", FromRoot, "~~/app/components"},
+		{"./components", FromRoot, "./app/components"},
+		{"./modules/m", FromRoot, "./modules/m"},
+		{"./app.config", FromRoot, "./app/app.config"},
+		{"./app/router.options", FromSrc, "./router.options"},
+		{"./stores", FromSrc, "./stores"},
+		{"stores", FromSrc, "stores"},
+		{"server/utils", FromSrc, "../server/utils"},
+		{"@fw/ui", FromRoot, "@fw/ui"},
+		{"some-module", FromRoot, "some-module"},
+		{"#shared/types", FromRoot, "#shared/types"},
+		{"assets/x.png", FromRoot, "assets/x.png"}, // no assets/ here: a package name
+		{filepath.Join(dir, "components/A.vue"), FromRoot, filepath.Join(dir, "app/components/A.vue")},
+		{"", FromRoot, ""},
+	}
+	for _, tt := range tests {
+		got, changed := RewriteAliasValue(tt.in, p.Paths, tt.base)
+		if got != tt.want || changed != (tt.in != tt.want) {
+			t.Errorf("RewriteAliasValue(%q, %d) = %q, %v; want %q", tt.in, tt.base, got, changed, tt.want)
+		}
+	}
+}
+
+func TestTsconfig(t *testing.T) {
+	refs := func(indent, unit string) string {
+		return `"files": [],` + "\n" + indent + `"references": [` + "\n" +
+			indent + unit + `{ "path": "./.fw/tsconfig.app.json" },` + "\n" +
+			indent + unit + `{ "path": "./.fw/tsconfig.server.json" },` + "\n" +
+			indent + unit + `{ "path": "./.fw/tsconfig.shared.json" },` + "\n" +
+			indent + unit + `{ "path": "./.fw/tsconfig.node.json" }` + "\n" + indent + "]"
+	}
+	tests := []struct {
+		name, in, want, note string
+	}{
+		{"plain", "{\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n", "{\n  " + refs("  ", "  ") + "\n}\n", ""},
+		{"tabs, comments, trailing comma", "{\n\t/* c */ \"extends\": \"./.fw/tsconfig.json\", // why\n\t\"compilerOptions\": { \"strict\": true, },\n}\n",
+			"{\n\t/* c */ \"files\": [], \"references\": [{ \"path\": \"./.fw/tsconfig.app.json\" }, { \"path\": \"./.fw/tsconfig.server.json\" }, { \"path\": \"./.fw/tsconfig.shared.json\" }, { \"path\": \"./.fw/tsconfig.node.json\" }], // why\n\t\"compilerOptions\": { \"strict\": true, },\n}\n",
+			"compilerOptions kept"},
+		{"CRLF", "{\r\n    \"extends\": \".fw/tsconfig.json\",\r\n    \"include\": [\"x\"]\r\n}\r\n",
+			"{\r\n    \"files\": [],\r\n    \"references\": [\r\n        { \"path\": \".fw/tsconfig.app.json\" },\r\n        { \"path\": \".fw/tsconfig.server.json\" },\r\n        { \"path\": \".fw/tsconfig.shared.json\" },\r\n        { \"path\": \".fw/tsconfig.node.json\" }\r\n    ],\r\n    \"include\": [\"x\"]\r\n}\r\n",
+			"include/exclude kept"},
+		{"extends array", "{\n  \"extends\": [\"@tsconfig/strictest\", \"./.fw/tsconfig.json\"]\n}\n",
+			"{\n  \"extends\": [\"@tsconfig/strictest\"],\n  " + refs("  ", "  ") + "\n}\n", ""},
+		{"extends array first", "{\n  \"extends\": [\"./.fw/tsconfig.json\", \"./base.json\"],\n  \"x\": 1\n}\n",
+			"{\n  \"extends\": [\"./base.json\"],\n  " + refs("  ", "  ") + ",\n  \"x\": 1\n}\n", ""},
+		{"other extends", "{ \"extends\": \"./base.json\" }\n", "{ \"extends\": \"./base.json\" }\n", ""},
+		{"already has references", "{ \"extends\": \"./.fw/tsconfig.json\", \"references\": [] }\n", "{ \"extends\": \"./.fw/tsconfig.json\", \"references\": [] }\n", "already has files or references"},
+		{"not JSON", "{ extends: './.fw/tsconfig.json' }\n", "{ extends: './.fw/tsconfig.json' }\n", "not a JSON object"},
+		{"no extends", "{ \"compilerOptions\": {} }", "{ \"compilerOptions\": {} }", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			mkfile(t, dir, "pages/index.vue")
+			must(t, os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte(tt.in), 0o644))
+			p, err := PlanMove(defaultInput(dir))
+			if err != nil || len(p.Conflicts) > 0 {
+				t.Fatal(err, p.Conflicts)
+			}
+			got := tt.in
+			for _, e := range p.Edits {
+				if filepath.Base(e.Path) == "tsconfig.json" {
+					got = string(e.New)
+				}
+			}
+			if got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			notes := strings.Join(p.Notes, "\n")
+			if tt.note != "" && !strings.Contains(notes, tt.note) || tt.note == "" && notes != "" {
+				t.Errorf("notes %q, want %q", notes, tt.note)
+			}
+		})
+	}
+}
