@@ -1,0 +1,425 @@
+package rules
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+)
+
+// Helpers shared by the schema rules (FW3xx).
+
+// schemaWalk calls fn for every property of the config whose key is known
+// (no spread, no computed key), with the environment override it is written
+// in (prefix) and its option path proper (rest). It descends through the
+// override blocks ($production, $development, $test, $env.<name>) by itself;
+// below them, fn's result decides whether the property's object value is
+// descended into.
+func schemaWalk(pass *Pass, fn func(prefix, rest, path ast.Path, prop *ast.Property) bool) {
+	pass.Walk(func(path ast.Path, prop *ast.Property) bool {
+		if prop.Kind == ast.PropSpread || prop.KeyKind == ast.KeyComputed {
+			return false
+		}
+		prefix, rest := SplitEnvPrefix(path)
+		if len(rest) == 0 || len(path) == 1 && path[0] == "$env" {
+			return true
+		}
+		return fn(prefix, rest, path, prop)
+	})
+}
+
+// envBlocks returns the environment overrides the config has: the paths
+// $production, $development, $test and $env.<name> that are set. dynamic
+// reports that something the parser cannot see may add one ($env not an
+// object literal, a spread at the top level or in $env).
+func envBlocks(pass *Pass) (blocks []ast.Path, dynamic bool) {
+	f := pass.File
+	if f == nil || f.Config == nil {
+		return nil, true
+	}
+	if f.Config.HasSpread() || hasComputedKey(f.Config) {
+		dynamic = true
+	}
+	for _, pr := range f.Config.Props {
+		if pr.Kind == ast.PropSpread || pr.KeyKind == ast.KeyComputed {
+			continue
+		}
+		switch {
+		case envKeys[pr.Key]:
+			blocks = append(blocks, ast.Path{pr.Key})
+		case pr.Key == "$env":
+			obj, ok := ast.Unwrap(pr.Value).(*ast.Object)
+			if !ok {
+				dynamic = true
+				continue
+			}
+			if obj.HasSpread() || hasComputedKey(obj) {
+				dynamic = true
+			}
+			for _, e := range obj.Props {
+				if e.Kind != ast.PropSpread && e.KeyKind != ast.KeyComputed {
+					blocks = append(blocks, ast.Path{"$env", e.Key})
+				}
+			}
+		}
+	}
+	return blocks, dynamic
+}
+
+// envValue returns the value option has in the environment an occurrence
+// written under prefix applies to. Inside an override block, the block's
+// own value wins and the top level fills in. At the top level the value is
+// the top-level one, but Dynamic when an override block sets the option too
+// (or could): it then depends on the environment, and the schema rules do
+// not guess which one the user cares about.
+func envValue(pass *Pass, prefix ast.Path, option string) (any, compat.ValueState) {
+	if len(prefix) > 0 {
+		v, st := pass.Config.Value(join(prefix, ast.ParsePath(option)...).String())
+		if st != compat.Absent {
+			return v, st
+		}
+		return pass.Config.Value(option)
+	}
+	blocks, dynamic := envBlocks(pass)
+	if dynamic {
+		return nil, compat.Dynamic
+	}
+	for _, b := range blocks {
+		if _, st := pass.Config.Value(join(b, ast.ParsePath(option)...).String()); st != compat.Absent {
+			return nil, compat.Dynamic
+		}
+	}
+	return pass.Config.Value(option)
+}
+
+// partialValue converts n into a value for compat.Type.Check: static parts
+// as ast.Static gives them, compat.DynamicValue{} for anything only known at
+// run time (which fits every type). An object with a spread or a computed
+// key is dynamic as a whole, since the spread may set any key; an array's
+// spread elements are left out, since its literal elements are there
+// whatever the spread adds.
+func partialValue(n ast.Node) any {
+	if n == nil {
+		return compat.DynamicValue{}
+	}
+	if v, bad := ast.Static(n); bad == nil {
+		return v
+	}
+	switch n := ast.Unwrap(n).(type) {
+	case *ast.Array:
+		out := make([]any, 0, len(n.Elements))
+		for i, e := range n.Elements {
+			if isSpreadElement(n, i) {
+				continue
+			}
+			out = append(out, partialValue(e))
+		}
+		return out
+	case *ast.Object:
+		if n.HasSpread() || hasComputedKey(n) {
+			return compat.DynamicValue{}
+		}
+		out := make(map[string]any, len(n.Props))
+		for _, pr := range n.Props {
+			if pr.Kind == ast.PropInit {
+				out[pr.Key] = partialValue(pr.Value)
+			} else {
+				out[pr.Key] = compat.DynamicValue{}
+			}
+		}
+		return out
+	}
+	return compat.DynamicValue{}
+}
+
+// isSpreadElement reports whether element i of a is written `...x`.
+func isSpreadElement(a *ast.Array, i int) bool {
+	for _, s := range a.Spreads {
+		if s == i {
+			return true
+		}
+	}
+	return false
+}
+
+// staticString returns n's value when it is a static string.
+func staticString(n ast.Node) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	v, bad := ast.Static(n)
+	s, ok := v.(string)
+	return s, bad == nil && ok
+}
+
+// typeProblem is a static value that does not fit its option's type.
+type typeProblem struct {
+	prefix, path ast.Path // the occurrence's override prefix and full path
+	prop         *ast.Property
+	opt          *compat.Option
+	node         ast.Node    // the offending node: the value, or an element or field inside it
+	where        string      // where node lies inside the value: "", "[2]", ".method", "[0].mode"
+	typ          compat.Type // the type node must fit
+	value        any         // node's static value
+	// enum reports that the value has the kind of one of the type's
+	// literals (a string where the type lists strings) but is none of
+	// them: an invalid enum value (FW304) rather than a wrong type (FW303).
+	enum bool
+}
+
+// typeSkip are options whose value another rule judges better than a type
+// check: the compatibility version (FW206) and the CDN URL, whose only
+// failure mode for a string is not being absolute (FW307).
+var typeSkip = map[string]bool{
+	"future.compatibilityVersion": true,
+	"app.cdnURL":                  true,
+	"runtimeConfig.app.cdnURL":    true,
+}
+
+// typeProblems calls fn for every option value of the config that is known
+// not to fit the option's type. Options that are removed or have no effect
+// are left to the version rules, which delete them; null values are left
+// alone, since the framework's resolvers treat a null like an unset option.
+func typeProblems(pass *Pass, fn func(tp typeProblem)) {
+	schemaWalk(pass, func(prefix, rest, path ast.Path, prop *ast.Property) bool {
+		o := compat.Find(rest.String())
+		if o == nil {
+			return false
+		}
+		descend := !o.Open && len(compat.Siblings(o.Path)) > 0
+		if prop.Value == nil || o.Status.Removed() || o.Status == compat.NoEffect || typeSkip[o.Path] {
+			return descend
+		}
+		if _, isObj := ast.Unwrap(prop.Value).(*ast.Object); descend && isObj {
+			// The keys are options of their own, checked when visited:
+			// here only that an object is allowed at all.
+			if !o.Type.Check(map[string]any{}) {
+				fn(typeProblem{prefix: prefix, path: path, prop: prop, opt: o, node: prop.Value, typ: o.Type, value: map[string]any{}})
+				return false
+			}
+			return true
+		}
+		v := partialValue(prop.Value)
+		if v == nil || o.Type.Check(v) {
+			return descend
+		}
+		node, where, t := narrow(o.Type, prop.Value, "")
+		nv := partialValue(node)
+		if nv == nil {
+			return false
+		}
+		fn(typeProblem{prefix: prefix, path: path, prop: prop, opt: o, node: node, where: where, typ: t, value: nv, enum: isEnumMiss(t, nv)})
+		return false
+	})
+}
+
+// narrow finds the part of value n that makes it fail type t: an array
+// element or an object field when t allows one array or one object shape,
+// recursively; else n itself.
+func narrow(t compat.Type, n ast.Node, where string) (ast.Node, string, compat.Type) {
+	alts := []compat.Type{t}
+	if t.Kind == compat.KindUnion {
+		alts = t.Alts
+	}
+	switch u := ast.Unwrap(n).(type) {
+	case *ast.Array:
+		var arr []compat.Type
+		for _, a := range alts {
+			if a.Kind == compat.KindArray {
+				arr = append(arr, a)
+			}
+		}
+		if len(arr) != 1 || arr[0].Elem == nil {
+			break
+		}
+		elem := *arr[0].Elem
+		k := 0
+		for i, e := range u.Elements {
+			if isSpreadElement(u, i) {
+				continue
+			}
+			k++
+			if e == nil {
+				continue
+			}
+			if v := partialValue(e); v != nil && !elem.Check(v) {
+				return narrow(elem, e, where+"["+strconv.Itoa(k-1)+"]")
+			}
+		}
+	case *ast.Object:
+		var shapes []compat.Type
+		for _, a := range alts {
+			if a.Kind == compat.KindShape || a.Kind == compat.KindRecord {
+				shapes = append(shapes, a)
+			}
+		}
+		if len(shapes) != 1 || u.HasSpread() || hasComputedKey(u) {
+			break
+		}
+		s := shapes[0]
+		for _, pr := range u.Props {
+			if pr.Kind != ast.PropInit {
+				continue
+			}
+			var ft compat.Type
+			found := false
+			if s.Kind == compat.KindRecord && s.Elem != nil {
+				ft, found = *s.Elem, true
+			}
+			for _, f := range s.Fields {
+				if f.Name == pr.Key {
+					ft, found = f.Type, true
+				}
+			}
+			if !found {
+				continue
+			}
+			if v := partialValue(pr.Value); v != nil && !ft.Check(v) {
+				return narrow(ft, pr.Value, where+"."+pr.Key)
+			}
+		}
+	}
+	return n, where, t
+}
+
+// isEnumMiss reports whether v fails t only as an enum value: no
+// alternative of t other than literals accepts v's kind, and a literal of
+// the same Go type exists.
+func isEnumMiss(t compat.Type, v any) bool {
+	lits := t.Literals()
+	if len(lits) == 0 {
+		return false
+	}
+	for _, l := range lits {
+		if sameKind(l, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameKind reports whether a and b are both strings, both numbers or both
+// booleans.
+func sameKind(a, b any) bool {
+	switch a.(type) {
+	case string:
+		_, ok := b.(string)
+		return ok
+	case float64:
+		_, ok := b.(float64)
+		return ok
+	case bool:
+		_, ok := b.(bool)
+		return ok
+	}
+	return false
+}
+
+// stringLiterals returns the string literals a type lists.
+func stringLiterals(t compat.Type) []string {
+	var out []string
+	for _, l := range t.Literals() {
+		if s, ok := l.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// prefixRE finds the source prefixes a compat rule text names in backticks:
+// `github:`, `https://`.
+var prefixRE = regexp.MustCompile("`([a-z][a-z0-9+.-]*:(?://)?)`")
+
+// sourcePrefixes returns the remote-source prefixes the knowledge base
+// documents for option (extends, theme), read from its rule text.
+func sourcePrefixes(option string) []string {
+	o := compat.Find(option)
+	if o == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range prefixRE.FindAllStringSubmatch(o.Rule, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// quote renders a static value for a message: strings in single quotes,
+// other values as JavaScript would write them.
+func quote(v any) string {
+	switch v := v.(type) {
+	case string:
+		return "'" + strings.ReplaceAll(v, "'", "\\'") + "'"
+	case nil:
+		return "null"
+	case bool:
+		if v {
+			return "true"
+		}
+		return "false"
+	case float64:
+		return formatNumber(v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a value"
+}
+
+// describe names a static value's kind and value for a message: "the string
+// 'false'", "the number 3000", "an object".
+func describe(v any) string {
+	switch v.(type) {
+	case string:
+		return "the string " + quote(v)
+	case float64:
+		return "the number " + quote(v)
+	case bool:
+		return "the boolean " + quote(v)
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a value of another type"
+}
+
+func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// transposed returns the candidate that word is with two adjacent letters
+// swapped (letter case ignored), the typo plain edit distance counts twice
+// (prot: port), or "".
+func transposed(word string, candidates []string) string {
+	w := []rune(strings.ToLower(word))
+	for _, c := range candidates {
+		r := []rune(strings.ToLower(c))
+		if len(r) != len(w) || strings.HasPrefix(c, "$") {
+			continue
+		}
+		diff := -1
+		ok := true
+		for i := range w {
+			if w[i] == r[i] {
+				continue
+			}
+			if diff == -1 && i+1 < len(w) && w[i] == r[i+1] && w[i+1] == r[i] && w[i] != w[i+1] {
+				diff = i
+				continue
+			}
+			if diff == i-1 {
+				continue
+			}
+			ok = false
+			break
+		}
+		if ok && diff >= 0 {
+			return c
+		}
+	}
+	return ""
+}
