@@ -35,6 +35,9 @@ type Skip struct {
 	// Reason says why, for the user: "engine is not an object literal
 	// (identifier)".
 	Reason string
+	// Blocked reports an op that was not tried or was undone because
+	// another op of its group could not be made (Reason then names it).
+	Blocked bool
 }
 
 // Changed reports whether the source was edited.
@@ -98,11 +101,12 @@ func ApplyGroups(f *ast.File, groups [][]Op) (res *Result, err error) {
 		}
 		e.reset(m)
 		for i, op := range ops {
-			r := why
+			s := Skip{Op: op, Group: g, Reason: why}
 			if i != failed {
-				r = fmt.Sprintf("not applied: %s %s, part of the same fix, could not be made", ops[failed].Kind, describeOp(ops[failed]))
+				s.Reason = fmt.Sprintf("not applied: %s %s, part of the same fix, could not be made", ops[failed].Kind, describeOp(ops[failed]))
+				s.Blocked = true
 			}
-			res.Skipped = append(res.Skipped, Skip{Op: op, Group: g, Reason: r})
+			res.Skipped = append(res.Skipped, s)
 		}
 	}
 	if len(e.steps) > 0 {

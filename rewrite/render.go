@@ -366,8 +366,7 @@ func protected(off int, spans []ast.Span) bool {
 }
 
 // literalSpans returns the spans under n whose line breaks belong to a
-// value: multi-line strings and templates, and expressions that hold a
-// template literal or a line continuation (their insides are not parsed).
+// value: multi-line strings and templates, also inside expressions.
 func literalSpans(src []byte, n ast.Node) []ast.Span {
 	var out []ast.Span
 	eachNode(n, func(n ast.Node) {
@@ -382,11 +381,17 @@ func literalSpans(src []byte, n ast.Node) []ast.Span {
 				out = append(out, s)
 			}
 		case *ast.Expr:
-			// The insides of an expression are not parsed: a template or
-			// a line continuation anywhere in it protects all of it.
-			if bytes.IndexByte(text, '\n') >= 0 && (bytes.IndexByte(text, '`') >= 0 || bytes.Contains(text, []byte("\\\n")) || bytes.Contains(text, []byte("\\\r\n"))) {
-				out = append(out, s)
+			// The insides of an expression are not parsed into nodes:
+			// scan them for literals, and protect all of it when that
+			// fails.
+			if bytes.IndexByte(text, '\n') < 0 || bytes.IndexByte(text, '`') < 0 && bytes.IndexByte(text, '\\') < 0 {
+				return
 			}
+			spans, ok := codeLiterals(src, s)
+			if !ok {
+				spans = []ast.Span{s}
+			}
+			out = append(out, spans...)
 		}
 	})
 	return out

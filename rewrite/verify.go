@@ -3,9 +3,11 @@ package rewrite
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 
+	"github.com/evanw/esbuild/pkg/api"
 	"github.com/hashicorp/go-multierror"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -147,7 +149,7 @@ func (v *verifier) checkOps() {
 			if p == nil {
 				continue // nothing to move: To was already there
 			}
-			if !contains(v.b, p.Value, v.a, q.Value) {
+			if !v.contains(p.Value, q.Value) {
 				v.fail("%s does not hold the value moved from %s", op.To, op.Path)
 			}
 		}
@@ -183,10 +185,10 @@ func lookup(f *ast.File, path ast.Path) *ast.Property {
 	return nil
 }
 
-// contains reports that value t (in file tf) holds everything of value s
-// (in sf): the same literal or text, every property of an object, the
+// contains reports that value t (in after) holds everything of value s
+// (in before): the same literal or code, every property of an object, the
 // elements of an array at its end.
-func contains(sf *ast.File, s ast.Node, tf *ast.File, t ast.Node) bool {
+func (v *verifier) contains(s, t ast.Node) bool {
 	if s == nil || t == nil {
 		return s == nil && t == nil
 	}
@@ -194,25 +196,28 @@ func contains(sf *ast.File, s ast.Node, tf *ast.File, t ast.Node) bool {
 	to, tok := ast.Unwrap(t).(*ast.Object)
 	if sok && tok {
 		for _, p := range so.Props {
-			if !isNamed(p) {
-				found := false
-				for _, r := range to.Props {
-					if !isNamed(r) && sameText(sf, p.Loc, tf, r.Loc) {
-						found = true
-					}
-				}
-				if !found {
-					return false
-				}
-				continue
-			}
 			var q *ast.Property
 			for _, r := range to.Props {
-				if isNamed(r) && r.Key == p.Key {
+				switch {
+				case !isNamed(p):
+					if !isNamed(r) && v.sameCode(p.Loc, r.Loc, true) {
+						q = r
+					}
+				case isNamed(r) && r.Key == p.Key:
 					q = r
 				}
 			}
-			if q == nil || !contains(sf, p.Value, tf, q.Value) && !(p.Value == nil && sameText(sf, p.Loc, tf, q.Loc)) {
+			if q == nil {
+				return false
+			}
+			if !isNamed(p) {
+				continue
+			}
+			if p.Value == nil || q.Value == nil {
+				if !v.sameCode(p.Loc, q.Loc, true) {
+					return false
+				}
+			} else if !v.contains(p.Value, q.Value) {
 				return false
 			}
 		}
@@ -226,7 +231,7 @@ func contains(sf *ast.File, s ast.Node, tf *ast.File, t ast.Node) bool {
 			return false
 		}
 		for i, el := range sa.Elements {
-			if !contains(sf, el, tf, ta.Elements[off+i]) {
+			if !v.contains(el, ta.Elements[off+i]) {
 				return false
 			}
 		}
@@ -237,11 +242,36 @@ func contains(sf *ast.File, s ast.Node, tf *ast.File, t ast.Node) bool {
 	if bad1 == nil && bad2 == nil {
 		return reflect.DeepEqual(a, b)
 	}
-	return sameText(sf, s.Span(), tf, t.Span())
+	return v.sameCode(s.Span(), t.Span(), false)
 }
 
-func sameText(sf *ast.File, s ast.Span, tf *ast.File, t ast.Span) bool {
-	return normText(sf.Text(s)) == normText(tf.Text(t))
+// sameCode reports that the code at s in before and at t in after is the
+// same program: equal once esbuild has removed the whitespace and comments
+// around tokens (the contents of strings and templates stay exact). prop
+// says the spans are whole properties rather than values.
+func (v *verifier) sameCode(s, t ast.Span, prop bool) bool {
+	a, b := v.b.Text(s), v.a.Text(t)
+	if a == b {
+		return true
+	}
+	// Without a template literal or a line continuation, no line break is
+	// inside a literal, so texts equal but for indentation are equal code.
+	if normText(a) == normText(b) && !strings.ContainsAny(a, "`\\") {
+		return true
+	}
+	open, close := "(", "\n)"
+	if prop {
+		open, close = "({", "\n})"
+	}
+	loader := api.LoaderJS
+	switch strings.ToLower(filepath.Ext(v.name)) {
+	case ".ts", ".mts", ".cts":
+		loader = api.LoaderTS
+	}
+	opts := api.TransformOptions{Loader: loader, MinifyWhitespace: true, LegalComments: api.LegalCommentsNone}
+	ra := api.Transform(open+a+close, opts)
+	rb := api.Transform(open+b+close, opts)
+	return len(ra.Errors) == 0 && len(rb.Errors) == 0 && bytes.Equal(ra.Code, rb.Code)
 }
 
 // normText drops the indentation of every line: what a move may change.
