@@ -39,6 +39,20 @@ type Project struct {
 
 	// Env holds the project's .env* files, sorted by name.
 	Env []*EnvFile
+
+	// Extends are the layer sources the config declares (theme, then the
+	// extends entries) followed by the auto-registered <Root>/layers/*
+	// directories, in priority order, each with the local layer it resolves
+	// to. See LayerRef.
+	Extends []*LayerRef
+	// Layers are the local layers the project inherits from, in priority
+	// order (highest first): each source's layer followed by the layers that
+	// one extends, depth first, each once. The project is not among them.
+	// Each layer resolves its own srcDir, dir.* and compatibility version
+	// (Layer.Detection); RuntimeConfigKeys merges their runtimeConfig keys.
+	Layers []*Layer
+
+	self *Layer // the project's config as a layer: its cache entry
 }
 
 // EnvFile is one parsed .env file.
@@ -62,40 +76,15 @@ type EnvVar struct {
 }
 
 // LoadProject reads, parses and inspects the project whose config is at
-// configPath. display is how to show configPath to the user. It never
-// fails: problems are recorded in the Project for Check to report.
+// configPath, with its layers. display is how to show configPath to the
+// user. It never fails: problems are recorded in the Project for Check to
+// report. To load many projects that may share layers, use one Loader.
 func LoadProject(configPath, display string) *Project {
-	abs, err := filepath.Abs(configPath)
-	if err != nil {
-		abs = configPath
-	}
-	p := &Project{
-		Root:          filepath.Dir(abs),
-		ConfigPath:    abs,
-		ConfigDisplay: display,
-	}
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		p.Err = err
-		return p
-	}
-	p.Src = src
-	f, err := ast.Parse(display, src)
-	if err != nil {
-		p.Err = err
-		return p
-	}
-	p.File = f
-	p.Detection, p.DetectErr = compat.Detect(p.Root, astConfig{f})
-	if major, ok := compat.FrameworkMajor(p.Root); ok {
-		p.Framework = major
-	}
-	p.Env = loadEnvFiles(p.Root, filepath.Dir(display))
-	return p
+	return NewLoader().Load(configPath, display)
 }
 
 // loadEnvFiles reads every .env* file directly in root.
-func loadEnvFiles(root, displayDir string) []*EnvFile {
+func (l *Loader) loadEnvFiles(root, displayDir string) []*EnvFile {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil
@@ -110,7 +99,7 @@ func loadEnvFiles(root, displayDir string) []*EnvFile {
 			continue
 		}
 		ef := &EnvFile{Name: name, Path: filepath.Join(root, name), Display: filepath.Join(displayDir, name)}
-		ef.Src, ef.Err = os.ReadFile(ef.Path)
+		ef.Src, ef.Err = l.read(ef.Path)
 		if ef.Err == nil {
 			ef.Vars, ef.Err = parseEnv(ef.Src)
 		}

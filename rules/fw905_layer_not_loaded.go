@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"strconv"
+)
+
+// CodeLayerNotLoaded is reported for a layer source fwmigrate does not load.
+const CodeLayerNotLoaded = "FW905"
+
+var ruleLayerNotLoaded = &Rule{
+	Code:     CodeLayerNotLoaded,
+	Name:     "layer-not-loaded",
+	Category: Tool,
+	Severity: Info,
+	Doc: Doc{
+		Summary: "a layer in `extends` or `theme` is not loaded: remote, a package, set at run time, or not found",
+		Why: `A project inherits options, runtimeConfig keys and directories from its layers.
+fwmigrate loads local layers (a directory or a config file, relative to the
+config, and the <rootDir>/layers/* directories), but it never downloads a
+remote source (github:, gh:, gitlab:, bitbucket:, https://), never reads a
+package from node_modules, and cannot know an entry computed at run time. What
+such a layer declares is unknown to the checks: an FW_ variable that overrides
+one of its runtimeConfig keys, for instance, cannot be confirmed. This is said
+once per source, at Info.
+
+A local source that does not exist is a warning: the framework cannot load it
+either.`,
+		Example: `export default defineFwConfig({
+  extends: ['github:org/theme#v2', '../base'],
+})`,
+		Fix: "",
+	},
+	Run: runLayerNotLoaded,
+}
+
+func init() { Register(ruleLayerNotLoaded) }
+
+func runLayerNotLoaded(pass *Pass) {
+	seen := map[string]bool{}
+	for _, r := range pass.Project.Extends {
+		if r.Layer != nil {
+			continue
+		}
+		if r.Kind != SourceDynamic {
+			if seen[r.Source] {
+				continue
+			}
+			seen[r.Source] = true
+		}
+		switch r.Kind {
+		case SourceRemote:
+			d := pass.Report(r.Span, r.Option, "remote layer %s is not fetched: what it declares is not checked", strconv.Quote(r.Source))
+			d.Notes = append(d.Notes, "its options and runtimeConfig keys are unknown to the other checks")
+		case SourcePackage:
+			d := pass.Report(r.Span, r.Option, "package layer %s is not read: what it declares is not checked", strconv.Quote(r.Source))
+			d.Notes = append(d.Notes, "fwmigrate does not look into node_modules; its options and runtimeConfig keys are unknown to the other checks")
+		case SourceDynamic:
+			pass.CannotCheck(r.Span, r.Option, "this %s entry is only known when the config runs, so its layer is not loaded", r.Option)
+		default:
+			var d *Diagnostic
+			if r.Option == "layers" {
+				d = pass.ReportPath("layers", "cannot list the layers directory: %v", r.Err)
+			} else {
+				d = pass.Report(r.Span, r.Option, "local layer %s cannot be loaded: %v", strconv.Quote(r.Source), r.Err)
+			}
+			d.Severity = Warning
+		}
+	}
+}

@@ -1,0 +1,762 @@
+package rules
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+)
+
+// ConfigNames are the file names of a framework config, in the framework's
+// own lookup order.
+var ConfigNames = []string{"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts"}
+
+// IsConfigName reports whether name is one of ConfigNames.
+func IsConfigName(name string) bool {
+	for _, n := range ConfigNames {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxSourceSize is the largest config or .env file fwmigrate reads. Real
+// configs are a few kilobytes; the limit only keeps a huge file that happens
+// to be named fw.config.js (a bundle) from taking the run's memory.
+const MaxSourceSize = 32 << 20
+
+// ReadSource reads a config or .env file. It opens without blocking and
+// checks the file type on the open descriptor before reading, so that a
+// FIFO, a device, a socket or a directory given as a config is an error at
+// once instead of a hang or an endless read, and refuses files larger than
+// MaxSourceSize.
+func ReadSource(path string) ([]byte, error) {
+	// O_NONBLOCK makes opening a FIFO return at once; reads of regular files
+	// ignore it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file but %s", fileKind(info.Mode()))}
+	}
+	if info.Size() > MaxSourceSize {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d MB, larger than the %d MB fwmigrate reads", info.Size()>>20, MaxSourceSize>>20)}
+	}
+	// Read one byte past the size seen, so that a file growing while it is
+	// read is still bounded.
+	buf := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if len(buf) == cap(buf) {
+			if len(buf) > MaxSourceSize {
+				return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", MaxSourceSize>>20)}
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "an irregular file"
+}
+
+// binaryErr reports a NUL byte in the first 8000 bytes, git's test for a
+// binary file: such a file is not a config, and esbuild's messages about it
+// would be noise.
+func binaryErr(src []byte) error {
+	head := src
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return fmt.Errorf("binary file, not a config: NUL byte at offset %d", i)
+	}
+	return nil
+}
+
+// SourceKind says where a layer source points.
+type SourceKind uint8
+
+const (
+	SourceLocal   SourceKind = iota // a directory or config file on disk, relative to the declaring config
+	SourceRemote                    // github:, gh:, gitlab:, bitbucket:, https://, http://: not fetched
+	SourcePackage                   // an npm package name: dependencies are not read
+	SourceDynamic                   // an entry only known when the config runs
+)
+
+func (k SourceKind) String() string {
+	switch k {
+	case SourceLocal:
+		return "local"
+	case SourceRemote:
+		return "remote"
+	case SourcePackage:
+		return "package"
+	}
+	return "dynamic"
+}
+
+// remotePrefixes are the sources the framework downloads (migration facts
+// §13, the reference's extends and theme rows).
+var remotePrefixes = []string{"github:", "gh:", "gitlab:", "bitbucket:", "https://", "http://"}
+
+// npmName is what the framework's loader tries as a package before a path.
+var npmName = regexp.MustCompile(`^(@[\da-z~-][\d._a-z~-]*/)?[\da-z~-][\d._a-z~-]*($|/.*)`)
+
+// Layer is a local layer: a directory, with or without a config of its own.
+// A Loader loads each layer once, however many projects extend it, and
+// shares it: a Layer is read-only once loaded.
+type Layer struct {
+	// Root is the layer's directory, absolute, symlinks resolved.
+	Root string
+	// ConfigPath is its config, absolute, symlinks resolved; "" when the
+	// layer has none (a directory of components is a layer too).
+	// ConfigDisplay is ConfigPath relative to the working directory.
+	ConfigPath    string
+	ConfigDisplay string
+	// Src, File and Err are as in Project.
+	Src  []byte
+	File *ast.File
+	Err  error
+	// Detection is the layer's own layout: each layer resolves its own
+	// srcDir, serverDir, dir.* and future.compatibilityVersion (migration
+	// facts §13). Its Major comes from the layer's own package.json.
+	Detection *compat.Detection
+	DetectErr error
+	// Extends are the sources the layer's config declares (theme, then the
+	// extends entries), in priority order.
+	Extends []*LayerRef
+
+	auto     []*LayerRef // <Root>/layers/*: registered only when the config is a project's
+	autoErr  error       // <Root>/layers could not be listed
+	rcKeys   []string    // static runtimeConfig key paths
+	rcStatic bool        // rcKeys are all the keys the config declares
+}
+
+// LayerRef is one layer source as a config declares it.
+type LayerRef struct {
+	// Source is the entry as written ("./layers/base", "github:org/theme"),
+	// or "layers/<name>" for an auto-registered directory; "" for a dynamic
+	// entry.
+	Source string
+	// Option is where it was declared: "theme", "extends", or "layers" for
+	// an auto-registered <rootDir>/layers/* directory.
+	Option string
+	Kind   SourceKind
+	// Span is the entry in the declaring config (the source string, the
+	// whole entry when dynamic); empty for auto-registered layers.
+	Span ast.Span
+	// Layer is the loaded local layer; nil for other kinds and for local
+	// sources that could not be resolved (Err says why).
+	Layer *Layer
+	Err   error
+	// Cycle is set, in Project.Extends only, when the layer extends the
+	// project back: the sources followed from this entry back to the
+	// project's config, as written in each config along the way.
+	Cycle []string
+
+	key string // cache key of the local layer
+}
+
+// Loader loads projects and the local layers they extend. It parses each
+// config once: a layer shared by many projects, or a project that is also
+// another's layer, is read, parsed and inspected once. A Loader is safe for
+// concurrent use.
+type Loader struct {
+	// ReadFile reads config and .env files; nil means ReadSource. Tests
+	// replace it to inject errors the OS would not give them (permission
+	// denied, as root).
+	ReadFile func(path string) ([]byte, error)
+
+	cwd string // real working directory, for displays
+
+	mu      sync.Mutex
+	entries map[string]*entry
+}
+
+// entry is one cached layer. load fills layer without waiting on any other
+// entry; link resolves the refs to loaded layers, waiting only on loads, so
+// that concurrent loads of layers that extend each other cannot deadlock.
+type entry struct {
+	key       string
+	root, cfg string // absolute paths, symlinks resolved
+	loadOnce  sync.Once
+	linkOnce  sync.Once // resolves Extends
+	autoOnce  sync.Once // lists and resolves <root>/layers/*, for projects only
+	layer     *Layer
+	project   bool // loaded as a project
+	reached   bool // reached as a layer of another config
+}
+
+// NewLoader returns an empty Loader reading from the OS.
+func NewLoader() *Loader {
+	cwd, _ := os.Getwd()
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	return &Loader{cwd: cwd, entries: map[string]*entry{}}
+}
+
+func (l *Loader) read(path string) ([]byte, error) {
+	if l.ReadFile != nil {
+		return l.ReadFile(path)
+	}
+	return ReadSource(path)
+}
+
+// display is p relative to the working directory, or p itself.
+func (l *Loader) display(p string) string {
+	if l.cwd != "" {
+		if rel, err := filepath.Rel(l.cwd, p); err == nil {
+			return rel
+		}
+	}
+	return p
+}
+
+// entryFor returns the cache entry of the layer at root with config cfg
+// ("" for none), both absolute with symlinks resolved.
+func (l *Loader) entryFor(root, cfg string) *entry {
+	key := cfg
+	if key == "" {
+		key = root + string(filepath.Separator)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entries[key]
+	if e == nil {
+		e = &entry{key: key, root: root, cfg: cfg}
+		l.entries[key] = e
+	}
+	return e
+}
+
+func (l *Loader) load(e *entry) *Layer {
+	e.loadOnce.Do(func() { e.layer = l.loadLayer(e.root, e.cfg) })
+	return e.layer
+}
+
+// linked returns the entry's layer with its Extends resolved to layers.
+func (l *Loader) linked(e *entry) *Layer {
+	ly := l.load(e)
+	e.linkOnce.Do(func() { l.link(ly.Extends) })
+	return ly
+}
+
+// withAuto returns the entry's layer linked, with its auto-registered
+// <Root>/layers/* directories listed and linked too: the framework
+// registers them for the project it runs, not for that project's layers.
+func (l *Loader) withAuto(e *entry) *Layer {
+	ly := l.linked(e)
+	e.autoOnce.Do(func() {
+		dirs, err := compat.Layers(ly.Root)
+		ly.autoErr = err
+		for _, d := range dirs {
+			r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
+			l.resolveLocal(r, d)
+			ly.auto = append(ly.auto, r)
+		}
+		l.link(ly.auto)
+	})
+	return ly
+}
+
+// link points each resolved ref at its loaded layer.
+func (l *Loader) link(refs []*LayerRef) {
+	for _, r := range refs {
+		if r.key == "" {
+			continue
+		}
+		t := l.lookup(r.key)
+		r.Layer = l.load(t)
+		l.mu.Lock()
+		t.reached = true
+		l.mu.Unlock()
+	}
+}
+
+func (l *Loader) lookup(key string) *entry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.entries[key]
+}
+
+// loadLayer reads, parses and inspects one config (or a layer directory
+// without one) and resolves its layer sources to cache entries, without
+// loading them.
+func (l *Loader) loadLayer(root, cfg string) *Layer {
+	ly := &Layer{Root: root, ConfigPath: cfg}
+	var conf compat.Config = compat.MapConfig{}
+	if cfg != "" {
+		ly.ConfigDisplay = l.display(cfg)
+		ly.Src, ly.Err = l.read(cfg)
+		if ly.Err == nil {
+			ly.Err = binaryErr(ly.Src)
+		}
+		if ly.Err != nil {
+			return ly
+		}
+		f, err := ast.Parse(ly.ConfigDisplay, ly.Src)
+		if err != nil {
+			ly.Err = err
+			return ly
+		}
+		ly.File = f
+		conf = astConfig{f}
+		ly.Extends = l.declaredRefs(f, filepath.Dir(cfg))
+		ly.rcKeys, ly.rcStatic = runtimeConfigKeys(f)
+	} else {
+		ly.rcStatic = true
+	}
+	ly.Detection, ly.DetectErr = compat.Detect(root, conf)
+	return ly
+}
+
+// declaredRefs reads the theme and extends options of f (in that order:
+// theme has the higher priority) and resolves local sources against dir.
+func (l *Loader) declaredRefs(f *ast.File, dir string) []*LayerRef {
+	if f.Config == nil {
+		return nil
+	}
+	var refs []*LayerRef
+	add := func(option string, n ast.Node) {
+		r := &LayerRef{Option: option, Span: n.Span()}
+		if s, ok := layerSource(n); ok {
+			r.Source = s
+			l.classify(r, dir)
+		} else {
+			r.Kind = SourceDynamic
+		}
+		refs = append(refs, r)
+	}
+	for _, option := range []string{"theme", "extends"} {
+		prop := f.Config.Get(option)
+		if prop == nil {
+			continue
+		}
+		if prop.Value == nil {
+			refs = append(refs, &LayerRef{Option: option, Kind: SourceDynamic, Span: prop.Loc})
+			continue
+		}
+		arr, ok := ast.Unwrap(prop.Value).(*ast.Array)
+		if !ok {
+			add(option, prop.Value)
+			continue
+		}
+		for i, el := range arr.Elements {
+			if el == nil {
+				continue // a hole
+			}
+			spread := false
+			for _, s := range arr.Spreads {
+				spread = spread || s == i
+			}
+			if tuple, ok := ast.Unwrap(el).(*ast.Array); ok && !spread && len(tuple.Elements) > 0 && tuple.Elements[0] != nil && len(tuple.Spreads) == 0 {
+				el = tuple.Elements[0] // [source, options]
+			}
+			if spread {
+				refs = append(refs, &LayerRef{Option: option, Kind: SourceDynamic, Span: el.Span()})
+				continue
+			}
+			add(option, el)
+		}
+	}
+	return refs
+}
+
+func layerSource(n ast.Node) (string, bool) {
+	switch n := ast.Unwrap(n).(type) {
+	case *ast.String:
+		return n.Value, true
+	case *ast.Template:
+		if n.Static && n.Tag.Len() == 0 {
+			return n.Value, true
+		}
+	}
+	return "", false
+}
+
+// classify decides what a written source is, the way the framework's
+// loader does: remote prefixes are downloaded; a name that looks like a
+// package is a package when one is installed, else a path; anything else is
+// a path relative to the declaring config.
+func (l *Loader) classify(r *LayerRef, dir string) {
+	s := r.Source
+	for _, p := range remotePrefixes {
+		if strings.HasPrefix(s, p) {
+			r.Kind = SourceRemote
+			return
+		}
+	}
+	if !strings.HasPrefix(s, ".") && !filepath.IsAbs(s) && npmName.MatchString(s) {
+		if installed(dir, s) {
+			r.Kind = SourcePackage
+			return
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(s))); err != nil {
+			r.Kind = SourcePackage // neither installed nor a path: a package not installed
+			return
+		}
+	}
+	r.Kind = SourceLocal
+	p := filepath.FromSlash(s)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	l.resolveLocal(r, p)
+}
+
+// installed reports whether node_modules/<name> exists in dir or above.
+func installed(dir, name string) bool {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "node_modules", filepath.FromSlash(name))); err == nil {
+			return true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
+}
+
+// resolveLocal points r at the layer at p: a directory (its config, if it
+// has one, in ConfigNames order) or a config file, with or without its
+// extension.
+func (l *Loader) resolveLocal(r *LayerRef, p string) {
+	info, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		for _, ext := range []string{".ts", ".js", ".mjs", ".cjs", ".mts", ".cts"} {
+			if i, e := os.Stat(p + ext); e == nil && !i.IsDir() {
+				p, info, err = p+ext, i, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = errors.New("no such directory or config file")
+		}
+		r.Err = err
+		return
+	}
+	root, cfg := p, ""
+	if info.IsDir() {
+		for _, n := range ConfigNames {
+			c := filepath.Join(p, n)
+			if _, err := os.Lstat(c); err == nil {
+				cfg = c
+				break
+			}
+		}
+	} else {
+		root, cfg = filepath.Dir(p), p
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		r.Err = err
+		return
+	}
+	if cfg != "" {
+		real, err := filepath.EvalSymlinks(cfg)
+		if err != nil {
+			r.Err = err
+			return
+		}
+		cfg = real
+	}
+	r.key = l.entryFor(root, cfg).key
+}
+
+// Load reads, parses and inspects the project whose config is at
+// configPath, with its layers. display is how to show configPath to the
+// user. It never fails: problems are recorded in the Project for Check to
+// report.
+func (l *Loader) Load(configPath, display string) *Project {
+	abs, err := filepath.Abs(configPath)
+	if err != nil {
+		abs = configPath
+	}
+	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display}
+	// The config is cached by its real path, so that a project reached
+	// again as another's layer is the same parse.
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	e := l.entryFor(filepath.Dir(real), real)
+	l.mu.Lock()
+	e.project = true
+	l.mu.Unlock()
+	l.fill(p, e)
+	return p
+}
+
+// fill copies a loaded entry into p and resolves p's layers.
+func (l *Loader) fill(p *Project, e *entry) {
+	ly := l.withAuto(e)
+	p.Src, p.File, p.Err = ly.Src, ly.File, ly.Err
+	if p.Err != nil {
+		return
+	}
+	p.Detection, p.DetectErr = ly.Detection, ly.DetectErr
+	if p.Detection != nil {
+		p.Framework = p.Detection.Major
+	} else if major, ok := compat.FrameworkMajor(p.Root); ok {
+		p.Framework = major
+	}
+	p.self = ly
+	p.Env = l.loadEnvFiles(p.Root, filepath.Dir(p.ConfigDisplay))
+
+	// Layers: each source's layer, then the layers it extends (depth
+	// first), each once; the project itself is never its own layer. The
+	// walk links every layer it reaches, which cycleBack relies on.
+	seen := map[*Layer]bool{ly: true}
+	var walk func(refs []*LayerRef)
+	walk = func(refs []*LayerRef) {
+		for _, r := range refs {
+			if r.Layer == nil || seen[r.Layer] {
+				continue
+			}
+			seen[r.Layer] = true
+			p.Layers = append(p.Layers, r.Layer)
+			walk(l.linked(l.lookup(r.key)).Extends)
+		}
+	}
+	walk(ly.Extends)
+	walk(ly.auto)
+
+	// Project.Extends are copies: Cycle is the project's own.
+	for _, refs := range [][]*LayerRef{ly.Extends, ly.auto} {
+		for _, r := range refs {
+			c := *r
+			if c.Layer != nil && c.Option != "layers" {
+				c.Cycle = cycleBack(ly, c.Layer, c.Source)
+			}
+			p.Extends = append(p.Extends, &c)
+		}
+	}
+	if ly.autoErr != nil {
+		p.Extends = append(p.Extends, &LayerRef{Source: "layers", Option: "layers", Kind: SourceLocal, Err: ly.autoErr})
+	}
+}
+
+// cycleBack returns the sources followed from next back to self through
+// extends and theme (first written is first followed), or nil when next
+// does not lead back. Only declared sources count: the framework registers
+// <rootDir>/layers/* for the project it runs, not for its layers.
+func cycleBack(self, next *Layer, source string) []string {
+	type step struct {
+		layer *Layer
+		path  []string
+	}
+	seen := map[*Layer]bool{}
+	stack := []step{{next, []string{source}}}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s.layer == self {
+			return s.path
+		}
+		if seen[s.layer] {
+			continue
+		}
+		seen[s.layer] = true
+		// Push in reverse so that the first source is followed first.
+		for i := len(s.layer.Extends) - 1; i >= 0; i-- {
+			r := s.layer.Extends[i]
+			if r.Layer != nil {
+				path := append(append([]string(nil), s.path...), r.Source)
+				stack = append(stack, step{r.Layer, path})
+			}
+		}
+	}
+	return nil
+}
+
+// LayerProjects returns a project for every local layer config reached by
+// the projects loaded so far that was not loaded as a project itself, sorted
+// by display: each is checked once, on its own, however many projects
+// extend it. Call it after the Load calls have returned.
+func (l *Loader) LayerProjects() []*Project {
+	var out []*Project
+	for {
+		var todo []*entry
+		l.mu.Lock()
+		for _, e := range l.entries {
+			if e.reached && !e.project && e.cfg != "" {
+				e.project = true
+				todo = append(todo, e)
+			}
+		}
+		l.mu.Unlock()
+		if len(todo) == 0 {
+			break
+		}
+		// A layer checked as a project registers its own layers/*
+		// directories, which may reach layers not seen yet: go on until
+		// nothing new comes.
+		for _, e := range todo {
+			ly := l.load(e)
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay}
+			l.fill(p, e)
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ConfigDisplay < out[j].ConfigDisplay })
+	return out
+}
+
+// RuntimeConfigKeys returns the runtimeConfig key paths (dotted, relative to
+// runtimeConfig, objects and leaves, in declaration order: the project's,
+// then each layer's in priority order) that the project and its layers
+// declare, at the top level and in $production, $development, $test and
+// $env.<name>. An FW_ variable that overrides any of them is valid.
+//
+// complete is false when a config may declare keys that cannot be read
+// statically: a config that is not a literal or did not load, a spread or
+// computed key on the way, a runtimeConfig mutated after its declaration,
+// or a layer that is not loaded (remote, a package, set at run time, not
+// found). Modules may add keys when the app builds; they are never known.
+func (p *Project) RuntimeConfigKeys() (keys []string, complete bool) {
+	seen := map[string]bool{}
+	complete = true
+	add := func(ly *Layer) {
+		if ly == nil || ly.ConfigPath != "" && ly.File == nil || !ly.rcStatic {
+			complete = false
+		}
+		if ly == nil {
+			return
+		}
+		for _, k := range ly.rcKeys {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		for _, r := range ly.Extends {
+			if r.Layer == nil {
+				complete = false
+			}
+		}
+	}
+	add(p.self)
+	for _, r := range p.Extends {
+		if r.Layer == nil {
+			complete = false
+		}
+	}
+	for _, ly := range p.Layers {
+		add(ly)
+	}
+	return keys, complete
+}
+
+// runtimeConfigKeys returns the key paths of f's runtimeConfig objects, and
+// whether they are all of them.
+func runtimeConfigKeys(f *ast.File) ([]string, bool) {
+	if f.Config == nil {
+		return nil, false
+	}
+	c := astConfig{f}
+	static := !c.mutated("runtimeConfig")
+	var keys []string
+	var visit func(o *ast.Object, prefix string)
+	visit = func(o *ast.Object, prefix string) {
+		for _, pr := range o.Props {
+			if pr.Kind == ast.PropSpread || pr.KeyKind == ast.KeyComputed {
+				static = false
+				continue
+			}
+			k := prefix + pr.Key
+			keys = append(keys, k)
+			if pr.Value == nil {
+				continue
+			}
+			if sub, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
+				visit(sub, k+".")
+			}
+		}
+	}
+	// top finds runtimeConfig in one object that holds options: the config,
+	// or an environment override in it.
+	top := func(o *ast.Object) {
+		if o.HasSpread() || hasComputedKey(o) {
+			static = false
+		}
+		pr := o.Get("runtimeConfig")
+		if pr == nil {
+			return
+		}
+		if pr.Value != nil {
+			if obj, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
+				visit(obj, "")
+				return
+			}
+		}
+		static = false
+	}
+	top(f.Config)
+	for _, pr := range f.Config.Props {
+		if pr.Value == nil {
+			continue
+		}
+		obj, ok := ast.Unwrap(pr.Value).(*ast.Object)
+		if !ok {
+			continue
+		}
+		switch {
+		case envKeys[pr.Key]:
+			top(obj)
+		case pr.Key == "$env":
+			for _, env := range obj.Props {
+				if env.Value == nil {
+					continue
+				}
+				if o, ok := ast.Unwrap(env.Value).(*ast.Object); ok {
+					top(o)
+				} else {
+					static = false
+				}
+			}
+		}
+	}
+	return keys, static
+}
