@@ -188,7 +188,9 @@ func typeProblems(pass *Pass, fn func(tp typeProblem)) {
 		if o == nil {
 			return false
 		}
-		descend := !o.Open && len(compat.Siblings(o.Path)) > 0
+		// Known keys are checked even under open objects (router.options,
+		// runtimeConfig): open only means other keys are allowed.
+		descend := len(compat.Siblings(o.Path)) > 0
 		if prop.Value == nil || o.Status.Removed() || o.Status == compat.NoEffect || typeSkip[o.Path] {
 			return descend
 		}
