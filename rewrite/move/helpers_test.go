@@ -157,3 +157,94 @@ func TestTsconfig(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteSpec pins the specifier rules on one project: moved
+// components/, utils/, stores/ and app.vue; staying server/, public/, lib/,
+// tests/ and the root file constants.ts.
+func TestRewriteSpec(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"components/A.vue", "utils/x.ts", "utils/index.ts", "stores/s.ts", "app.vue", "server/api/h.ts",
+		"public/bg.png", "lib/l.ts", "tests/t.ts", "constants.ts", "assets/a.png", "assets/_vars.scss"} {
+		mkfile(t, dir, f)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "utils/x.ts"), []byte("import '~/stores/s'\n"), 0o644))
+	p, err := PlanMove(defaultInput(dir))
+	if err != nil || len(p.Conflicts) > 0 {
+		t.Fatal(err, p.Conflicts)
+	}
+	m := p.Paths
+	comp, server := filepath.Join(dir, "components"), filepath.Join(dir, "server/api")
+	newComp := filepath.Join(dir, "app/components")
+	tests := []struct {
+		spec, from, to      string
+		style, prefix, frgn bool
+		want, note          string
+	}{
+		{spec: "../utils/x", from: comp, to: newComp, want: "../utils/x"},
+		{spec: "../utils", from: comp, to: newComp, want: "../utils"},
+		{spec: "../lib/l", from: comp, to: newComp, want: "../../lib/l"},
+		{spec: "../server/api/h.ts?raw", from: comp, to: newComp, want: "../../server/api/h.ts?raw"},
+		{spec: "./A.vue", from: comp, to: newComp, want: "./A.vue"},
+		{spec: "../../utils/x", from: server, to: server, want: "../../app/utils/x"},
+		{spec: "../../app.vue", from: server, to: server, want: "../../app/app.vue"},
+		{spec: "../../app", from: server, to: server, want: "../../app/app"}, // app.vue: app/ does not exist yet
+		{spec: "../../lib/", from: server, to: server, want: "../../lib/"},
+		{spec: "~/utils/x", from: server, to: server, want: "~/utils/x"},
+		{spec: "~/server/api/h", from: comp, to: newComp, want: "~~/server/api/h"},
+		{spec: "@/lib/l", from: comp, to: newComp, want: "@@/lib/l"},
+		{spec: "~/constants", from: comp, to: newComp, want: "~~/constants"},
+		{spec: "~~/components/A.vue", from: server, to: server, want: "~~/app/components/A.vue"},
+		{spec: "~~/lib/l", from: comp, to: newComp, want: "~~/lib/l"},
+		{spec: "#shared/x", from: comp, to: newComp, want: "#shared/x"},
+		{spec: "assets/a.png", from: comp, to: newComp, want: "~/assets/a.png"},
+		{spec: "public/bg.png", from: comp, to: newComp, want: "~~/public/bg.png"},
+		{spec: "public", from: comp, to: newComp, want: "public"}, // a bare name is a package
+		{spec: "vue", from: comp, to: newComp, want: "vue"},
+		{spec: "@vue/runtime-core", from: comp, to: newComp, want: "@vue/runtime-core"},
+		{spec: "~/../outside/x", from: comp, to: newComp, want: "~/../outside/x", note: "no alias reaches"},
+		{spec: "~/server/x", from: server, to: server, frgn: true, want: "~/server/x"},
+		{spec: "../../utils/x", from: server, to: server, frgn: true, want: "../../app/utils/x"},
+		{spec: "../server/", from: comp, to: newComp, prefix: true, want: "../../server/"},
+		{spec: "~/server/", from: comp, to: newComp, prefix: true, want: "~~/server/"},
+		// Style sheets: bare paths are relative when the file exists.
+		{spec: "../public/bg.png#frag", from: comp, to: newComp, style: true, want: "../../public/bg.png#frag"},
+		{spec: "a.png", from: filepath.Join(dir, "assets"), to: filepath.Join(dir, "app/assets"), style: true, want: "a.png"},
+		{spec: "vars", from: filepath.Join(dir, "assets"), to: filepath.Join(dir, "app/assets"), style: true, want: "vars"},
+		{spec: "../../assets/vars", from: server, to: server, style: true, want: "../../app/assets/vars"},
+		{spec: "assets/a.png", from: server, to: server, style: true, want: "~/assets/a.png"},
+		{spec: "~assets/a.png", from: comp, to: newComp, style: true, want: "~/assets/a.png"},
+		{spec: "~public/bg.png", from: comp, to: newComp, style: true, want: "~~/public/bg.png"},
+		{spec: "bootstrap/scss/x", from: comp, to: newComp, style: true, want: "bootstrap/scss/x"},
+		{spec: "data:image/png;base64,AA", from: comp, to: newComp, style: true, want: "data:image/png;base64,AA"},
+		{spec: "https://x/y.png", from: comp, to: newComp, style: true, want: "https://x/y.png"},
+		{spec: "/abs.png", from: comp, to: newComp, style: true, want: "/abs.png"},
+		{spec: "", from: comp, to: newComp, want: ""},
+	}
+	for _, tt := range tests {
+		got, _, note := m.rewrite(tt.spec, tt.from, tt.to, tt.style, tt.prefix, tt.frgn)
+		if got != tt.want || !strings.Contains(note, tt.note) || tt.note == "" && note != "" {
+			t.Errorf("rewrite(%q from %s) = %q (note %q); want %q (note %q)", tt.spec, tt.from, got, note, tt.want, tt.note)
+		}
+	}
+}
+
+// TestAliasOverride: an alias the config sets keeps its value, so imports
+// through it change only when their target moves.
+func TestAliasOverride(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, dir, "components/A.vue")
+	mkfile(t, dir, "src/x.ts")
+	mkfile(t, dir, "server/h.ts")
+	in := defaultInput(dir)
+	in.Alias = map[string]string{"~": filepath.Join(dir, "src")}
+	p, err := PlanMove(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, newComp := filepath.Join(dir, "components"), filepath.Join(dir, "app/components")
+	for spec, want := range map[string]string{"~/x": "~/x", "~/../server/h": "~/../server/h", "@/server/h": "@@/server/h"} {
+		if got, _, _ := p.Paths.rewrite(spec, comp, newComp, false, false, false); got != want {
+			t.Errorf("%s: got %q, want %q", spec, got, want)
+		}
+	}
+}
