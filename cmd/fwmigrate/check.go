@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -127,10 +128,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// loadProjects discovers and loads every project under args, in parallel.
-// The result is in discovery order (sorted by path).
+// loadProjects discovers and loads every project under args, in parallel,
+// then the local layers they extend that are not projects themselves: each
+// config is parsed once, and each is checked (and reported) once, however
+// many projects extend it. The result is sorted by display path.
 func loadProjects(args []string) []*rules.Project {
-	found := discover(args)
+	return loadFound(discover(args), rules.NewLoader())
+}
+
+// loadFound loads the configs discovery found with l.
+func loadFound(found []found, l *rules.Loader) []*rules.Project {
 	projects := make([]*rules.Project, len(found))
 	parallel(len(found), func(i int) {
 		f := found[i]
@@ -139,15 +146,22 @@ func loadProjects(args []string) []*rules.Project {
 			projects[i] = &rules.Project{ConfigPath: f.path, ConfigDisplay: display, Err: f.err}
 			return
 		}
-		projects[i] = rules.LoadProject(f.path, display)
+		projects[i] = l.Load(f.path, display)
 	})
+	if layers := l.LayerProjects(); len(layers) > 0 {
+		projects = append(projects, layers...)
+		sort.SliceStable(projects, func(i, j int) bool { return projects[i].ConfigDisplay < projects[j].ConfigDisplay })
+	}
 	return projects
 }
 
 // runCheck checks every project under args. fatal reports a file that could
-// not be read or parsed (or an internal error).
+// not be read or parsed, an extends cycle, or an internal error.
 func runCheck(args []string, opts rules.Options) (*report, bool) {
-	projects := loadProjects(args)
+	return checkProjects(loadProjects(args), opts)
+}
+
+func checkProjects(projects []*rules.Project, opts rules.Options) (*report, bool) {
 	results := make([][]*rules.Diagnostic, len(projects))
 	parallel(len(projects), func(i int) {
 		results[i] = rules.Check(projects[i], opts)
@@ -161,13 +175,24 @@ func runCheck(args []string, opts rules.Options) (*report, bool) {
 		for _, ef := range p.Env {
 			rep.sources[ef.Display] = ef.Src
 		}
-		if rules.Fatal(results[i]) {
+		if rules.Fatal(results[i]) || hasCode(results[i], rules.CodeExtendsCycle) {
 			fatal = true
 		}
 		rep.diags = append(rep.diags, results[i]...)
 	}
 	rules.SortDiagnostics(rep.diags)
 	return rep, fatal
+}
+
+// hasCode reports a diagnostic with the given code. An extends cycle makes
+// the run fail like an unreadable file: the project cannot load.
+func hasCode(diags []*rules.Diagnostic, code string) bool {
+	for _, d := range diags {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // parallel runs fn(0..n-1) on GOMAXPROCS workers.

@@ -9,25 +9,20 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fwmigrate/fwmigrate/rules"
 )
 
-// configNames are the file names of a framework config, in the framework's
-// own lookup order.
-var configNames = []string{"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts"}
-
-func isConfigName(name string) bool {
-	for _, n := range configNames {
-		if name == n {
-			return true
-		}
-	}
-	return false
-}
+func isConfigName(name string) bool { return rules.IsConfigName(name) }
 
 // skipDirs are never walked into: dependencies, VCS data and build output.
 var skipDirs = map[string]bool{
 	"node_modules": true, ".git": true, ".fw": true, ".output": true, "dist": true,
 }
+
+// errNotFile is the error of a directory named like a config: the
+// framework cannot load it either.
+var errNotFile = errors.New("is a directory, not a config file")
 
 // found is one config file to check, or an error met while looking.
 type found struct {
@@ -76,10 +71,18 @@ func discover(args []string) []found {
 			}
 			continue
 		}
-		if !info.IsDir() {
-			if isConfigName(filepath.Base(arg)) {
-				add(found{path: arg, explict: true})
+		if isConfigName(filepath.Base(arg)) {
+			// Named directly: taken as a config whatever it is. A FIFO, a
+			// device or a binary file is refused when it is read, without
+			// blocking; a directory is refused here, not walked.
+			f := found{path: arg, explict: true}
+			if info.IsDir() {
+				f.err = errNotFile
 			}
+			add(f)
+			continue
+		}
+		if !info.IsDir() {
 			continue
 		}
 		for _, f := range walkConfigs(arg) {
@@ -114,25 +117,21 @@ func walkConfigs(dir string) []found {
 		}
 	}
 
+	// Directories are walked by their own paths first; directory symlinks
+	// are followed afterwards, so that a directory reached both ways is
+	// shown by its real path, and is walked once.
+	type link struct {
+		path, rel string
+		gi        *gitignore
+	}
+	var links []link
 	visited := map[string]bool{} // real paths already walked
-	onStack := map[string]bool{} // real paths of the directories being walked
-	var walk func(dir, rel string, gi *gitignore)
-	walk = func(dir, rel string, gi *gitignore) {
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil {
-			out = append(out, found{path: dir, err: err})
-			return
-		}
-		if onStack[real] {
-			out = append(out, found{path: dir, err: fmt.Errorf("directory symlink loop: %s leads back to %s", dir, real)})
-			return
-		}
+	var walk func(dir, real, rel string, gi *gitignore)
+	walk = func(dir, real, rel string, gi *gitignore) {
 		if visited[real] {
 			return // reached again through another link: already checked
 		}
 		visited[real] = true
-		onStack[real] = true
-		defer delete(onStack, real)
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			out = append(out, found{path: dir, err: err})
@@ -143,7 +142,8 @@ func walkConfigs(dir string) []found {
 			child := filepath.Join(dir, name)
 			childRel := path.Join(rel, name)
 			isDir := e.IsDir()
-			if e.Type()&fs.ModeSymlink != 0 {
+			isLink := e.Type()&fs.ModeSymlink != 0
+			if isLink {
 				info, err := os.Stat(child)
 				if err != nil {
 					if isConfigName(name) {
@@ -156,19 +156,51 @@ func walkConfigs(dir string) []found {
 			if gi.ignored(childRel, isDir) {
 				continue
 			}
-			if isDir {
-				if skipDirs[name] || strings.HasPrefix(name, ".") {
-					continue
+			if !isDir {
+				if isConfigName(name) {
+					out = append(out, found{path: child})
 				}
-				walk(child, childRel, gi.child(childRel, filepath.Join(child, ".gitignore")))
 				continue
 			}
 			if isConfigName(name) {
-				out = append(out, found{path: child})
+				out = append(out, found{path: child, err: errNotFile})
+				continue
 			}
+			if skipDirs[name] || strings.HasPrefix(name, ".") {
+				continue
+			}
+			cgi := gi.child(childRel, filepath.Join(child, ".gitignore"))
+			if isLink {
+				links = append(links, link{child, childRel, cgi})
+				continue
+			}
+			walk(child, filepath.Join(real, name), childRel, cgi)
 		}
 	}
-	walk(dir, startRel, gi)
+	realDir, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return []found{{path: dir, err: err}}
+	}
+	walk(dir, realDir, startRel, gi)
+	for len(links) > 0 {
+		ln := links[0]
+		links = links[1:]
+		target, err := filepath.EvalSymlinks(ln.path)
+		if err != nil {
+			out = append(out, found{path: ln.path, err: err})
+			continue
+		}
+		// A link to a directory that holds it would be walked forever by
+		// a naive walk: say so. Other links reaching a directory twice
+		// are not loops, just walked once.
+		holder, err := filepath.EvalSymlinks(filepath.Dir(ln.path))
+		if err == nil && (holder == target || strings.HasPrefix(holder, target+string(filepath.Separator))) {
+			to, _ := os.Readlink(ln.path)
+			out = append(out, found{path: ln.path, err: fmt.Errorf("directory symlink loop: %s points to %s, which holds it", ln.path, to)})
+			continue
+		}
+		walk(ln.path, target, ln.rel, ln.gi)
+	}
 	return out
 }
 
