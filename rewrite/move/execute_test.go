@@ -308,3 +308,35 @@ func mkfile(t *testing.T, dir, name string) {
 	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 	must(t, os.WriteFile(p, []byte("x\n"), 0o644))
 }
+
+// TestOldAppOfKeptSrcDir: a custom srcDir that stays (the target is srcDir
+// itself): its old dir.app folder merges into srcDir and goes, and a failure
+// at any step restores it with its mode.
+func TestOldAppOfKeptSrcDir(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, dir, "src/pages/index.vue")
+	mkfile(t, dir, "src/app/router.options.ts")
+	must(t, os.Chmod(filepath.Join(dir, "src/app"), 0o700))
+	src := filepath.Join(dir, "src")
+	before := snapshot(t, dir)
+	p, err := PlanMove(Input{Root: dir, SrcDir: src, Target: src})
+	if err != nil || len(p.Conflicts) > 0 {
+		t.Fatal(err, p.Conflicts)
+	}
+	want := "move src/app/router.options.ts -> src/router.options.ts\nrmdir src/app/\n"
+	if got := p.Diff(); got != want {
+		t.Fatalf("plan:\n%s\nwant:\n%s", got, want)
+	}
+	for failAt := int64(1); failAt <= 2; failAt++ {
+		if err := p.ExecuteFS(&faultyFS{FS: OS, failAt: failAt}); err == nil {
+			t.Fatalf("step %d did not fail", failAt)
+		}
+		if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
+			t.Fatalf("step %d:\n%s", failAt, d)
+		}
+	}
+	must(t, p.Execute())
+	if _, err := os.Stat(filepath.Join(src, "router.options.ts")); err != nil {
+		t.Fatal(err)
+	}
+}

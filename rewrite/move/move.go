@@ -128,6 +128,19 @@ func (p *Plan) Empty() bool {
 	return len(p.Moves) == 0 && len(p.Edits) == 0 && len(p.Mkdirs) == 0 && len(p.Rmdirs) == 0
 }
 
+// EditFor returns the edit of the file at path (its path today), or nil.
+// The config file is one: its relative imports follow the move, and the
+// config rewriter's own edits must be merged with these (both are byte
+// edits on the same original; udiff.Merge combines them).
+func (p *Plan) EditFor(path string) *FileEdit {
+	for i := range p.Edits {
+		if p.Edits[i].Path == path {
+			return &p.Edits[i]
+		}
+	}
+	return nil
+}
+
 // rel returns p relative to the plan's base, slash-separated.
 func (p *Plan) rel(path string) string {
 	r, err := filepath.Rel(p.base, path)
@@ -420,7 +433,7 @@ func PlanMove(in Input) (*Plan, error) {
 	}
 
 	p.planMoves(in, files, dirBefore, dirAfter, serverBefore, serverAfter, buildDir)
-	if len(p.Moves) == 0 && len(p.Conflicts) == 0 {
+	if p.Empty() && len(p.Conflicts) == 0 {
 		return p, nil // already in place: nothing depends on a move
 	}
 	p.checkMoves()
@@ -523,9 +536,11 @@ func (p *Plan) planMoves(in Input, files []*srcFile, dirBefore, dirAfter func(st
 			add(from, filepath.Join(target, name), "in srcDir "+p.rel(src))
 		}
 	}
-	if src != target && src != root {
+	if src != root && !in.V4Paths {
 		// dir.app was <srcDir>/app; version 4 keeps router.options and
-		// spa-loading-template.html in srcDir itself.
+		// spa-loading-template.html in srcDir itself (a custom srcDir, kept
+		// or not). Under version 4 rules already, <srcDir>/app is nothing
+		// special and stays.
 		oldApp := filepath.Join(src, "app")
 		if isDir(oldApp) && oldApp != target {
 			sub, err := os.ReadDir(oldApp)
