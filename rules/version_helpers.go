@@ -58,7 +58,7 @@ func layerSources(pass *Pass) string {
 	return strings.Join(what, " and ")
 }
 
-// emptyValue reports whether a static value is nil, ”, [] or {}.
+// emptyValue reports whether a static value is nil, an empty string, [] or {}.
 func emptyValue(v any) bool {
 	switch v := v.(type) {
 	case nil:

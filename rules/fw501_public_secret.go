@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+)
+
+var rulePublicSecret = &Rule{
+	Code:     "FW501",
+	Name:     "public-secret",
+	Category: Security,
+	Severity: Error,
+	Doc: Doc{
+		Summary: "a secret-looking key under `runtimeConfig.public`: it is sent to every browser",
+		Why: `Everything under runtimeConfig.public is serialised into every page's
+payload (migration facts §10, gotcha 6; the reference's Authentication
+section: secrets belong outside public and app). A secret declared there, even
+empty in the config and filled by FW_PUBLIC_* at run time, is readable by any
+visitor. The framework has no check of its own.
+
+Secret-looking, reported as errors: a key with the word secret, password,
+passwd, passphrase, pwd or credentials; one ending in jwt; one ending in key
+after secret, private, access, admin, service, master, signing, encryption,
+webhook or session (privateKey). Ambiguous, reported as warnings because
+browser SDKs take publishable ones: keys ending in token, or in key after api,
+auth or license (apiKey). Not secret: keys with the words public, publishable,
+site, anon, search, maps, mapbox, analytics, tracking or scripts, keys under
+firebase, algolia or docsearch, and keys next to authDomain or indexName
+(Firebase web configs, search-only keys and third-party browser scripts are
+public by design); a bare key, tokenUrl, sessionMaxAge. Only values that can
+hold a secret count (strings, templates, computed values; not booleans or
+numbers).`,
+		Example: `export default defineFwConfig({
+  runtimeConfig: { public: { stripeSecretKey: '' } },
+})`,
+		Fix: `Unsafe. Moves the key out of public to the same path at the top level of
+runtimeConfig (server only), when nothing is there yet. Client code that reads
+it breaks, and its variable loses PUBLIC_ (FW_PUBLIC_STRIPE_SECRET_KEY becomes
+FW_STRIPE_SECRET_KEY): update both.`,
+	},
+	Run: runPublicSecret,
+}
+
+func init() { Register(rulePublicSecret) }
+
+func runPublicSecret(pass *Pass) {
+	set := collectRCKeys(pass)
+	if set == nil {
+		return
+	}
+	prefix, _ := envPrefixOf(pass)
+	for _, k := range set.Keys {
+		if len(k.Rel) < 2 || k.Rel[0] != "public" || !mayHoldSecret(k.Prop.Value) {
+			continue
+		}
+		word, certain, ok := secretLooking(k.Rel, k.Prop.Parent)
+		if !ok {
+			continue
+		}
+		d := pass.ReportProperty(k.Prop, k.Path, "`runtimeConfig.%s` looks like a secret (%s): everything under `runtimeConfig.public` is sent to every browser", k.dotted(), word)
+		if !certain {
+			d.Severity = Warning
+			d.Notes = append(d.Notes, "browser SDKs also take publishable API keys and tokens: if this one is meant for the browser, it is fine here")
+		}
+		private := rcKey{Rel: k.Rel[1:]}
+		to := join(k.Prefix, append([]string{"runtimeConfig"}, k.Rel[1:]...)...)
+		d.Notes = append(d.Notes, "declare it outside `public` to keep it on the server: `runtimeConfig."+private.dotted()+"`")
+		if prefix != "" {
+			d.Notes = append(d.Notes, "its variable then becomes `"+envKeyName(prefix, private)+"` instead of `"+envKeyName(prefix, k)+"`")
+		}
+		if k.Prop.KeyKind == ast.KeyComputed || isAccessor(k.Prop) || pass.Lookup(to.String()) != nil {
+			continue
+		}
+		if _, st := pass.Config.Value(to.String()); st != compat.Absent {
+			continue
+		}
+		d.Fix = &Fix{
+			Description:   "move it to `" + to.String() + "` (server only): client code that reads it breaks, and its variable changes",
+			Applicability: Unsafe,
+			Ops:           []rewrite.Op{{Kind: rewrite.OpMove, Path: k.Path, To: to}},
+		}
+	}
+}
