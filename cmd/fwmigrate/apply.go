@@ -1,0 +1,550 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+func init() { commands = append(commands, newApplyCmd) }
+
+type applyOptions struct {
+	rules      rules.Options
+	unsafe     bool
+	dryRun     bool
+	allowDirty bool
+	framework  int // --framework, 0 when not given
+}
+
+func newApplyCmd() *cobra.Command {
+	var (
+		filter ruleFilter
+		o      applyOptions
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "apply --to=4 [paths...]",
+		Short: "Apply the fixes: rewrite fw.config files for version 4",
+		Long: `Apply runs the checks of 'fwmigrate check' on every fw.config.* under the given
+paths and applies their fixes to the config files: the safe ones, and the
+unsafe ones too with --unsafe. Only the bytes a fix must change are changed:
+comments, quotes, indentation, line endings and the rest of the file stay as
+they are. Every rewritten file is parsed again and checked to hold the
+intended values before it is written, atomically; a file that fails this is
+left untouched and reported as FW999.
+
+The version step is rule FW206: on framework major 3 it sets
+future.compatibilityVersion to 4 (creating future), on major 4 it removes the
+redundant setting. The major comes from the fw dependency in package.json,
+else from --framework; when neither says, the project is treated as major 3.
+
+Fixes that cannot be made (a value computed at run time, a spread, a
+computed key, a config that is not an object literal) are listed with the
+reason and stay as diagnostics. Running apply twice changes nothing the
+second time.
+
+In a git work tree, config files with uncommitted changes are refused
+unless --allow-dirty, so that 'git diff' shows exactly what apply did.
+
+Exit status: 0 when done (--dry-run: nothing would change), 1 with --dry-run
+when there are changes to make, 2 for usage errors, files that cannot be read
+or parsed, refused or unwritable files, and internal errors (FW999).`,
+		Example: `  fwmigrate apply --to=4
+  fwmigrate apply --to=4 --dry-run | git apply --check
+  fwmigrate apply --to=4 apps/web --unsafe
+  fwmigrate apply --to=4 --select=FW2 --framework=3`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := filter.options()
+			if err != nil {
+				return err
+			}
+			o.rules = opts
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+			}
+			if o.framework != 0 && o.framework != 3 && o.framework != 4 {
+				return usageError{fmt.Errorf("--framework must be 3 or 4, not %d", o.framework)}
+			}
+			results := runApply(args, o)
+			out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
+			if o.dryRun && format == "text" {
+				// The diff alone goes to stdout, so that it can be piped
+				// to `git apply`; the report goes to stderr.
+				report = cmd.ErrOrStderr()
+			}
+			var werr error
+			if format == "json" {
+				werr = writeApplyJSON(out, results, o)
+			} else {
+				werr = writeApplyText(out, report, results, o)
+			}
+			if werr != nil {
+				return werr
+			}
+			changed := false
+			for _, r := range results {
+				if r.fatal {
+					return exitCodeError{exitError}
+				}
+				if r.new != nil {
+					changed = true
+				}
+			}
+			if o.dryRun && changed {
+				return exitCodeError{exitFindings}
+			}
+			return nil
+		},
+	}
+	filter.register(cmd)
+	cmd.Flags().BoolVar(&o.unsafe, "unsafe", false, "also apply fixes that change behaviour (review them)")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "write nothing; print a unified diff of the changes (exit status 1 when there are any)")
+	cmd.Flags().BoolVar(&o.allowDirty, "allow-dirty", false, "rewrite config files that have uncommitted changes in git")
+	cmd.Flags().IntVar(&o.framework, "framework", 0, "framework major (3 or 4) for projects whose package.json does not say")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// fileApply is what apply did, or would do, to one config file.
+type fileApply struct {
+	p *rules.Project
+	// framework is the major the checks ran with; frameworkFrom says where
+	// it came from: "package.json", "--framework", or "" when unknown (the
+	// rules then treat the project as major 3).
+	framework     int
+	frameworkFrom string
+	frameworkNote string // a --framework that package.json overrides
+
+	fixed    []fixReport
+	notFixed []fixReport // fixes that could not be made, with the reason
+	// remaining are the diagnostics that still stand after the fixes: the
+	// checks run again on the new text.
+	remaining []*rules.Diagnostic
+	unsafe    int // unsafe fixes left out (no --unsafe)
+
+	old, new []byte // new is nil when nothing changes
+	diff     string // --dry-run
+	written  bool
+	fatal    bool   // exit status 2
+	err      string // why the file was not written
+}
+
+type fixReport struct {
+	d      *rules.Diagnostic
+	reason string
+}
+
+// maxRounds bounds how often the checks run again on a rewritten file: a
+// fix can bring a new fixable finding to light (moving generate.routes
+// may leave generate empty), and apply must reach a state that a second
+// run leaves alone. Fixes that keep undoing each other are a bug.
+const maxRounds = 3
+
+// runApply applies the fixes to every project under args. The result is
+// in discovery order.
+func runApply(args []string, o applyOptions) []*fileApply {
+	projects := loadProjects(args)
+	results := make([]*fileApply, len(projects))
+	parallel(len(projects), func(i int) {
+		results[i] = applyConfig(projects[i], o)
+	})
+	// Writing is sequential: the git guard and the writes of one file do
+	// not race with another file's in the same repository.
+	for _, r := range results {
+		if r.new == nil || r.fatal {
+			continue
+		}
+		if o.dryRun {
+			r.diff = rewrite.Diff(diffPath(r.p.ConfigDisplay), r.old, r.new)
+			continue
+		}
+		if !o.allowDirty {
+			dirty, err := gitDirty(r.p.ConfigPath)
+			if err != nil {
+				r.fatal, r.err = true, fmt.Sprintf("not written: cannot ask git whether it has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
+				continue
+			}
+			if dirty {
+				r.fatal, r.err = true, "not written: it has uncommitted changes (commit or stash them first, or use --allow-dirty)"
+				continue
+			}
+		}
+		if err := rewrite.WriteFile(r.p.ConfigPath, r.new); err != nil {
+			r.fatal, r.err = true, "not written: "+err.Error()
+			continue
+		}
+		r.written = true
+	}
+	// The layout move (issue 6, rewrite/move) runs here, after the config
+	// edits are written: it plans from the rewritten config (srcDir, dir.*)
+	// and moves the project's files. Config edits first, then file moves.
+	return results
+}
+
+// applyConfig computes the new text of one project's config.
+func applyConfig(p *rules.Project, o applyOptions) *fileApply {
+	r := &fileApply{p: p}
+	switch {
+	case p.Framework != 0:
+		r.framework, r.frameworkFrom = p.Framework, "package.json"
+		if o.framework != 0 && o.framework != p.Framework {
+			r.frameworkNote = fmt.Sprintf("--framework=%d ignored: package.json says %d", o.framework, p.Framework)
+		}
+	case o.framework != 0:
+		p.Framework = o.framework
+		r.framework, r.frameworkFrom = o.framework, "--framework"
+	}
+	diags := rules.Check(p, o.rules)
+	if p.File == nil || rules.Fatal(diags) {
+		r.remaining, r.fatal = diags, rules.Fatal(diags)
+		return r
+	}
+	r.old = p.File.Src
+	cur := p
+	failed := map[string]string{} // fix key -> why it could not be made
+	for round := 1; ; round++ {
+		var groups [][]rewrite.Op
+		var owners []*rules.Diagnostic
+		for _, d := range diags {
+			if d.Fix == nil || len(d.Fix.Ops) == 0 || d.File != p.ConfigDisplay {
+				continue
+			}
+			if _, ok := failed[fixKey(d)]; ok {
+				continue
+			}
+			if d.Fix.Applicability == rules.Unsafe && !o.unsafe {
+				continue
+			}
+			groups = append(groups, d.Fix.Ops)
+			owners = append(owners, d)
+		}
+		if len(groups) == 0 {
+			break
+		}
+		res, err := rewrite.ApplyGroups(cur.File, groups)
+		if err == nil {
+			err = rewrite.Verify(p.ConfigDisplay, cur.File, res.Src, res.Applied)
+		}
+		if err != nil {
+			r.internal(err)
+			return r
+		}
+		why := map[int]string{}
+		for _, s := range res.Skipped {
+			if _, ok := why[s.Group]; !ok || !s.Blocked {
+				why[s.Group] = s.Reason
+			}
+		}
+		for g, d := range owners {
+			if reason, ok := why[g]; ok {
+				failed[fixKey(d)] = reason
+				r.notFixed = append(r.notFixed, fixReport{d, reason})
+			} else {
+				r.fixed = append(r.fixed, fixReport{d: d})
+			}
+		}
+		if !res.Changed() {
+			break
+		}
+		if round == maxRounds {
+			r.internal(fmt.Errorf("%s: the fixes still change the file after %d rounds: two fixes undo each other", p.ConfigDisplay, maxRounds))
+			return r
+		}
+		f, err := ast.Parse(p.ConfigDisplay, res.Src)
+		if err != nil {
+			r.internal(err) // Verify parsed it: cannot happen
+			return r
+		}
+		next := *cur
+		next.File = f
+		cur = &next
+		diags = rules.Check(cur, o.rules)
+		if rules.Fatal(diags) {
+			r.remaining, r.fatal = diags, true
+			return r
+		}
+	}
+	if cur != p {
+		r.new = cur.File.Src
+	}
+	for _, d := range diags {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.unsafe {
+			r.unsafe++
+		}
+	}
+	r.remaining = diags
+	return r
+}
+
+// fixKey identifies a fix across rounds, when positions have moved.
+func fixKey(d *rules.Diagnostic) string {
+	return d.Code + "\x00" + d.Option + "\x00" + d.Fix.Description
+}
+
+func (r *fileApply) internal(err error) {
+	r.fatal, r.new = true, nil
+	r.err = "not written"
+	r.remaining = []*rules.Diagnostic{{
+		Code: rules.CodeInternal, Name: "internal-error", Category: rules.Tool, Severity: rules.Error,
+		File:    r.p.ConfigDisplay,
+		Message: "the rewrite failed its own checks, so the file was not written: " + err.Error(),
+		Notes:   []string{"this is a bug in fwmigrate: please report it with the config"},
+	}}
+}
+
+// diffPath is the path a diff names: relative to the working directory,
+// where `git apply` and `patch -p1` will be run.
+func diffPath(display string) string {
+	if filepath.IsAbs(display) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, display); err == nil && !strings.HasPrefix(rel, "..") {
+				return rel
+			}
+		}
+	}
+	return display
+}
+
+// gitDirty asks git whether path has changes that are not committed
+// (modified, staged, or untracked). Outside a work tree, or without git,
+// there is nothing to protect and the answer is no.
+func gitDirty(path string) (bool, error) {
+	cmd := exec.Command("git", "status", "--porcelain", "--", filepath.Base(path))
+	cmd.Dir = filepath.Dir(path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) || strings.Contains(stderr.String(), "not a git repository") {
+			return false, nil
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return false, errors.New(msg)
+	}
+	return len(bytes.TrimSpace(out)) > 0, nil
+}
+
+func (r *fileApply) frameworkText() string {
+	switch r.frameworkFrom {
+	case "":
+		return "framework major unknown (no fw dependency in package.json, no --framework): treated as 3"
+	case "--framework":
+		return fmt.Sprintf("framework major %d (from --framework)", r.framework)
+	}
+	return fmt.Sprintf("framework major %d (from package.json)", r.framework)
+}
+
+// notFixedReason returns why d's fix was not applied, "" when it was not
+// tried.
+func (r *fileApply) notFixedReason(d *rules.Diagnostic) string {
+	if d.Fix == nil {
+		return ""
+	}
+	for _, n := range r.notFixed {
+		if fixKey(n.d) == fixKey(d) {
+			return n.reason
+		}
+	}
+	return ""
+}
+
+func writeApplyText(out, report io.Writer, results []*fileApply, o applyOptions) error {
+	var b strings.Builder
+	var changed, fixed, notFixed, remaining, unsafe int
+	verb := "fixed"
+	if o.dryRun {
+		verb = "would fix"
+	}
+	for _, r := range results {
+		fixed += len(r.fixed)
+		notFixed += len(r.notFixed)
+		remaining += len(r.remaining)
+		unsafe += r.unsafe
+		if r.new != nil && !r.fatal {
+			changed++
+		}
+		if len(r.fixed) == 0 && len(r.notFixed) == 0 && len(r.remaining) == 0 && r.err == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\n", r.p.ConfigDisplay, r.summaryLine(o))
+		if r.p.File != nil {
+			fmt.Fprintf(&b, "  %s\n", r.frameworkText())
+		}
+		if r.frameworkNote != "" {
+			fmt.Fprintf(&b, "  %s\n", r.frameworkNote)
+		}
+		for _, f := range r.fixed {
+			fmt.Fprintf(&b, "  %s %s %s: %s\n", verb, f.d.Code, optionOf(f.d), f.d.Fix.Description)
+		}
+		for _, f := range r.notFixed {
+			fmt.Fprintf(&b, "  not fixed %s %s: %s: %s\n", f.d.Code, optionOf(f.d), f.d.Fix.Description, f.reason)
+		}
+		if len(r.remaining) > 0 {
+			b.WriteString("  remaining:\n")
+		}
+		for _, d := range r.remaining {
+			fmt.Fprintf(&b, "    %s\n", header(d))
+			switch why := r.notFixedReason(d); {
+			case why != "":
+				fmt.Fprintf(&b, "      = not fixed: %s\n", why)
+			case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.unsafe:
+				fmt.Fprintf(&b, "      = unsafe fix not applied (use --unsafe): %s\n", d.Fix.Description)
+			}
+			if d.Code == rules.CodeInternal || d.Code == rules.CodeSyntax {
+				for _, n := range d.Notes {
+					fmt.Fprintf(&b, "      = note: %s\n", strings.ReplaceAll(n, "\n", "\n              "))
+				}
+			}
+		}
+		b.WriteByte('\n')
+	}
+	files := "file"
+	if changed != 1 {
+		files = "files"
+	}
+	if o.dryRun {
+		fmt.Fprintf(&b, "Would apply %s to %d %s of %s", plural(fixed, "fix"), changed, files, plural(len(results), "config file"))
+	} else {
+		fmt.Fprintf(&b, "Applied %s to %d %s of %s", plural(fixed, "fix"), changed, files, plural(len(results), "config file"))
+	}
+	if notFixed > 0 {
+		fmt.Fprintf(&b, "; %s could not be made", plural(notFixed, "fix"))
+	}
+	if unsafe > 0 {
+		fmt.Fprintf(&b, "; %s left for --unsafe", plural(unsafe, "unsafe fix"))
+	}
+	if remaining > 0 {
+		fmt.Fprintf(&b, "; %s remaining", plural(remaining, "diagnostic"))
+	}
+	b.WriteString(".\n")
+	if o.dryRun {
+		for _, r := range results {
+			if _, err := io.WriteString(out, r.diff); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := io.WriteString(report, b.String())
+	return err
+}
+
+func (r *fileApply) summaryLine(o applyOptions) string {
+	switch {
+	case r.err != "":
+		return r.err
+	case r.p.File == nil:
+		return "not checked"
+	case r.new == nil:
+		return "unchanged"
+	case r.written:
+		return "rewritten"
+	case o.dryRun:
+		return "would be rewritten"
+	}
+	return "unchanged"
+}
+
+func optionOf(d *rules.Diagnostic) string {
+	if d.Option != "" {
+		return d.Option
+	}
+	return d.Name
+}
+
+type jsonApplyFix struct {
+	Code        string `json:"code"`
+	Name        string `json:"name"`
+	Option      string `json:"option"`
+	Description string `json:"description"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+type jsonApplyFile struct {
+	File string `json:"file"`
+	// Framework is the major the checks ran with, 0 when unknown (treated
+	// as 3); FrameworkSource is "package.json", "--framework" or "".
+	Framework       int              `json:"framework"`
+	FrameworkSource string           `json:"frameworkSource"`
+	Changed         bool             `json:"changed"`
+	Written         bool             `json:"written"`
+	Fixed           []jsonApplyFix   `json:"fixed"`
+	NotFixed        []jsonApplyFix   `json:"notFixed"`
+	Diagnostics     []jsonDiagnostic `json:"diagnostics"`
+	Error           string           `json:"error,omitempty"`
+	Diff            string           `json:"diff,omitempty"`
+}
+
+type jsonApplySummary struct {
+	Files     int `json:"files"`
+	Changed   int `json:"changed"`
+	Fixed     int `json:"fixed"`
+	NotFixed  int `json:"notFixed"`
+	Remaining int `json:"remaining"`
+}
+
+func writeApplyJSON(w io.Writer, results []*fileApply, o applyOptions) error {
+	out := struct {
+		Version int              `json:"version"`
+		DryRun  bool             `json:"dryRun"`
+		Files   []jsonApplyFile  `json:"files"`
+		Summary jsonApplySummary `json:"summary"`
+	}{Version: 1, DryRun: o.dryRun, Files: []jsonApplyFile{}}
+	for _, r := range results {
+		jf := jsonApplyFile{
+			File: filepath.ToSlash(r.p.ConfigDisplay), Framework: r.framework, FrameworkSource: r.frameworkFrom,
+			Changed: r.new != nil && !r.fatal, Written: r.written, Error: r.err, Diff: r.diff,
+			Fixed: []jsonApplyFix{}, NotFixed: []jsonApplyFix{}, Diagnostics: []jsonDiagnostic{},
+		}
+		for _, f := range r.fixed {
+			jf.Fixed = append(jf.Fixed, jsonApplyFix{f.d.Code, f.d.Name, f.d.Option, f.d.Fix.Description, ""})
+		}
+		for _, f := range r.notFixed {
+			jf.NotFixed = append(jf.NotFixed, jsonApplyFix{f.d.Code, f.d.Name, f.d.Option, f.d.Fix.Description, f.reason})
+		}
+		for _, d := range r.remaining {
+			jf.Diagnostics = append(jf.Diagnostics, toJSONDiagnostic(d))
+		}
+		out.Files = append(out.Files, jf)
+		out.Summary.Files++
+		if jf.Changed {
+			out.Summary.Changed++
+		}
+		out.Summary.Fixed += len(jf.Fixed)
+		out.Summary.NotFixed += len(jf.NotFixed)
+		out.Summary.Remaining += len(jf.Diagnostics)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// toJSONDiagnostic is the diagnostic shape of `check --format=json`.
+func toJSONDiagnostic(d *rules.Diagnostic) jsonDiagnostic {
+	jd := jsonDiagnostic{
+		Code: d.Code, Name: d.Name, Category: string(d.Category), Severity: d.Severity.String(),
+		File: filepath.ToSlash(d.File), Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
+		Option: d.Option, Path: filepath.ToSlash(d.Path), Message: d.Message, Notes: d.Notes,
+	}
+	if jd.Notes == nil {
+		jd.Notes = []string{}
+	}
+	if d.Fix != nil {
+		jd.Fix = &jsonFix{Applicability: d.Fix.Applicability.String(), Description: d.Fix.Description}
+	}
+	return jd
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestApplyGitGuard: in a git work tree, apply refuses config files with
+// uncommitted changes (modified, staged or untracked) unless --allow-dirty,
+// writes clean ones, and --dry-run never refuses.
+func TestApplyGitGuard(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	sh := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	const config = "export default defineFwConfig({\n  generate: { routes: ['/'] },\n})\n"
+	write := func(rel, text string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(rel string) string {
+		b, _ := os.ReadFile(filepath.Join(dir, rel))
+		return string(b)
+	}
+	sh("init", "-q")
+	for _, p := range []string{"clean", "modified", "staged", "untracked"} {
+		write(p+"/package.json", `{ "dependencies": { "fw": "^3.12.0" } }`)
+		write(p+"/fw.config.ts", config)
+	}
+	sh("add", "clean", "modified", "staged", "untracked/package.json")
+	sh("commit", "-q", "-m", "init")
+	write("modified/fw.config.ts", config+"// edited\n")
+	write("staged/fw.config.ts", config+"// staged\n")
+	sh("add", "staged/fw.config.ts")
+
+	args := []string{"apply", "--to=4", "--select=FW201", "."}
+	stdout, stderr, code := runIn(t, dir, append(args, "--dry-run"))
+	if code != 1 || strings.Count(stdout, "+++ b/") != 4 {
+		t.Errorf("--dry-run on dirty files: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	stdout, _, code = runIn(t, dir, args)
+	if code != 2 {
+		t.Errorf("exit %d, want 2\n%s", code, stdout)
+	}
+	if !strings.Contains(read("clean/fw.config.ts"), "prerender") {
+		t.Errorf("the clean file was not written:\n%s", stdout)
+	}
+	for _, p := range []string{"modified", "staged", "untracked"} {
+		if strings.Contains(read(p+"/fw.config.ts"), "prerender") {
+			t.Errorf("%s was written despite its uncommitted changes", p)
+		}
+		if !strings.Contains(stdout, p+"/fw.config.ts: not written: it has uncommitted changes") {
+			t.Errorf("no refusal for %s:\n%s", p, stdout)
+		}
+	}
+
+	stdout, _, code = runIn(t, dir, append(args, "--allow-dirty"))
+	if code != 0 {
+		t.Errorf("--allow-dirty: exit %d\n%s", code, stdout)
+	}
+	for _, p := range []string{"modified", "staged", "untracked"} {
+		if !strings.Contains(read(p+"/fw.config.ts"), "prerender") {
+			t.Errorf("--allow-dirty did not write %s", p)
+		}
+	}
+
+	// Outside a work tree there is no guard.
+	out := t.TempDir()
+	os.WriteFile(filepath.Join(out, "fw.config.ts"), []byte(config), 0o644)
+	if _, _, code := runIn(t, out, args); code != 0 {
+		t.Errorf("outside git: exit %d", code)
+	}
+}
