@@ -237,6 +237,15 @@ func TestFixtures(t *testing.T) {
 			extract(t, ar, "in/", dir)
 			before := snapshot(t, dir)
 			runs := parseRuns(t, string(ar.Comment), dir)
+			srcBefore := func(root string) string {
+				for _, r := range runs {
+					if r.in.Root == root {
+						return r.in.SrcDir
+					}
+				}
+				return root
+			}
+			okBefore, brokenBefore := resolveAll(t, dir, srcBefore, true)
 			var plans, notes, conflicts strings.Builder
 			refused := false
 			for _, r := range runs {
@@ -315,6 +324,19 @@ func TestFixtures(t *testing.T) {
 				if !p.Empty() || len(p.Conflicts) > 0 {
 					t.Errorf("second run is not empty:\n%s%v", p.Diff(), p.Conflicts)
 				}
+			}
+			// Every import that resolved before resolves after.
+			srcAfter := func(root string) string {
+				for _, r := range runs {
+					if r.in.Root == root {
+						return r.in.Target
+					}
+				}
+				return root
+			}
+			okAfter, brokenAfter := resolveAll(t, dir, srcAfter, false)
+			if len(okAfter) < len(okBefore) || len(brokenAfter) > len(brokenBefore) || len(brokenAfter) > 0 && testing.Verbose() {
+				t.Errorf("imports resolved before: %d (broken %q); after: %d (broken %q)", len(okBefore), brokenBefore, len(okAfter), brokenAfter)
 			}
 			checkSyntax(t, ar, got)
 			checkGitApply(t, ar, runs, dir, got)
