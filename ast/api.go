@@ -124,16 +124,16 @@ func newFile(filename string, src []byte) *File {
 			n++
 		}
 	}
-	f.lines = make([]int, 1, n)
+	f.lines = make([]int32, 1, n)
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '\r':
 			if i+1 < len(src) && src[i+1] == '\n' {
 				i++
 			}
-			f.lines = append(f.lines, i+1)
+			f.lines = append(f.lines, int32(i+1))
 		case '\n':
-			f.lines = append(f.lines, i+1)
+			f.lines = append(f.lines, int32(i+1))
 		}
 	}
 	return f
@@ -143,6 +143,9 @@ func newFile(filename string, src []byte) *File {
 // accepts it agrees with Parse; on other input it returns a *SyntaxError or
 // a best effort, never a panic.
 func ParseUnchecked(filename string, src []byte) (*File, error) {
+	if len(src) > math.MaxInt32 {
+		return nil, &SyntaxError{File: filename, Line: 1, Column: 1, Text: "The file is too large (more than 2 GiB)"}
+	}
 	f := newFile(filename, src)
 	p := newParser(f, isTS(filename))
 	p.parseProgram()
@@ -220,7 +223,7 @@ func (f *File) clamp(offset int) int {
 }
 
 func (f *File) lineIndex(offset int) int {
-	return sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > offset }) - 1
+	return sort.Search(len(f.lines), func(i int) bool { return int(f.lines[i]) > offset }) - 1
 }
 
 func (f *File) hasBOM() bool {
@@ -240,7 +243,7 @@ func (f *File) Text(s Span) string {
 // the BOM on the first line).
 func (f *File) LineStart(offset int) int {
 	offset = f.clamp(offset)
-	ls := f.lines[f.lineIndex(offset)]
+	ls := int(f.lines[f.lineIndex(offset)])
 	if ls == 0 && f.hasBOM() {
 		return 3
 	}
@@ -261,7 +264,7 @@ func (f *File) LineIndent(offset int) string {
 func (f *File) Position(offset int) Position {
 	offset = f.clamp(offset)
 	i := f.lineIndex(offset)
-	ls := f.lines[i]
+	ls := int(f.lines[i])
 	if i == 0 && f.hasBOM() {
 		ls = 3
 		if offset < ls {

@@ -343,8 +343,8 @@ type File struct {
 	Comments []*Comment
 	Style    Style
 
-	text  string // Src as a string, for zero-copy substrings
-	lines []int  // byte offset of the start of each line
+	text  string  // Src as a string, for zero-copy substrings
+	lines []int32 // byte offset of the start of each line
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16

@@ -2,6 +2,7 @@ package ast
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -62,17 +63,11 @@ func skipTrivia(f *File, i int) int {
 			i++
 			continue
 		}
-		moved := false
-		for _, c := range f.Comments {
-			if c.Loc.Start == i {
-				i = c.Loc.End
-				moved = true
-				break
-			}
-		}
-		if !moved {
+		j := sort.Search(len(f.Comments), func(k int) bool { return f.Comments[k].Loc.Start >= i })
+		if j == len(f.Comments) || f.Comments[j].Loc.Start != i {
 			return i
 		}
+		i = f.Comments[j].Loc.End
 	}
 	return i
 }
@@ -82,19 +77,38 @@ func skipTrivia(f *File, i int) int {
 // each value slice a valid expression (`(slice)`), each property ends right
 // before its "," or the object's "}", and each array element right before
 // "," or "]".
-func checkSpans(f *File) []string {
-	var errs []string
+func checkSpans(f *File) (errs []string) {
 	loader := loaderFor(f.Name)
 	root := f.ExportValue
 	if root == nil {
 		return nil
 	}
 	seen := map[Span]bool{}
-	check := func(code string, what string, s Span) {
-		if err := esbuildOK(code, loader); err != nil {
-			errs = append(errs, fmt.Sprintf("%s %d:%d %q: %v", what, s.Start, s.End, short(f.Text(s)), err))
-		}
+	// The slices are checked with one esbuild run, and one by one only when
+	// that run fails, to find which.
+	type item struct {
+		code, what string
+		s          Span
 	}
+	var items []item
+	check := func(code string, what string, s Span) {
+		items = append(items, item{code, what, s})
+	}
+	defer func() {
+		var all strings.Builder
+		for _, it := range items {
+			all.WriteString(it.code)
+			all.WriteString(";\n")
+		}
+		if esbuildOK(all.String(), loader) == nil {
+			return
+		}
+		for _, it := range items {
+			if err := esbuildOK(it.code, loader); err != nil {
+				errs = append(errs, fmt.Sprintf("%s %d:%d %q: %v", it.what, it.s.Start, it.s.End, short(f.Text(it.s)), err))
+			}
+		}
+	}()
 	var objs []*Object
 	var arrs []*Array
 	visit(root, func(p *Property) {
@@ -227,17 +241,13 @@ func checkComments(f *File) []string {
 		}
 		// Every comment between the braces and outside the properties must
 		// be attached.
-		for _, c := range f.Comments {
-			if c.Loc.Start <= o.Loc.Start || c.Loc.End >= o.Loc.End {
-				continue
+		first := sort.Search(len(f.Comments), func(k int) bool { return f.Comments[k].Loc.Start > o.Loc.Start })
+		for _, c := range f.Comments[first:] {
+			if c.Loc.End >= o.Loc.End {
+				break
 			}
-			inside := false
-			for _, p := range o.Props {
-				if c.Loc.Start >= p.Loc.Start && c.Loc.End <= p.Loc.End {
-					inside = true
-					break
-				}
-			}
+			k := sort.Search(len(o.Props), func(k int) bool { return o.Props[k].Loc.End >= c.Loc.End })
+			inside := k < len(o.Props) && c.Loc.Start >= o.Props[k].Loc.Start
 			if !inside && seen[c] == 0 {
 				errs = append(errs, fmt.Sprintf("comment %q in an object is not attached", c.Text))
 			}

@@ -91,6 +91,17 @@ type parser struct {
 	fns       map[*Expr]*fnInfo
 	skipStack []skipEntry
 	propSlab  []Property
+	propStack []*Property // properties of the objects being parsed
+	nodeStack []Node      // elements of the arrays being parsed
+
+	// discard > 0 while parsing an expression whose nodes nobody keeps (an
+	// operand of a binary operator, a conditional's branches, an arrow body
+	// inside a literal...): constructors then return sink instead of
+	// allocating. literal counts the object and array literals open.
+	discard  int
+	literal  int
+	sink     *Expr
+	sinkProp Property
 
 	trailingYes, trailingNo int
 	semiYes, semiNo         int
@@ -106,7 +117,8 @@ type parser struct {
 }
 
 func newParser(f *File, ts bool) *parser {
-	p := &parser{f: f, text: f.text, ts: ts, afterArrowBody: -1, forbidAfterAs: -1, latestArrowArg: -1, exportStmt: -1}
+	p := &parser{f: f, text: f.text, ts: ts, afterArrowBody: -1, forbidAfterAs: -1, latestArrowArg: -1, exportStmt: -1,
+		sink: &Expr{Hint: HintOther}}
 	p.l = newLexer(f.Src, p.text, &p.comments, &p.stats)
 	return p
 }
@@ -215,6 +227,10 @@ func (p *parser) try(fn func() bool) bool {
 }
 
 func (p *parser) newProp() *Property {
+	if p.discard > 0 {
+		p.sinkProp = Property{}
+		return &p.sinkProp
+	}
 	if len(p.propSlab) == 0 {
 		p.propSlab = make([]Property, 32)
 	}
@@ -224,6 +240,9 @@ func (p *parser) newProp() *Property {
 }
 
 func (p *parser) expr(start int, hint string) *Expr {
+	if p.discard > 0 {
+		return p.sink
+	}
 	return &Expr{Loc: Span{start, p.l.prevEnd}, Hint: hint}
 }
 
@@ -235,6 +254,15 @@ func (p *parser) errNode() Node {
 // ---- expressions ----
 
 func (p *parser) parseExpr(lv level) Node { return p.parseExprFlags(lv, 0) }
+
+// skipExpr parses an expression whose nodes are not kept.
+func (p *parser) skipExpr(lv level) { p.skipExprFlags(lv, 0) }
+
+func (p *parser) skipExprFlags(lv level, flags exprFlags) {
+	p.discard++
+	p.parseExprFlags(lv, flags)
+	p.discard--
+}
 
 func (p *parser) parseExprFlags(lv level, flags exprFlags) Node {
 	if !p.enter() {
@@ -269,10 +297,16 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 	case tFalse, tTrue:
 		v := p.l.tok == tTrue
 		p.next()
+		if p.discard > 0 {
+			return p.sink
+		}
 		return &Boolean{Loc: Span{start, p.l.prevEnd}, Value: v}
 
 	case tNull:
 		p.next()
+		if p.discard > 0 {
+			return p.sink
+		}
 		return &Null{Loc: Span{start, p.l.prevEnd}}
 
 	case tPrivate:
@@ -293,14 +327,16 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 				return p.parseAsyncPrefix(start, lv)
 			case "await":
 				if p.startsExpression() && !(p.l.tok == tOpenParen && p.l.nl) {
-					v := p.parseExpr(lPrefix)
-					_ = v
+					p.skipExpr(lPrefix)
 					return p.expr(start, HintUnary)
 				}
 			}
 		}
 		if p.l.tok == tArrow && lv <= lAssign {
 			return p.parseArrowBody(start, false)
+		}
+		if p.discard > 0 {
+			return p.sink
 		}
 		name := raw
 		if esc {
@@ -309,6 +345,10 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 		return &Ident{Loc: Span{start, p.l.prevEnd}, Name: name}
 
 	case tString:
+		if p.discard > 0 {
+			p.next()
+			return p.sink
+		}
 		n := &String{Loc: Span{start, p.l.end}, Value: p.stringValue()}
 		if p.text[start] == '"' {
 			n.Quote = QuoteDouble
@@ -317,15 +357,26 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 		return n
 
 	case tNoSubTemplate:
+		if p.discard > 0 {
+			p.next()
+			return p.sink
+		}
 		v, ok := p.templateValue(p.l.start+1, p.l.end-1)
 		p.next()
 		return &Template{Loc: Span{start, p.l.prevEnd}, Static: ok, Value: v}
 
 	case tTemplateHead:
 		p.parseTemplateParts()
+		if p.discard > 0 {
+			return p.sink
+		}
 		return &Template{Loc: Span{start, p.l.prevEnd}}
 
 	case tNumber, tBigInt:
+		if p.discard > 0 {
+			p.next()
+			return p.sink
+		}
 		raw := p.l.raw()
 		n := &Number{Loc: Span{start, p.l.end}, Raw: raw, Value: parseNumber(raw), IsBigInt: p.l.tok == tBigInt}
 		p.next()
@@ -336,6 +387,10 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 		if p.failed() {
 			return p.errNode()
 		}
+		if p.discard > 0 {
+			p.next()
+			return p.sink
+		}
 		raw := p.l.raw()
 		i := strings.LastIndexByte(raw, '/')
 		n := &RegExp{Loc: Span{start, p.l.end}, Pattern: raw[1:i], Flags: raw[i+1:]}
@@ -344,13 +399,16 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 
 	case tVoid, tTypeof, tDelete, tExclamation, tTilde, tPlusPlus, tMinusMinus:
 		p.next()
-		p.parseExpr(lPrefix)
+		p.skipExpr(lPrefix)
 		return p.expr(start, HintUnary)
 
 	case tPlus, tMinus:
 		op := p.text[start]
 		p.next()
 		v := p.parseExpr(lPrefix)
+		if p.discard > 0 {
+			return p.sink
+		}
 		return &Unary{Loc: Span{start, p.l.prevEnd}, Op: op, Operand: v}
 
 	case tFunction:
@@ -490,7 +548,7 @@ func (p *parser) templateValue(start, end int) (string, bool) {
 func (p *parser) parseTemplateParts() {
 	for {
 		p.next()
-		p.parseExpr(lLowest)
+		p.skipExpr(lLowest)
 		if p.l.tok != tCloseBrace {
 			p.expect(tCloseBrace)
 			return
@@ -507,9 +565,16 @@ func (p *parser) parseTemplateParts() {
 	}
 }
 
-func (p *parser) parseCallArgs() []Node {
+func (p *parser) parseCallArgs() (args []Node) {
 	p.next() // (
-	var args []Node
+	base := len(p.nodeStack)
+	defer func() {
+		if n := len(p.nodeStack) - base; n > 0 && p.discard == 0 {
+			args = make([]Node, n)
+			copy(args, p.nodeStack[base:])
+		}
+		p.nodeStack = p.nodeStack[:base]
+	}()
 	for p.l.tok != tCloseParen && !p.failed() {
 		if p.l.tok == tDotDotDot {
 			start := p.l.start
@@ -517,9 +582,10 @@ func (p *parser) parseCallArgs() []Node {
 			v := p.parseExpr(lComma)
 			e := p.expr(start, HintSpread)
 			e.Inner = v
-			args = append(args, e)
+			p.nodeStack = append(p.nodeStack, e)
 		} else {
-			args = append(args, p.parseExpr(lComma))
+			a := p.parseExpr(lComma)
+			p.nodeStack = append(p.nodeStack, a)
 		}
 		if p.l.tok != tComma {
 			break
@@ -527,7 +593,7 @@ func (p *parser) parseCallArgs() []Node {
 		p.next()
 	}
 	p.expect(tCloseParen)
-	return args
+	return nil // set by the deferred copy
 }
 
 func (p *parser) parseAsyncPrefix(start int, lv level) Node {
@@ -597,7 +663,7 @@ func (p *parser) parseParenExpr(start int, lv level, async, afterQuestion, force
 		}
 		if p.ts && p.l.tok == tEquals && p.l.start != p.forbidAfterAs {
 			p.next()
-			p.parseExpr(lComma)
+			p.skipExpr(lComma)
 			item = p.expr(itemStart, HintAssign)
 		}
 		items = append(items, item)
@@ -670,7 +736,8 @@ func bindable(items []Node) bool {
 		switch n := it.(type) {
 		case *Ident, *Object, *Array:
 		case *Expr:
-			if n.Hint != HintAssign && n.Hint != HintSpread {
+			// The sink of a discarded parse could be anything.
+			if n.Hint != HintAssign && n.Hint != HintSpread && n.Hint != HintOther {
 				return false
 			}
 		default:
@@ -710,11 +777,16 @@ func (p *parser) parseArrowBody(start int, async bool) Node {
 		info.block = true
 		info.body = Span{bodyStart, p.l.prevEnd}
 		p.afterArrowBody = p.l.start
+	} else if p.literal > 0 || p.discard > 0 {
+		// Inside a literal, an arrow cannot be the config function.
+		p.skipExpr(lComma)
 	} else {
 		info.expr = p.parseExpr(lComma)
 	}
 	e := p.expr(start, HintArrow)
-	p.setFn(e, info)
+	if p.discard == 0 {
+		p.setFn(e, info)
+	}
 	return e
 }
 
@@ -752,7 +824,9 @@ func (p *parser) parseFnExpr(start int, async bool) Node {
 	bodyStart := p.l.start
 	p.skipBalanced(true)
 	e := p.expr(start, HintFunction)
-	p.setFn(e, &fnInfo{async: async, block: true, body: Span{bodyStart, p.l.prevEnd}})
+	if p.discard == 0 {
+		p.setFn(e, &fnInfo{async: async, block: true, body: Span{bodyStart, p.l.prevEnd}})
+	}
 	return e
 }
 
@@ -773,7 +847,7 @@ func (p *parser) skipClassTail() {
 	}
 	if p.l.tok == tExtends {
 		p.next()
-		p.parseExpr(lNew)
+		p.skipExpr(lNew)
 		if p.ts {
 			p.skipTypeArgs(false)
 		}
@@ -802,7 +876,7 @@ func (p *parser) skipDecorators() {
 		if p.l.tok == tOpenParen {
 			p.skipBalanced(false)
 		} else {
-			p.parseExprFlags(lNew, flagDecorator)
+			p.skipExprFlags(lNew, flagDecorator)
 		}
 	}
 }
@@ -813,7 +887,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 			// Only a comma may follow an arrow function with a block body.
 			if p.l.tok == tComma && lv < lComma {
 				p.next()
-				p.parseExpr(lComma)
+				p.skipExpr(lComma)
 				left = p.grow(left, start, HintSequence)
 				continue
 			}
@@ -841,7 +915,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 			switch p.l.tok {
 			case tOpenBracket:
 				p.next()
-				p.parseExpr(lLowest)
+				p.skipExpr(lLowest)
 				p.expect(tCloseBracket)
 				left = p.grow(left, start, HintMember)
 			case tOpenParen:
@@ -894,7 +968,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 				return left
 			}
 			p.next()
-			p.parseExpr(lLowest)
+			p.skipExpr(lLowest)
 			p.expect(tCloseBracket)
 			left = p.grow(left, start, HintMember)
 
@@ -917,9 +991,9 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 			if p.ts && start == p.latestArrowArg && (p.l.tok == tColon || p.l.tok == tCloseParen || p.l.tok == tComma) {
 				return left
 			}
-			p.parseExprFlags(lComma, flagAfterQuestion)
+			p.skipExprFlags(lComma, flagAfterQuestion)
 			p.expect(tColon)
-			p.parseExprFlags(lComma, flags&flagAfterQuestion)
+			p.skipExprFlags(lComma, flags&flagAfterQuestion)
 			left = p.expr(start, HintConditional)
 
 		case tExclamation:
@@ -947,7 +1021,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 				return left
 			}
 			p.next()
-			p.parseExpr(lComma)
+			p.skipExpr(lComma)
 			left = p.grow(left, start, HintSequence)
 
 		case tLessThan, tLessThanLessThan:
@@ -993,7 +1067,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 					return left
 				}
 				p.next()
-				p.parseExpr(lAssign - 1)
+				p.skipExpr(lAssign - 1)
 				left = p.grow(left, start, HintAssign)
 				continue
 			}
@@ -1046,7 +1120,7 @@ func (p *parser) binary(lv level) bool {
 		right = lExponent - 1 // right-associative
 	}
 	p.next()
-	p.parseExpr(right)
+	p.skipExpr(right)
 	return true
 }
 
@@ -1064,8 +1138,23 @@ func (p *parser) grow(left Node, start int, hint string) Node {
 // ---- objects and arrays ----
 
 func (p *parser) parseObject() Node {
+	if p.discard > 0 {
+		return p.skipObject()
+	}
 	obj := &Object{Loc: Span{Start: p.l.start}}
 	p.next() // {
+	// Properties gather on a shared stack and are copied out at "}" into a
+	// slice of the exact size.
+	base := len(p.propStack)
+	p.literal++
+	defer func() {
+		if n := len(p.propStack) - base; n > 0 {
+			obj.Props = make([]*Property, n)
+			copy(obj.Props, p.propStack[base:])
+		}
+		p.propStack = p.propStack[:base]
+		p.literal--
+	}()
 	lo := p.l.cBefore
 	var prev *Property
 	sawComma := false
@@ -1074,7 +1163,7 @@ func (p *parser) parseObject() Node {
 		pr := p.parseProperty()
 		pr.Parent = obj
 		pr.Leading = leading
-		obj.Props = append(obj.Props, pr)
+		p.propStack = append(p.propStack, pr)
 		prev = pr
 		lo = p.l.cBefore
 		sawComma = false
@@ -1100,6 +1189,54 @@ func (p *parser) parseObject() Node {
 		p.voteTrailing(end, closeStart, sawComma)
 	}
 	return obj
+}
+
+// skipObject parses an object literal whose nodes are not kept.
+func (p *parser) skipObject() Node {
+	p.next() // {
+	lastEnd, comma := -1, false
+	for p.l.tok != tCloseBrace && !p.failed() {
+		p.parseProperty()
+		lastEnd, comma = p.l.prevEnd, false
+		if p.l.tok != tComma {
+			break
+		}
+		lastEnd, comma = p.l.start, true
+		p.next()
+	}
+	closeStart := p.l.start
+	if p.expect(tCloseBrace) && lastEnd >= 0 {
+		p.voteTrailing(lastEnd, closeStart, comma)
+	}
+	return p.sink
+}
+
+// skipArray parses an array literal whose nodes are not kept.
+func (p *parser) skipArray() Node {
+	p.next() // [
+	lastEnd, comma := -1, false
+	for p.l.tok != tCloseBracket && !p.failed() {
+		if p.l.tok == tComma {
+			comma = false
+			p.next()
+			continue
+		}
+		if p.l.tok == tDotDotDot {
+			p.next()
+		}
+		p.parseExpr(lComma)
+		lastEnd, comma = p.l.prevEnd, false
+		if p.l.tok != tComma {
+			break
+		}
+		lastEnd, comma = p.l.start, true
+		p.next()
+	}
+	closeStart := p.l.start
+	if p.expect(tCloseBracket) && lastEnd >= 0 {
+		p.voteTrailing(lastEnd, closeStart, comma)
+	}
+	return p.sink
 }
 
 func (p *parser) voteTrailing(lastEnd, closeStart int, comma bool) {
@@ -1217,7 +1354,7 @@ func (p *parser) parseProperty() *Property {
 	case tOpenBracket:
 		pr.KeyKind = KeyComputed
 		p.next()
-		p.parseExpr(lComma)
+		p.skipExpr(lComma)
 		p.expect(tCloseBracket)
 	default:
 		if !p.l.isIdentOrKeyword() {
@@ -1236,10 +1373,14 @@ func (p *parser) parseProperty() *Property {
 	// Shorthand: `{ a }`, and `{ a = 1 }` in a destructuring pattern.
 	if kind == PropInit && !async && !gen && keyTok == tIdent && p.l.tok != tColon && p.l.tok != tOpenParen && p.l.tok != tLessThan {
 		pr.Kind = PropShorthand
-		pr.Value = &Ident{Loc: pr.KeySpan, Name: pr.Key}
+		if p.discard > 0 {
+			pr.Value = p.sink
+		} else {
+			pr.Value = &Ident{Loc: pr.KeySpan, Name: pr.Key}
+		}
 		if p.l.tok == tEquals {
 			p.next()
-			p.parseExpr(lComma)
+			p.skipExpr(lComma)
 		}
 		pr.Loc.End = p.l.prevEnd
 		return pr
@@ -1294,22 +1435,36 @@ func bigIntKey(raw string) string {
 }
 
 func (p *parser) parseArray() Node {
+	if p.discard > 0 {
+		return p.skipArray()
+	}
 	arr := &Array{Loc: Span{Start: p.l.start}}
 	p.next() // [
+	base := len(p.nodeStack)
+	p.literal++
+	defer func() {
+		if n := len(p.nodeStack) - base; n > 0 {
+			arr.Elements = make([]Node, n)
+			copy(arr.Elements, p.nodeStack[base:])
+		}
+		p.nodeStack = p.nodeStack[:base]
+		p.literal--
+	}()
 	elemComma := false
 	lastEnd := -1
 	for p.l.tok != tCloseBracket && !p.failed() {
 		if p.l.tok == tComma {
-			arr.Elements = append(arr.Elements, nil)
+			p.nodeStack = append(p.nodeStack, nil)
 			elemComma = false
 			p.next()
 			continue
 		}
 		if p.l.tok == tDotDotDot {
 			p.next()
-			arr.Spreads = append(arr.Spreads, len(arr.Elements))
+			arr.Spreads = append(arr.Spreads, len(p.nodeStack)-base)
 		}
-		arr.Elements = append(arr.Elements, p.parseExpr(lComma))
+		el := p.parseExpr(lComma)
+		p.nodeStack = append(p.nodeStack, el)
 		lastEnd = p.l.prevEnd
 		elemComma = false
 		if p.l.tok != tComma {

@@ -130,7 +130,7 @@ func (p *parser) parseStatement(top bool) {
 	case tReturn, tThrow:
 		p.next()
 		if !p.l.nl && p.l.tok != tSemicolon && p.l.tok != tCloseBrace && p.l.tok != tEOF {
-			p.parseExpr(lLowest)
+			p.skipExpr(lLowest)
 		}
 		p.semicolon(false)
 	case tBreak, tContinue:
@@ -172,7 +172,7 @@ func (p *parser) peekIdentSameLine(str bool) bool {
 }
 
 func (p *parser) exprStatement(top bool) {
-	p.parseExpr(lLowest)
+	p.skipExpr(lLowest)
 	p.semicolon(top)
 }
 
@@ -372,7 +372,7 @@ func (p *parser) parseModuleExports(top bool, idx int) bool {
 				if p.l.tok == tComma {
 					// `module.exports = a, b`: the rest is another expression.
 					p.next()
-					p.parseExpr(lLowest)
+					p.skipExpr(lLowest)
 				}
 				p.semicolon(top)
 				return true
@@ -425,7 +425,7 @@ func (p *parser) parseVarDecl(top bool, idx int) {
 			}
 			if p.l.tok == tEquals {
 				p.next()
-				p.parseExpr(lComma)
+				p.skipExpr(lComma)
 			}
 		default:
 			p.unexpected()

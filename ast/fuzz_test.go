@@ -1,0 +1,106 @@
+package ast
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var writeSeeds = flag.Bool("fuzzseeds", false, "rewrite testdata/fuzz/FuzzParse from the corpus and the table tests")
+
+// FuzzParse: no input panics or hangs ParseUnchecked or Parse; when Parse
+// succeeds, the span and comment invariants hold; and the parser accepts
+// what esbuild accepts (but for the depth limit).
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("export default defineFwConfig({ a: 1 })"), true)
+	f.Fuzz(func(t *testing.T, src []byte, ts bool) {
+		name := "fw.config.js"
+		if ts {
+			name = "fw.config.ts"
+		}
+		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("hang on %q", src)) })
+		defer timer.Stop()
+		uf, uerr := ParseUnchecked(name, src)
+		if uerr == nil {
+			for _, c := range uf.Comments {
+				if c.Loc.Start < 0 || c.Loc.End > len(src) || c.Loc.Start >= c.Loc.End {
+					t.Fatalf("comment span %v", c.Loc)
+				}
+			}
+		} else {
+			var se *SyntaxError
+			if !errors.As(uerr, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(src) {
+				t.Fatalf("ParseUnchecked error %v", uerr)
+			}
+		}
+		pf, err := Parse(name, src)
+		if err != nil {
+			var se *SyntaxError
+			if errors.As(err, &se) && (se.Messages != nil || strings.Contains(se.Text, "Too deeply nested")) {
+				return // esbuild's error, or the depth limit
+			}
+			t.Fatalf("esbuild accepts the input but the parser does not: %v", err)
+		}
+		if len(src) > 4096 {
+			return // the checks below are for inputs of a readable size
+		}
+		for _, e := range checkSpans(pf) {
+			t.Error(e)
+		}
+		for _, e := range checkComments(pf) {
+			t.Error(e)
+		}
+	})
+}
+
+// TestFuzzSeeds writes the seed corpus with -fuzzseeds, and otherwise checks
+// that it is there.
+func TestFuzzSeeds(t *testing.T) {
+	dir := filepath.Join("testdata", "fuzz", "FuzzParse")
+	if !*writeSeeds {
+		entries, err := os.ReadDir(dir)
+		if err != nil || len(entries) < 50 {
+			t.Fatalf("seed corpus %s: %d entries, %v (regenerate with -fuzzseeds)", dir, len(entries), err)
+		}
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, src []byte, ts bool) {
+		body := fmt.Sprintf("go test fuzz v1\n[]byte(%s)\nbool(%t)\n", strconv.Quote(string(src)), ts)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range corpusConfigs(t) {
+		name := strings.NewReplacer("/", "_", ".txtar", "").Replace(c.id)
+		write("corpus_"+name, c.src, isTS(c.name))
+	}
+	snippets := []string{
+		"export default { a: /[/}]+,\\//g, b: (x) / 2 / y }",
+		"export default { a() { if (x) /}/.test(y); return 1 / 2 }, b: 1 }",
+		"export default { a: `${ {a: '}'}.a }`, b: `x${`}${'`'}`}` }",
+		"export default { // it's a } brace\n  a: 1, /* \"}\" ' */\n  b: 2, // `\n}\n",
+		"export default { a: f<T>(x), b: a < b, c: d > (e), g: h<i, j>(k), l: x as Array<Array<number>> }",
+		"export default { a: <T,>(x: T) => x, b: c ? (x): T => x : (y) => y, d: (x?: number, y?) => x }",
+		"export default { a: x as T extends U ? V : W, b: f as (x: number) => void }",
+		"const config = { a: 1 }\nconfig.b = 2\nif (x) { config.c.push(1) }\nObject.assign(config, {})\nexport default config\n",
+		"export default defineFwConfig(() => {\n  const x = f(/}/)\n  return { a: x }\n})\n",
+		"module.exports = { a: require('x'), ...b, [c]: d, get e() { return 1 }, async *f() {} }",
+		"\uFEFFexport default {\r\n\ta: 'é😀',\r\n}",
+		"export default { 'k': 0x10, 1.5: 1_000n, \\u0061: .5e-3, b: -Infinity, c: !x, d: typeof y, e: await z }",
+		"declare module 'x' { interface Y { a: string } }\ntype U = { x: '}' } | `a${string}`\nenum E { A = 1 }\nexport default {}",
+		"export default withMatrix({ a: 1 })",
+		"export default async () => ({ a: 1 })",
+	}
+	for i, s := range snippets {
+		write(fmt.Sprintf("snippet_%02d", i), []byte(s), true)
+	}
+}
