@@ -37,11 +37,12 @@ func (p *Plan) planEdits(files []*srcFile) {
 		var edits []udiff.Edit
 		var why []string
 		isRef := map[int]bool{}
+		lines := lineIndex{data: f.data}
 		for _, r := range f.refs {
 			isRef[r.start] = true
 			s := string(f.data[r.start:r.end])
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
-			line := lineOf(f.data, r.start)
+			line := lines.line(r.start)
 			if note != "" {
 				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
 			}
@@ -60,7 +61,7 @@ func (p *Plan) planEdits(files []*srcFile) {
 			}
 			s := string(f.data[sr[0]:sr[1]])
 			if q := p.namesMoved(s, fromDir); q != "" {
-				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lineOf(f.data, sr[0]), s, q)
+				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lines.line(sr[0]), s, q)
 			}
 		}
 	}

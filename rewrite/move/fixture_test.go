@@ -388,12 +388,6 @@ func writeFixture(t *testing.T, name string, ar *txtar.Archive, got map[string][
 // checkSyntax passes every script the move edited through esbuild: an edit
 // must never break a file.
 func checkSyntax(t *testing.T, ar *txtar.Archive, got map[string][]byte) {
-	in := map[string][]byte{}
-	for _, f := range ar.Files {
-		if n, ok := strings.CutPrefix(f.Name, "in/"); ok {
-			in[n] = f.Data
-		}
-	}
 	loaders := map[string]api.Loader{".ts": api.LoaderTS, ".mts": api.LoaderTS, ".cts": api.LoaderTS, ".tsx": api.LoaderTSX,
 		".js": api.LoaderJS, ".mjs": api.LoaderJS, ".cjs": api.LoaderJS, ".jsx": api.LoaderJSX, ".css": api.LoaderCSS}
 	for n, data := range got {
@@ -406,7 +400,6 @@ func checkSyntax(t *testing.T, ar *txtar.Archive, got map[string][]byte) {
 			t.Errorf("%s: esbuild: %s", n, e.Text)
 		}
 	}
-	_ = in
 }
 
 // checkGitApply replays the plan on a fresh copy the way a user would with

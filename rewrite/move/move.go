@@ -26,6 +26,7 @@
 package move
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -696,7 +697,6 @@ func (p *Plan) also(a string, in Input, add func(from, to, why string), stay map
 // collide when case is ignored, symlinks that would break, paths outside the
 // root, and parents to create.
 func (p *Plan) checkMoves() {
-	m := p.Paths
 	root := p.Root
 	folded := map[string]string{}
 	for _, mv := range p.Moves {
@@ -759,7 +759,6 @@ func (p *Plan) checkMoves() {
 		}
 		p.dirMode[d] = st.Mode().Perm()
 	}
-	_ = m
 }
 
 // checkLinks walks a move's source for symlinks (never following them) and
@@ -807,11 +806,25 @@ func (p *Plan) checkLinks(mv Move) {
 }
 
 func lineOf(data []byte, off int) int {
-	n := 1
-	for _, c := range data[:min(off, len(data))] {
-		if c == '\n' {
-			n++
+	return bytes.Count(data[:min(off, len(data))], []byte{'\n'}) + 1
+}
+
+// lineIndex finds line numbers in one file without rescanning it for each
+// offset.
+type lineIndex struct {
+	data []byte
+	nl   []int // offsets of the newlines, built on first use
+}
+
+func (x *lineIndex) line(off int) int {
+	if x.nl == nil {
+		x.nl = []int{}
+		for i, c := range x.data {
+			if c == '\n' {
+				x.nl = append(x.nl, i)
+			}
 		}
 	}
-	return n
+	n, _ := slices.BinarySearch(x.nl, off)
+	return n + 1
 }
