@@ -133,8 +133,12 @@ func contains(list []string, s string) bool {
 // config is parsed once, and each is checked (and reported) once, however
 // many projects extend it. The result is sorted by display path.
 func loadProjects(args []string) []*rules.Project {
-	return loadFound(discover(args), rules.NewLoader())
+	return loadFound(discover(args), newLoader())
 }
+
+// newLoader makes the Loader of a run. Tests replace it to inject read
+// errors that the OS does not give a root user.
+var newLoader = rules.NewLoader
 
 // loadFound loads the configs discovery found with l.
 func loadFound(found []found, l *rules.Loader) []*rules.Project {
