@@ -757,7 +757,7 @@ func (p *Plan) checkMoves() {
 			p.conflict(d, "%v", err)
 			continue
 		}
-		p.dirMode[d] = st.Mode().Perm()
+		p.dirMode[d] = st.Mode() & permBits
 	}
 }
 
