@@ -28,7 +28,10 @@ type summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
-	Fixable  int `json:"fixable"`
+	// Fixable counts the findings `fwmigrate apply` fixes (safe fixes);
+	// UnsafeFixable those whose fix needs `apply --unsafe`.
+	Fixable       int `json:"fixable"`
+	UnsafeFixable int `json:"unsafeFixable"`
 }
 
 func (r *report) summary() summary {
@@ -42,8 +45,12 @@ func (r *report) summary() summary {
 		default:
 			s.Infos++
 		}
-		if d.Fix != nil {
+		switch {
+		case d.Fix == nil:
+		case d.Fix.Applicability == rules.Safe:
 			s.Fixable++
+		default:
+			s.UnsafeFixable++
 		}
 	}
 	return s
@@ -192,6 +199,9 @@ func writeText(w io.Writer, r *report, color bool) error {
 		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", plural(total, "problem"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"), plural(s.Files, "config file"))
 		if s.Fixable > 0 {
 			fmt.Fprintf(&b, "; %d fixable with `fwmigrate apply`", s.Fixable)
+		}
+		if s.UnsafeFixable > 0 {
+			fmt.Fprintf(&b, "; %d more with `fwmigrate apply --unsafe` (they change behaviour: review them)", s.UnsafeFixable)
 		}
 		b.WriteString(".\n")
 	}
