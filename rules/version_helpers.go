@@ -14,11 +14,10 @@ import (
 // runtimeConfig rules.
 
 // projectCompat returns the compatibility version the project runs with
-// today (3, 4 or 5), 0 when it cannot be known before the config runs.
+// (3, 4 or 5), 0 when it cannot be known before the config runs. It is
+// computed from the config being checked, not taken from the Detection, so
+// that it follows a config that fwmigrate apply has just rewritten.
 func projectCompat(pass *Pass) int {
-	if d := pass.Project.Detection; d != nil {
-		return d.Compat
-	}
 	v, st := pass.Config.Value("future.compatibilityVersion")
 	c, _ := compat.EffectiveCompat(pass.Project.Framework, v, st)
 	return c
