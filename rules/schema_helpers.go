@@ -68,30 +68,60 @@ func envBlocks(pass *Pass) (blocks []ast.Path, dynamic bool) {
 	return blocks, dynamic
 }
 
-// envValue returns the value option has in the environment an occurrence
-// written under prefix applies to. Inside an override block, the block's
-// own value wins and the top level fills in. At the top level the value is
-// the top-level one, but Dynamic when an override block sets the option too
-// (or could): it then depends on the environment, and the schema rules do
-// not guess which one the user cares about.
-func envValue(pass *Pass, prefix ast.Path, option string) (any, compat.ValueState) {
+// envVal is the value an option has in one environment.
+type envVal struct {
+	// block is the override block the value comes from ($production,
+	// $env.staging), empty for the top-level value.
+	block ast.Path
+	v     any
+	st    compat.ValueState
+}
+
+// envValues returns the values option takes in the environments an
+// occurrence written under prefix applies to. Inside an override block,
+// that is one value: the block's own, else the top-level one. At the top
+// level, it is the top-level value (unless $production, $development and
+// $test all override it, so that it never applies) plus the value of each
+// override block that sets the option. When something the parser cannot
+// see could add an override block, the result is one Dynamic value.
+func envValues(pass *Pass, prefix ast.Path, option string) []envVal {
 	if len(prefix) > 0 {
 		v, st := pass.Config.Value(join(prefix, ast.ParsePath(option)...).String())
 		if st != compat.Absent {
-			return v, st
+			return []envVal{{block: prefix, v: v, st: st}}
 		}
-		return pass.Config.Value(option)
+		v, st = pass.Config.Value(option)
+		return []envVal{{v: v, st: st}}
 	}
 	blocks, dynamic := envBlocks(pass)
 	if dynamic {
-		return nil, compat.Dynamic
+		return []envVal{{st: compat.Dynamic}}
 	}
+	var out []envVal
+	modes := 0
 	for _, b := range blocks {
-		if _, st := pass.Config.Value(join(b, ast.ParsePath(option)...).String()); st != compat.Absent {
-			return nil, compat.Dynamic
+		v, st := pass.Config.Value(join(b, ast.ParsePath(option)...).String())
+		if st == compat.Absent {
+			continue
 		}
+		if envKeys[b[0]] {
+			modes++
+		}
+		out = append(out, envVal{block: b, v: v, st: st})
 	}
-	return pass.Config.Value(option)
+	if modes < len(envKeys) {
+		v, st := pass.Config.Value(option)
+		out = append([]envVal{{v: v, st: st}}, out...)
+	}
+	return out
+}
+
+// where names the environment of an envVal for a note: "in `$production`".
+func (e envVal) where() string {
+	if len(e.block) == 0 {
+		return "at the top level"
+	}
+	return "in `" + e.block.String() + "`"
 }
 
 // partialValue converts n into a value for compat.Type.Check: static parts
@@ -424,4 +454,27 @@ func transposed(word string, candidates []string) string {
 		}
 	}
 	return ""
+}
+
+// optionOccurrences is pass.optionProps for the schema rules: every property
+// whose option path (override prefix removed) is option, in source order,
+// including those under $env.<name>, which optionProps does not descend
+// into (it stops at the $env key, whose path has no override prefix yet).
+func optionOccurrences(pass *Pass, option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
+	want := ast.ParsePath(option)
+	schemaWalk(pass, func(prefix, rest, path ast.Path, prop *ast.Property) bool {
+		if len(rest) > len(want) {
+			return false
+		}
+		for i := range rest {
+			if rest[i] != want[i] {
+				return false
+			}
+		}
+		if len(rest) == len(want) {
+			fn(prefix, path, prop)
+			return false
+		}
+		return true
+	})
 }
