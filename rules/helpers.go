@@ -36,6 +36,9 @@ func join(prefix ast.Path, segs ...string) ast.Path {
 func (p *Pass) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
 	want := ast.ParsePath(option)
 	p.Walk(func(path ast.Path, prop *ast.Property) bool {
+		if len(path) == 1 && path[0] == "$env" {
+			return true // descend to $env.<name>
+		}
 		prefix, rest := SplitEnvPrefix(path)
 		if len(rest) > len(want) {
 			return false
