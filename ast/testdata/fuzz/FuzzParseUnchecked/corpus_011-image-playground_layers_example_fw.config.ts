@@ -1,0 +1,3 @@
+go test fuzz v1
+[]byte("export default defineFwConfig({})\n")
+bool(true)

@@ -1,0 +1,3 @@
+go test fuzz v1
+[]byte("export default defineFwConfig({\n  modules: [\n    function (_options, fw) {\n      // @ts-expect-error not valid fw option\n      fw.options.__installed_layer = true\n    },\n  ],\n})\n")
+bool(true)

@@ -1,0 +1,3 @@
+go test fuzz v1
+[]byte("export default defineFwConfig({\n  app: {\n    head: {\n      charset: \"utf-8\",\n      viewport: \"width=device-width, initial-scale=1\",\n      title: \"PandaDEV\",\n      script:\n        process.env.NODE_ENV === \"production\"\n          ? [\n              {\n                src: \"https://plausible.pandadev.net/js/script.tagged-events.outbound-links.js\",\n                defer: true,\n                \"data-domain\": \"pandadev.net\",\n              },\n            ]\n          : [],\n    },\n  },\n  site: {\n    url: \"https://pandadev.net\",\n  },\n  modules: [\"fw-simple-sitemap\", \"@nuxtjs/robots\"],\n  devtools: { enabled: true },\n});\n")
+bool(true)

@@ -1,0 +1,3 @@
+go test fuzz v1
+[]byte("import i18nConfig from './i18n.config'\n\nexport default defineFwConfig({\n  devtools: { enabled: true },\n  modules: ['@nuxtjs/tailwindcss', '@fw/eslint', '@pinia/nuxt', '@nuxtjs/i18n'],\n  css: ['~/shared/assets/styles/main.css'],\n  dir: {\n    pages: './src/app/routes',\n    layouts: './src/app/layouts',\n    public: './src/app/public',\n  },\n  components: {\n    dirs: [\n      {\n        path: './src/shared/ui',\n        pathPrefix: false,\n      },\n    ],\n  },\n  alias: {\n    '~': '/src',\n  },\n  eslint: {\n    checker: true,\n  },\n  i18n: i18nConfig,\n})\n")
+bool(true)

@@ -1,0 +1,3 @@
+go test fuzz v1
+[]byte("import { fileURLToPath } from \"url\";\n\n// https://nuxt.com/docs/api/configuration/nuxt-config\nexport default defineFwConfig({\n  alias: {\n    \"#workspace\": fileURLToPath(new URL(\"../../\", import.meta.url)),\n  },\n\n  compatibilityDate: \"2025-07-15\",\n  extends: [\n    [\"@org/i18n\", { install: true }],\n    [\"@org/ui\", { install: true }],\n  ],\n\n  devtools: { enabled: true },\n  devServer: { port: 8000 },\n\n  workspaceDir: \"../../\",\n  srcDir: \"src/app\",\n  serverDir: \"src/server\",\n  dir: {\n    public: \"src/public\",\n    modules: \"src/modules\",\n    shared: \"src/shared\",\n  },\n});\n")
+bool(true)
