@@ -344,15 +344,15 @@ func closest(name string, candidates []string) string {
 		if c == name || strings.HasPrefix(c, "$") != strings.HasPrefix(name, "$") {
 			continue
 		}
-		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+		if d := Distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-// distance is the Levenshtein distance between a and b, in runes.
-func distance(a, b string) int {
+// Distance is the Levenshtein distance between a and b, in runes.
+func Distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
