@@ -35,7 +35,7 @@ func runHashModeSSR(pass *Pass) {
 			return
 		}
 		var notes []string
-		vals := envValues(pass, prefix, "ssr")
+		vals := envValues(pass, prefix, "router.options.hashMode", "ssr")
 		for _, e := range vals {
 			switch {
 			case e.st == compat.Absent && len(vals) > 1:

@@ -77,14 +77,16 @@ type envVal struct {
 	st    compat.ValueState
 }
 
-// envValues returns the values option takes in the environments an
-// occurrence written under prefix applies to. Inside an override block,
-// that is one value: the block's own, else the top-level one. At the top
-// level, it is the top-level value (unless $production, $development and
-// $test all override it, so that it never applies) plus the value of each
-// override block that sets the option. When something the parser cannot
-// see could add an override block, the result is one Dynamic value.
-func envValues(pass *Pass, prefix ast.Path, option string) []envVal {
+// envValues returns the values option takes in the environments where an
+// occurrence of the option self, written under prefix, applies. Inside an
+// override block, that is one value: the block's own, else the top-level
+// one. At the top level, it is the top-level value (unless $production,
+// $development and $test all override it, so that it never applies) plus
+// the value of each override block that sets option without overriding
+// self too (where self is overridden, the top-level occurrence does not
+// apply). When something the parser cannot see could add an override
+// block, the result is one Dynamic value.
+func envValues(pass *Pass, prefix ast.Path, self, option string) []envVal {
 	if len(prefix) > 0 {
 		v, st := pass.Config.Value(join(prefix, ast.ParsePath(option)...).String())
 		if st != compat.Absent {
@@ -100,6 +102,9 @@ func envValues(pass *Pass, prefix ast.Path, option string) []envVal {
 	var out []envVal
 	modes := 0
 	for _, b := range blocks {
+		if _, st := pass.Config.Value(join(b, ast.ParsePath(self)...).String()); st != compat.Absent {
+			continue
+		}
 		v, st := pass.Config.Value(join(b, ast.ParsePath(option)...).String())
 		if st == compat.Absent {
 			continue
