@@ -440,7 +440,7 @@ func (p *parser) parseVarDecl(top bool, idx int) {
 }
 
 func (p *parser) skipImportAttrs() {
-	if (p.l.is("with") || p.l.is("assert")) && !p.l.nl {
+	if (p.l.tok == tWith || p.l.is("assert")) && !p.l.nl {
 		p.next()
 		if p.l.tok == tOpenBrace {
 			p.skipBalanced(false)
