@@ -288,7 +288,9 @@ func (l *Loader) withAuto(e *entry) *Layer {
 	e.autoOnce.Do(func() {
 		dirs, err := compat.Layers(ly.Root)
 		ly.autoErr = err
-		for _, d := range dirs {
+		// Later names take priority (migration facts §13): highest first.
+		for i := len(dirs) - 1; i >= 0; i-- {
+			d := dirs[i]
 			r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
 			l.resolveLocal(r, d)
 			ly.auto = append(ly.auto, r)
@@ -515,11 +517,11 @@ func (l *Loader) Load(configPath, display string) *Project {
 	}
 	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display}
 	// The config is cached by its real path, so that a project reached
-	// again as another's layer is the same parse.
+	// again as another's layer is the same parse. A file gone since it was
+	// found is reported by the read.
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		p.Err = err
-		return p
+		real = abs
 	}
 	e := l.entryFor(filepath.Dir(real), real)
 	l.mu.Lock()
