@@ -158,7 +158,7 @@ func runApply(args []string, o applyOptions) []*fileApply {
 	projects := loadProjects(args)
 	results := make([]*fileApply, len(projects))
 	parallel(len(projects), func(i int) {
-		results[i] = applyConfig(projects[i], o)
+		results[i] = applyConfig(projects[i], o, rules.Check)
 	})
 	// Writing is sequential: the git guard and the writes of one file do
 	// not race with another file's in the same repository.
@@ -193,8 +193,9 @@ func runApply(args []string, o applyOptions) []*fileApply {
 	return results
 }
 
-// applyConfig computes the new text of one project's config.
-func applyConfig(p *rules.Project, o applyOptions) *fileApply {
+// applyConfig computes the new text of one project's config. check is
+// rules.Check (a test injects broken fixes through it).
+func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, rules.Options) []*rules.Diagnostic) *fileApply {
 	r := &fileApply{p: p}
 	switch {
 	case p.Framework != 0:
@@ -206,7 +207,7 @@ func applyConfig(p *rules.Project, o applyOptions) *fileApply {
 		p.Framework = o.framework
 		r.framework, r.frameworkFrom = o.framework, "--framework"
 	}
-	diags := rules.Check(p, o.rules)
+	diags := check(p, o.rules)
 	if p.File == nil || rules.Fatal(diags) {
 		r.remaining, r.fatal = diags, rules.Fatal(diags)
 		return r
@@ -270,7 +271,7 @@ func applyConfig(p *rules.Project, o applyOptions) *fileApply {
 		next := *cur
 		next.File = f
 		cur = &next
-		diags = rules.Check(cur, o.rules)
+		diags = check(cur, o.rules)
 		if rules.Fatal(diags) {
 			r.remaining, r.fatal = diags, true
 			return r
@@ -391,25 +392,42 @@ func writeApplyText(out, report io.Writer, results []*fileApply, o applyOptions)
 		for _, f := range r.fixed {
 			fmt.Fprintf(&b, "  %s %s %s: %s\n", verb, f.d.Code, optionOf(f.d), f.d.Fix.Description)
 		}
-		for _, f := range r.notFixed {
-			fmt.Fprintf(&b, "  not fixed %s %s: %s: %s\n", f.d.Code, optionOf(f.d), f.d.Fix.Description, f.reason)
-		}
-		if len(r.remaining) > 0 {
-			b.WriteString("  remaining:\n")
-		}
+		// What could not be changed, with why; the remaining diagnostics
+		// that have no fix are only counted (check lists them).
+		var notFixed, unsafeLeft, tool []*rules.Diagnostic
+		others := 0
 		for _, d := range r.remaining {
-			fmt.Fprintf(&b, "    %s\n", header(d))
-			switch why := r.notFixedReason(d); {
-			case why != "":
-				fmt.Fprintf(&b, "      = not fixed: %s\n", why)
+			switch {
+			case d.Category == rules.Tool: // unreadable, unparsable, not a literal, internal errors
+				tool = append(tool, d)
+			case r.notFixedReason(d) != "":
+				notFixed = append(notFixed, d)
 			case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.unsafe:
-				fmt.Fprintf(&b, "      = unsafe fix not applied (use --unsafe): %s\n", d.Fix.Description)
+				unsafeLeft = append(unsafeLeft, d)
+			default:
+				others++
 			}
-			if d.Code == rules.CodeInternal || d.Code == rules.CodeSyntax {
-				for _, n := range d.Notes {
-					fmt.Fprintf(&b, "      = note: %s\n", strings.ReplaceAll(n, "\n", "\n              "))
-				}
+		}
+		for _, d := range tool {
+			fmt.Fprintf(&b, "  %s\n", header(d))
+			for _, n := range d.Notes {
+				fmt.Fprintf(&b, "    = note: %s\n", strings.ReplaceAll(n, "\n", "\n            "))
 			}
+		}
+		if len(notFixed) > 0 {
+			b.WriteString("  not fixed:\n")
+		}
+		for _, d := range notFixed {
+			fmt.Fprintf(&b, "    %s\n      = %s: %s\n", header(d), d.Fix.Description, r.notFixedReason(d))
+		}
+		if len(unsafeLeft) > 0 {
+			b.WriteString("  not applied without --unsafe:\n")
+		}
+		for _, d := range unsafeLeft {
+			fmt.Fprintf(&b, "    %s\n      = fix: %s\n", header(d), d.Fix.Description)
+		}
+		if others > 0 {
+			fmt.Fprintf(&b, "  %s without an automatic fix (see 'fwmigrate check')\n", plural(others, "other diagnostic"))
 		}
 		b.WriteByte('\n')
 	}
