@@ -1,0 +1,116 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+)
+
+var ruleLayerSource = &Rule{
+	Code:     "FW315",
+	Name:     "layer-source",
+	Category: Schema,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "an extends or theme source with a prefix the framework does not know",
+		Why: `extends takes local paths, packages and remote git sources written with
+the prefixes github:, gh:, gitlab: and bitbucket:; theme takes github:,
+gitlab:, bitbucket: and https:// (the reference; the knowledge base's rule
+text for each option is where the rule reads them). A source that starts with
+another scheme-like prefix ('githb:', 'npm:', 'https://' in extends) is none of
+these: the layer cannot be resolved and its config is not merged. Local paths,
+Windows drive letters and package names (which cannot hold a colon) are not
+judged; neither are values only known at run time.`,
+		Example: `export default defineFwConfig({
+  extends: ['githb:acme/base-layer', ['gitlab:acme/ui', { install: true }]],
+})`,
+		Fix: `When the prefix is a likely typo of an accepted one, replaces it. Unsafe:
+the layer starts to load, and the guess should be reviewed.`,
+	},
+	Run: runLayerSource,
+}
+
+func init() { Register(ruleLayerSource) }
+
+var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`)
+
+func runLayerSource(pass *Pass) {
+	for _, option := range []string{"extends", "theme"} {
+		accepted := sourcePrefixes(option)
+		if len(accepted) == 0 {
+			continue
+		}
+		optionOccurrences(pass, option, func(prefix, path ast.Path, prop *ast.Property) {
+			for _, n := range extendsSources(prop.Value) {
+				checkLayerSource(pass, option, path, n, accepted)
+			}
+		})
+	}
+}
+
+// extendsSources returns the source nodes of an extends or theme value: the
+// value itself, or the elements of an array, an element that is a
+// [source, options] tuple giving its first element.
+func extendsSources(v ast.Node) []ast.Node {
+	arr, ok := ast.Unwrap(v).(*ast.Array)
+	if !ok {
+		return []ast.Node{v}
+	}
+	var out []ast.Node
+	for i, e := range arr.Elements {
+		if e == nil || isSpreadElement(arr, i) {
+			continue
+		}
+		if t, ok := ast.Unwrap(e).(*ast.Array); ok {
+			if len(t.Elements) > 0 && !isSpreadElement(t, 0) && t.Elements[0] != nil {
+				out = append(out, t.Elements[0])
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func checkLayerSource(pass *Pass, option string, path ast.Path, n ast.Node, accepted []string) {
+	s, ok := staticString(n)
+	if !ok {
+		return
+	}
+	m := schemeRE.FindStringSubmatch(s)
+	if m == nil || len(m[1]) < 2 {
+		return // a path, a package or a drive letter
+	}
+	for _, a := range accepted {
+		if strings.HasPrefix(strings.ToLower(s), a) {
+			return
+		}
+	}
+	got := m[0]
+	d := pass.Report(n.Span(), path.String(), "`%s` source %s starts with %s, which is not a prefix `%s` accepts: the layer cannot be resolved", option, quote(s), quote(got), option)
+	d.Notes = append(d.Notes, "`"+option+"` accepts local paths, packages and the prefixes "+strings.Join(accepted, ", "))
+	meant := Suggest(got, accepted)
+	if meant == "" {
+		meant = transposed(got, accepted)
+	}
+	lit, isLit := ast.Unwrap(n).(*ast.String)
+	if meant == "" || strings.HasSuffix(meant, "//") != strings.HasSuffix(got, "//") {
+		return
+	}
+	d.Message += "; did you mean " + quote(meant) + "?"
+	if !isLit {
+		return
+	}
+	q := string(pass.File.Src[lit.Loc.Start])
+	fixed := meant + s[len(got):]
+	if strings.ContainsAny(fixed, q+"\\\n") {
+		return
+	}
+	d.Fix = &Fix{
+		Description:   "replace " + quote(got) + " with " + quote(meant) + ": the layer starts to load",
+		Applicability: Unsafe,
+		Ops:           []rewrite.Op{{Kind: rewrite.OpReplace, Path: path, Span: lit.Loc, Text: q + fixed + q}},
+	}
+}
