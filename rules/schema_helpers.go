@@ -483,3 +483,17 @@ func optionOccurrences(pass *Pass, option string, fn func(prefix, path ast.Path,
 		return true
 	})
 }
+
+// ties returns meant and the other candidates exactly as close to word as
+// meant is (by compat.Distance, letter case ignored): when there are several,
+// the suggestion is a coin toss and no fix should pick one.
+func ties(word, meant string, candidates []string) []string {
+	out := []string{meant}
+	d := compat.Distance(strings.ToLower(word), strings.ToLower(meant))
+	for _, c := range candidates {
+		if c != meant && c != word && compat.Distance(strings.ToLower(word), strings.ToLower(c)) == d {
+			out = append(out, c)
+		}
+	}
+	return out
+}
