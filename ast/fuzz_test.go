@@ -59,9 +59,10 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzParseUnchecked runs the parser alone, thousands of times faster than
-// FuzzParse (no esbuild), for the crashes and hangs only: no panic, errors
-// with positions, nodes inside the source and in order.
+// FuzzParseUnchecked runs the parser alone, far faster than FuzzParse
+// (esbuild runs only on what the parser rejects): no panic or hang, errors
+// with positions, spans inside the source, and nothing rejected that esbuild
+// accepts.
 func FuzzParseUnchecked(f *testing.F) {
 	f.Add([]byte("export default defineFwConfig({ a: 1 })"), true)
 	f.Fuzz(func(t *testing.T, src []byte, ts bool) {
@@ -76,6 +77,10 @@ func FuzzParseUnchecked(f *testing.F) {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(src) {
 				t.Fatalf("error %v", err)
+			}
+			// What the parser rejects, esbuild must reject too.
+			if len(src) <= 4096 && !strings.Contains(se.Text, "Too deeply nested") && Validate(name, src) == nil {
+				t.Fatalf("esbuild accepts the input but the parser does not: %v", err)
 			}
 			return
 		}

@@ -462,10 +462,15 @@ func (p *parser) parsePrefix(lv level, flags exprFlags) Node {
 			return p.parseParenExpr(start, lv, false, false, res == definitelyTypeParams)
 		}
 		// "<T>x"
+		if !p.enter() {
+			p.leave()
+			return p.errNode()
+		}
 		p.next()
 		p.skipType(lLowest)
 		p.expectGreaterThan()
 		inner := p.parsePrefix(lv, flags)
+		p.leave()
 		e := p.expr(start, HintTypeAssert)
 		e.Inner = inner
 		return e
