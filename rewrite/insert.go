@@ -22,6 +22,8 @@ type newProp struct {
 	// lineComment reports a // comment among the leading and trailing
 	// comments: nothing may follow it on its line.
 	lineComment bool
+	// trailLine reports that trail is a // comment.
+	trailLine bool
 	// leaf is false for the objects chain wraps around a property.
 	leaf bool
 }
@@ -117,7 +119,7 @@ func (e *editor) movedProp(p *ast.Property, key string) (newProp, error) {
 	if p.Trailing != nil {
 		np.trail = p.Trailing.Text
 		if !p.Trailing.Block {
-			np.lineComment = true
+			np.lineComment, np.trailLine = true, true
 		}
 	}
 	leading := p.Leading
@@ -206,13 +208,39 @@ func (e *editor) insertEdits(obj *ast.Object, np newProp, after *ast.Property) [
 	ind := e.propIndent(obj)
 	pos := contentEnd(after)
 	text := l.EOL + ind + np.line(ind, after != last || after.Comma >= 0)
+	end := pos
+	if np.trailLine && !e.restBlank(pos) {
+		// `}` follows on the line: the comment must not swallow it.
+		text += l.EOL + e.f.LineIndent(obj.Loc.Start)
+		end = e.skipBlanks(pos)
+	}
 	if after.Comma >= 0 {
-		return []udiff.Edit{{Start: pos, End: pos, New: text}}
+		return []udiff.Edit{{Start: pos, End: end, New: text}}
 	}
 	if pos == after.Loc.End {
-		return []udiff.Edit{{Start: pos, End: pos, New: "," + text}}
+		return []udiff.Edit{{Start: pos, End: end, New: "," + text}}
 	}
-	return []udiff.Edit{{Start: after.Loc.End, End: after.Loc.End, New: ","}, {Start: pos, End: pos, New: text}}
+	return []udiff.Edit{{Start: after.Loc.End, End: after.Loc.End, New: ","}, {Start: pos, End: end, New: text}}
+}
+
+// skipBlanks returns the offset of the first byte at or after off that is
+// not a space or a tab.
+func (e *editor) skipBlanks(off int) int {
+	for off < len(e.f.Src) && (e.f.Src[off] == ' ' || e.f.Src[off] == '\t') {
+		off++
+	}
+	return off
+}
+
+// restBlank reports that nothing but blanks follows off on its line.
+func (e *editor) restBlank(off int) bool {
+	src := e.f.Src
+	for ; off < len(src) && src[off] != '\n'; off++ {
+		if src[off] != ' ' && src[off] != '\t' && src[off] != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // contentEnd is the end of p's line content: after its value, its comma
@@ -521,13 +549,19 @@ func (e *editor) concatEdits(a *ast.Array, items carried) []udiff.Edit {
 	}
 	pos = e.lineEnd(pos, end)
 	text := l.EOL + ind + items.render(ind, false, comma >= 0)
+	stop := pos
+	if items.endsLine && !e.restBlank(pos) {
+		// `]` follows on the line: the comment must not swallow it.
+		text += l.EOL + e.f.LineIndent(a.Loc.Start)
+		stop = e.skipBlanks(pos)
+	}
 	if comma >= 0 {
-		return []udiff.Edit{{Start: pos, End: pos, New: text}}
+		return []udiff.Edit{{Start: pos, End: stop, New: text}}
 	}
 	if pos == lastEnd {
-		return []udiff.Edit{{Start: pos, End: pos, New: "," + text}}
+		return []udiff.Edit{{Start: pos, End: stop, New: "," + text}}
 	}
-	return []udiff.Edit{{Start: lastEnd, End: lastEnd, New: ","}, {Start: pos, End: pos, New: text}}
+	return []udiff.Edit{{Start: lastEnd, End: lastEnd, New: ","}, {Start: pos, End: stop, New: text}}
 }
 
 // carried is what concat moves: the elements of an array with the comments
@@ -537,6 +571,8 @@ type carried struct {
 	// multi reports that the items cannot share a line with what follows
 	// or do not fit on one line.
 	multi bool
+	// endsLine reports that the items end with a // comment.
+	endsLine bool
 }
 
 func (c carried) fits() bool { return !c.multi }
@@ -574,15 +610,20 @@ func (e *editor) carried(sp *ast.Property, a *ast.Array) carried {
 	if len(sp.Leading) > 0 {
 		multi = true
 	}
+	endsLine := false
+	if cs := f.Comments; len(cs) > 0 {
+		i := sort.Search(len(cs), func(i int) bool { return cs[i].Loc.End >= end })
+		endsLine = i < len(cs) && cs[i].Loc.End == end && !cs[i].Block
+	}
 	trail := ""
 	if sp.Trailing != nil {
 		trail = sp.Trailing.Text
 		if !sp.Trailing.Block {
-			multi = true
+			multi, endsLine = true, true
 		}
 	}
 	leading := sp.Leading
-	return carried{multi: multi, render: func(indent string, oneLine, comma bool) string {
+	return carried{multi: multi, endsLine: endsLine, render: func(indent string, oneLine, comma bool) string {
 		var b strings.Builder
 		for _, c := range leading {
 			b.WriteString(reindent(src, c.Loc, f.LineIndent(c.Loc.Start), indent, nil))

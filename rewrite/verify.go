@@ -370,11 +370,13 @@ func (v *verifier) comments() {
 			if p := lookup(v.b, op.Path); p != nil && p.Value != nil {
 				gone = append(gone, p.Value.Span())
 			}
-			gone = append(gone, v.deletedParents(op.Path, len(op.Path)-1)...)
 		case OpDelete:
-			gone = append(gone, v.deletedParents(op.Path, len(op.Path))...)
+			if p := lookup(v.b, op.Path); p != nil {
+				gone = append(gone, p.Extent(v.b))
+			}
+			gone = append(gone, v.emptiedParents(op.Path)...)
 		case OpMove:
-			gone = append(gone, v.deletedParents(op.Path, len(op.Path)-1)...)
+			gone = append(gone, v.emptiedParents(op.Path)...)
 			if p := lookup(v.b, op.Path); p != nil {
 				kept = append(kept, p.Extent(v.b))
 			}
@@ -413,13 +415,18 @@ func (v *verifier) comments() {
 	}
 }
 
-// deletedParents returns the extents (in before) of the properties at
-// path[:k], path[:k-1], ... that are gone from after.
-func (v *verifier) deletedParents(path ast.Path, k int) []ast.Span {
+// emptiedParents returns the extents (in before) of the parents of path
+// that removing it may have removed: those gone from after, and those that
+// held nothing else (a later op may have created them anew).
+func (v *verifier) emptiedParents(path ast.Path) []ast.Span {
 	var out []ast.Span
-	for ; k > 0; k-- {
+	for k := len(path) - 1; k > 0; k-- {
 		p := lookup(v.b, path[:k])
-		if p == nil || lookup(v.a, path[:k]) != nil {
+		if p == nil {
+			break
+		}
+		o, _ := ast.Unwrap(p.Value).(*ast.Object)
+		if lookup(v.a, path[:k]) != nil && (o == nil || len(o.Props) != 1) {
 			break
 		}
 		out = append(out, p.Extent(v.b))
