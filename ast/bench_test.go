@@ -7,7 +7,7 @@ import (
 )
 
 // benchInputs are the largest corpus config and a generated 1 MB config.
-func benchInputs(b *testing.B) []corpusConfig {
+func benchInputs(b testing.TB) []corpusConfig {
 	var largest corpusConfig
 	for _, c := range corpusConfigs(b) {
 		if len(c.src) > len(largest.src) {
