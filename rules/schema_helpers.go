@@ -448,7 +448,7 @@ func transposed(word string, candidates []string) string {
 				diff = i
 				continue
 			}
-			if diff == i-1 {
+			if diff >= 0 && diff == i-1 {
 				continue
 			}
 			ok = false
