@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -29,8 +31,9 @@ engine hooks.`,
     'app:mounted': () => {},
   },
 })`,
-		Fix: `For a typo written as one key ('buld:done'), renames it to the hook meant.
-Unsafe: the listener starts to run.`,
+		Fix: `For a typo, renames the key to the hook meant ('buld:done' to
+'build:done'; in the nested form, the last key when the others match). Unsafe:
+the listener starts to run.`,
 	},
 	Run: runUnknownHook,
 }
@@ -88,11 +91,18 @@ func checkHook(pass *Pass, path ast.Path, segs []string, pr *ast.Property) {
 		return // a module's hook, most likely
 	}
 	d := pass.ReportProperty(pr, path, "'%s' is not a framework hook: the listener never runs; did you mean '%s'?", name, meant)
-	if len(segs) != 1 {
-		return
+	// The key to rename to: the whole name in the flat form; in the nested
+	// form, the last segment when the others already match.
+	key := meant
+	if len(segs) > 1 {
+		want := strings.Split(meant, ":")
+		if len(want) != len(segs) || strings.Join(want[:len(want)-1], ":") != strings.Join(segs[:len(segs)-1], ":") {
+			return
+		}
+		key = want[len(want)-1]
 	}
-	to := join(path[:len(path)-1], meant)
-	if parent := pr.Parent; parent != nil && parent.Get(meant) != nil {
+	to := join(path[:len(path)-1], key)
+	if parent := pr.Parent; parent != nil && parent.Get(key) != nil {
 		d.Notes = append(d.Notes, "'"+meant+"' has a listener already: merge them by hand")
 		return
 	}
