@@ -73,3 +73,42 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusExtent deletes each property of every corpus config, one at a
+// time (down to three levels), and checks that what is left still parses,
+// has no new run of blank lines, and has exactly that property (and what it
+// held) less.
+func TestCorpusExtent(t *testing.T) {
+	for _, c := range corpusConfigs(t) {
+		f, err := Parse(c.name, c.src)
+		if err != nil || f.Config == nil {
+			continue
+		}
+		f.Walk(func(path Path, p *Property) bool {
+			if len(path) > 3 {
+				return false // deep enough: each deletion costs an esbuild run
+			}
+			ext := p.Extent(f)
+			out := string(c.src[:ext.Start]) + string(c.src[ext.End:])
+			g, err := Parse(c.name, []byte(out))
+			if err != nil {
+				t.Errorf("%s: deleting %s leaves invalid code: %v\n%s", c.id, path, err, short(f.Text(ext)))
+				return true
+			}
+			if strings.Contains(out, "\n\n\n") && !strings.Contains(string(c.src), "\n\n\n") {
+				t.Errorf("%s: deleting %s leaves two blank lines", c.id, path)
+			}
+			n, m := 0, 0
+			f.Walk(func(Path, *Property) bool { n++; return true })
+			g.Walk(func(Path, *Property) bool { m++; return true })
+			sub := 0
+			if o, ok := Unwrap(p.Value).(*Object); ok {
+				f.walk(o, nil, func(Path, *Property) bool { sub++; return true })
+			}
+			if m != n-1-sub {
+				t.Errorf("%s: deleting %s: %d properties left, want %d", c.id, path, m, n-1-sub)
+			}
+			return true
+		})
+	}
+}
