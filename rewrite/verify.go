@@ -361,7 +361,7 @@ func (v *verifier) untouched() {
 func (v *verifier) comments() {
 	var gone, kept []ast.Span
 	replaced := false
-	for _, op := range v.ops {
+	for i, op := range v.ops {
 		switch op.Kind {
 		case OpReplace:
 			gone = append(gone, op.Span)
@@ -376,9 +376,19 @@ func (v *verifier) comments() {
 			}
 			gone = append(gone, v.emptiedParents(op.Path)...)
 		case OpMove:
+			if len(op.Path) == len(op.To) && hasPrefix(op.Path, op.To) {
+				continue // a move onto itself does nothing
+			}
 			gone = append(gone, v.emptiedParents(op.Path)...)
+			// The moved property keeps its comments, when what moved is
+			// what the original held and no later op replaced it.
 			if p := lookup(v.b, op.Path); p != nil {
-				kept = append(kept, p.Extent(v.b))
+				switch {
+				case v.overlaps(v.ops[i+1:], op):
+					gone = append(gone, p.Extent(v.b))
+				case !v.overlaps(v.ops[:i], op):
+					kept = append(kept, p.Extent(v.b))
+				}
 			}
 		}
 	}
