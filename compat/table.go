@@ -55,7 +55,7 @@ var table = []row{
 		rule: "Default `<head>` content of every page. Entries: `meta`/`link`/`script` items are attribute objects (`name`, `content`, `rel`, `href`, `src`); `style` and `noscript` items use `textContent`. `app.head.style` is marked as likely to change.",
 		doc:  "Set default configuration for `<head>` on every page.",
 	},
-	{path: "app.keepalive", typ: "boolean | object", d: `false`, lay: InBoth, ref: true,
+	{path: "app.keepalive", typ: "boolean | object", d: `false`, lay: InBoth, open: true, ref: true,
 		rule: "Default keep-alive between pages; overridable per page with `definePageMeta`; JSON-serializable values only.",
 		doc:  "Default values for KeepAlive configuration between pages.",
 	},

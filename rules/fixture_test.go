@@ -31,7 +31,6 @@ func TestFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	covered := map[string]bool{}
 	for _, file := range files {
 		code := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		if i := strings.IndexAny(code, "-_."); i >= 0 {
@@ -44,15 +43,21 @@ func TestFixtures(t *testing.T) {
 		}
 		t.Run(code, func(t *testing.T) {
 			triggered, clean := runFixture(t, file, r)
-			if triggered && clean {
-				covered[r.Code] = true
-			} else {
+			if !triggered || !clean {
 				t.Errorf("%s needs a case that triggers %s and a case that does not (triggers: %v, clean: %v)", file, r.Code, triggered, clean)
 			}
 		})
 	}
+}
+
+// TestEveryRuleHasFixture: every rule the engine runs has its fixture (that
+// each fixture triggers its rule and has a clean case is TestFixtures' job).
+func TestEveryRuleHasFixture(t *testing.T) {
 	for _, r := range rules.All() {
-		if r.Run != nil && !covered[r.Code] && !t.Failed() {
+		if r.Run == nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("../testdata/rules", r.Code+".txtar")); err != nil {
 			t.Errorf("rule %s (%s) has no fixture testdata/rules/%s.txtar", r.Code, r.Name, r.Code)
 		}
 	}
