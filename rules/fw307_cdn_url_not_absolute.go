@@ -38,7 +38,7 @@ func runCDNURLNotAbsolute(pass *Pass) {
 		if o == nil {
 			continue
 		}
-		optionOccurrences(pass, option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			v, ok := staticValue(prop)
 			if !ok || v == nil || o.Type.Check(v) {
 				return

@@ -39,7 +39,7 @@ func init() { Register(ruleServerHandler) }
 var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
 
 func runServerHandler(pass *Pass) {
-	optionOccurrences(pass, "serverHandlers", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.optionProps("serverHandlers", func(prefix, path ast.Path, prop *ast.Property) {
 		arr, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok {
 			return

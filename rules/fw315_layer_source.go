@@ -42,7 +42,7 @@ func runLayerSource(pass *Pass) {
 		if len(accepted) == 0 {
 			continue
 		}
-		optionOccurrences(pass, option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			for _, n := range extendsSources(prop.Value) {
 				checkLayerSource(pass, option, path, n, accepted)
 			}

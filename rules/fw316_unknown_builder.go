@@ -59,7 +59,7 @@ func runUnknownBuilder(pass *Pass) {
 			continue
 		}
 		names := builderNames(o)
-		optionOccurrences(pass, option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			s, ok := staticString(prop.Value)
 			if !ok {
 				return

@@ -461,29 +461,6 @@ func transposed(word string, candidates []string) string {
 	return ""
 }
 
-// optionOccurrences is pass.optionProps for the schema rules: every property
-// whose option path (override prefix removed) is option, in source order,
-// including those under $env.<name>, which optionProps does not descend
-// into (it stops at the $env key, whose path has no override prefix yet).
-func optionOccurrences(pass *Pass, option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
-	want := ast.ParsePath(option)
-	schemaWalk(pass, func(prefix, rest, path ast.Path, prop *ast.Property) bool {
-		if len(rest) > len(want) {
-			return false
-		}
-		for i := range rest {
-			if rest[i] != want[i] {
-				return false
-			}
-		}
-		if len(rest) == len(want) {
-			fn(prefix, path, prop)
-			return false
-		}
-		return true
-	})
-}
-
 // ties returns meant and the other candidates exactly as close to word as
 // meant is (by compat.Distance, letter case ignored): when there are several,
 // the suggestion is a coin toss and no fix should pick one.
