@@ -75,7 +75,7 @@ func TestCorpus(t *testing.T) {
 }
 
 // TestCorpusExtent deletes each property of every corpus config, one at a
-// time (down to three levels), and checks that what is left still parses,
+// time (down to two levels), and checks that what is left still parses,
 // has no new run of blank lines, and has exactly that property (and what it
 // held) less.
 func TestCorpusExtent(t *testing.T) {
@@ -85,7 +85,7 @@ func TestCorpusExtent(t *testing.T) {
 			continue
 		}
 		f.Walk(func(path Path, p *Property) bool {
-			if len(path) > 3 {
+			if len(path) > 2 {
 				return false // deep enough: each deletion costs an esbuild run
 			}
 			ext := p.Extent(f)

@@ -570,16 +570,9 @@ func (p *parser) parseTemplateParts() {
 	}
 }
 
-func (p *parser) parseCallArgs() (args []Node) {
+func (p *parser) parseCallArgs() []Node {
 	p.next() // (
 	base := len(p.nodeStack)
-	defer func() {
-		if n := len(p.nodeStack) - base; n > 0 && p.discard == 0 {
-			args = make([]Node, n)
-			copy(args, p.nodeStack[base:])
-		}
-		p.nodeStack = p.nodeStack[:base]
-	}()
 	for p.l.tok != tCloseParen && !p.failed() {
 		if p.l.tok == tDotDotDot {
 			start := p.l.start
@@ -598,7 +591,13 @@ func (p *parser) parseCallArgs() (args []Node) {
 		p.next()
 	}
 	p.expect(tCloseParen)
-	return nil // set by the deferred copy
+	var args []Node
+	if n := len(p.nodeStack) - base; n > 0 && p.discard == 0 {
+		args = make([]Node, n)
+		copy(args, p.nodeStack[base:])
+	}
+	p.nodeStack = p.nodeStack[:base]
+	return args
 }
 
 func (p *parser) parseAsyncPrefix(start int, lv level) Node {
