@@ -193,6 +193,7 @@ type LayerRef struct {
 	Cycle []string
 
 	key string // cache key of the local layer
+	ent *entry // the entry Layer came from, once linked
 }
 
 // Loader loads projects and the local layers they extend. It parses each
@@ -306,18 +307,12 @@ func (l *Loader) link(refs []*LayerRef) {
 		if r.key == "" {
 			continue
 		}
-		t := l.lookup(r.key)
-		r.Layer = l.load(t)
 		l.mu.Lock()
+		t := l.entries[r.key]
 		t.reached = true
 		l.mu.Unlock()
+		r.ent, r.Layer = t, l.load(t)
 	}
-}
-
-func (l *Loader) lookup(key string) *entry {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.entries[key]
 }
 
 // loadLayer reads, parses and inspects one config (or a layer directory
@@ -527,6 +522,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	l.mu.Lock()
 	e.project = true
 	l.mu.Unlock()
+	p.key = e.key
 	l.fill(p, e)
 	return p
 }
@@ -559,7 +555,7 @@ func (l *Loader) fill(p *Project, e *entry) {
 			}
 			seen[r.Layer] = true
 			p.Layers = append(p.Layers, r.Layer)
-			walk(l.linked(l.lookup(r.key)).Extends)
+			walk(l.linked(r.ent).Extends)
 		}
 	}
 	walk(ly.Extends)
@@ -611,6 +607,22 @@ func cycleBack(self, next *Layer, source string) []string {
 		}
 	}
 	return nil
+}
+
+// Release tells the Loader that p has been checked and is no longer used.
+// Unless p's config has been reached as a layer of another config, the
+// Loader forgets it, so that a run over many projects keeps only their
+// layers in memory. Should a project loaded later reach it as a layer, it
+// is read again (and not checked again: it was checked as a project).
+func (l *Loader) Release(p *Project) {
+	if p.key == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.entries[p.key]; e != nil && !e.reached {
+		l.entries[p.key] = &entry{key: e.key, root: e.root, cfg: e.cfg, project: true}
+	}
 }
 
 // LayerProjects returns a project for every local layer config reached by

@@ -52,7 +52,8 @@ type Project struct {
 	// (Layer.Detection); RuntimeConfigKeys merges their runtimeConfig keys.
 	Layers []*Layer
 
-	self *Layer // the project's config as a layer: its cache entry
+	self *Layer // the project's config as a layer
+	key  string // its Loader cache key
 }
 
 // EnvFile is one parsed .env file.

@@ -29,6 +29,7 @@ type found struct {
 	path    string // as given or joined from a given directory: shown to the user
 	err     error  // set when the path could not be examined
 	explict bool   // named directly on the command line
+	real    string // absolute with symlinks resolved, when the walk knows it
 }
 
 // discover expands the command-line arguments into config files. Directories
@@ -36,25 +37,37 @@ type found struct {
 // are ignored, so a pre-commit run over unrelated files finds nothing. The
 // result is sorted and free of duplicates.
 func discover(args []string) []found {
+	var out []found
+	discoverEach(args, func(f found) { out = append(out, f) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// discoverEach is discover without the sort: it calls emit for each config
+// as soon as it is found, in walk order, each once, so that loading can
+// start while the walk goes on.
+func discoverEach(args []string, emit func(found)) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var out []found
 	seen := map[string]bool{}
 	add := func(f found) {
-		key := f.path
-		if abs, err := filepath.Abs(f.path); err == nil {
-			if real, err := filepath.EvalSymlinks(abs); err == nil {
-				key = real
-			} else {
-				key = abs
+		key := f.real
+		if key == "" {
+			key = f.path
+			if abs, err := filepath.Abs(f.path); err == nil {
+				if real, err := filepath.EvalSymlinks(abs); err == nil {
+					key = real
+				} else {
+					key = abs
+				}
 			}
 		}
 		if seen[key] {
 			return
 		}
 		seen[key] = true
-		out = append(out, f)
+		emit(f)
 	}
 	for _, arg := range args {
 		info, err := os.Stat(arg)
@@ -82,26 +95,21 @@ func discover(args []string) []found {
 			add(f)
 			continue
 		}
-		if !info.IsDir() {
-			continue
-		}
-		for _, f := range walkConfigs(arg) {
-			add(f)
+		if info.IsDir() {
+			walkConfigs(arg, add)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return out
 }
 
 // walkConfigs finds config files under dir, skipping dependency, VCS, build
 // and hidden directories and whatever the repository's .gitignore files
 // exclude, and following directory symlinks once (a symlink loop is
 // reported, not followed forever).
-func walkConfigs(dir string) []found {
-	var out []found
+func walkConfigs(dir string, emit func(found)) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return []found{{path: dir, err: err}}
+		emit(found{path: dir, err: err})
+		return
 	}
 	top := repoTop(abs)
 	// The .gitignore files from the top of the repository down to dir apply.
@@ -126,16 +134,27 @@ func walkConfigs(dir string) []found {
 	}
 	var links []link
 	visited := map[string]bool{} // real paths already walked
-	var walk func(dir, real, rel string, gi *gitignore)
-	walk = func(dir, real, rel string, gi *gitignore) {
+	// walk lists dir; its own .gitignore, when it has one and own is set,
+	// is read then: looking at the listing first spares an open per
+	// directory.
+	var walk func(dir, real, rel string, gi *gitignore, own bool)
+	walk = func(dir, real, rel string, gi *gitignore, own bool) {
 		if visited[real] {
 			return // reached again through another link: already checked
 		}
 		visited[real] = true
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			out = append(out, found{path: dir, err: err})
+			emit(found{path: dir, err: err})
 			return
+		}
+		if own {
+			for _, e := range entries {
+				if e.Name() == ".gitignore" {
+					gi = gi.child(rel, filepath.Join(dir, ".gitignore"))
+					break
+				}
+			}
 		}
 		for _, e := range entries {
 			name := e.Name()
@@ -147,7 +166,7 @@ func walkConfigs(dir string) []found {
 				info, err := os.Stat(child)
 				if err != nil {
 					if isConfigName(name) {
-						out = append(out, found{path: child, err: err})
+						emit(found{path: child, err: err})
 					}
 					continue // dangling link to something else: not ours
 				}
@@ -158,50 +177,58 @@ func walkConfigs(dir string) []found {
 			}
 			if !isDir {
 				if isConfigName(name) {
-					out = append(out, found{path: child})
+					f := found{path: child}
+					if !isLink {
+						f.real = filepath.Join(real, name)
+					}
+					emit(f)
 				}
 				continue
 			}
 			if isConfigName(name) {
-				out = append(out, found{path: child, err: errNotFile})
+				emit(found{path: child, err: errNotFile})
 				continue
 			}
 			if skipDirs[name] || strings.HasPrefix(name, ".") {
 				continue
 			}
-			cgi := gi.child(childRel, filepath.Join(child, ".gitignore"))
 			if isLink {
-				links = append(links, link{child, childRel, cgi})
+				links = append(links, link{child, childRel, gi})
 				continue
 			}
-			walk(child, filepath.Join(real, name), childRel, cgi)
+			walk(child, filepath.Join(real, name), childRel, gi, true)
 		}
 	}
 	realDir, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return []found{{path: dir, err: err}}
+		emit(found{path: dir, err: err})
+		return
 	}
-	walk(dir, realDir, startRel, gi)
+	walk(dir, realDir, startRel, gi, false)
 	for len(links) > 0 {
 		ln := links[0]
 		links = links[1:]
-		target, err := filepath.EvalSymlinks(ln.path)
+		linkAbs, err := filepath.Abs(ln.path)
 		if err != nil {
-			out = append(out, found{path: ln.path, err: err})
+			emit(found{path: ln.path, err: err})
+			continue
+		}
+		target, err := filepath.EvalSymlinks(linkAbs)
+		if err != nil {
+			emit(found{path: ln.path, err: err})
 			continue
 		}
 		// A link to a directory that holds it would be walked forever by
 		// a naive walk: say so. Other links reaching a directory twice
 		// are not loops, just walked once.
-		holder, err := filepath.EvalSymlinks(filepath.Dir(ln.path))
+		holder, err := filepath.EvalSymlinks(filepath.Dir(linkAbs))
 		if err == nil && (holder == target || strings.HasPrefix(holder, target+string(filepath.Separator))) {
 			to, _ := os.Readlink(ln.path)
-			out = append(out, found{path: ln.path, err: fmt.Errorf("directory symlink loop: %s points to %s, which holds it", ln.path, to)})
+			emit(found{path: ln.path, err: fmt.Errorf("directory symlink loop: %s points to %s, which holds it", ln.path, to)})
 			continue
 		}
-		walk(ln.path, target, ln.rel, ln.gi)
+		walk(ln.path, target, ln.rel, ln.gi, true)
 	}
-	return out
 }
 
 // repoTop is the nearest directory at or above dir that holds a .git entry,
