@@ -95,6 +95,9 @@ func (e *editor) chain(segs []string, np newProp) (newProp, error) {
 func (e *editor) movedProp(p *ast.Property, key string) (newProp, error) {
 	f, l := e.f, &e.l
 	src := f.Src
+	if p.KeySpan.Len() == 0 || p.KeySpan.Start < p.Loc.Start || p.KeySpan.End > p.Loc.End {
+		return newProp{}, fmt.Errorf("the property at line %d has no key to move", f.Position(p.Loc.Start).Line)
+	}
 	keyText := string(src[p.KeySpan.Start:p.KeySpan.End])
 	if key != p.Key {
 		k, err := l.key(key)

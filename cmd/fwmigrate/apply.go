@@ -252,7 +252,7 @@ func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, ru
 			if reason, ok := why[g]; ok {
 				failed[fixKey(d)] = reason
 				r.notFixed = append(r.notFixed, fixReport{d, reason})
-			} else {
+			} else if !r.hasFixed(d) {
 				r.fixed = append(r.fixed, fixReport{d: d})
 			}
 		}
@@ -348,6 +348,15 @@ func (r *fileApply) frameworkText() string {
 		return fmt.Sprintf("framework major %d (from --framework)", r.framework)
 	}
 	return fmt.Sprintf("framework major %d (from package.json)", r.framework)
+}
+
+func (r *fileApply) hasFixed(d *rules.Diagnostic) bool {
+	for _, f := range r.fixed {
+		if fixKey(f.d) == fixKey(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // notFixedReason returns why d's fix was not applied, "" when it was not
