@@ -33,9 +33,10 @@ type found struct {
 }
 
 // discover expands the command-line arguments into config files. Directories
-// are walked; config files named directly are taken as they are; other files
-// are ignored, so a pre-commit run over unrelated files finds nothing. The
-// result is sorted and free of duplicates.
+// are walked; config files named directly are taken as they are; a .env file
+// stands for the config beside it; other files are ignored, so a pre-commit
+// run over unrelated files finds nothing. The result is sorted and free of
+// duplicates.
 func discover(args []string) []found {
 	var out []found
 	discoverEach(args, func(f found) { out = append(out, f) })
@@ -97,8 +98,25 @@ func discoverEach(args []string, emit func(found)) {
 		}
 		if info.IsDir() {
 			walkConfigs(arg, add)
+			continue
+		}
+		if isEnvName(filepath.Base(arg)) {
+			// A .env file (a pre-commit hook passes the files that
+			// changed): its project is the config beside it.
+			for _, n := range rules.ConfigNames {
+				p := filepath.Join(filepath.Dir(arg), n)
+				if _, err := os.Lstat(p); err == nil {
+					add(found{path: p})
+					break
+				}
+			}
 		}
 	}
+}
+
+// isEnvName reports a .env file name: .env, .env.local, .env.production...
+func isEnvName(name string) bool {
+	return name == ".env" || strings.HasPrefix(name, ".env.") && len(name) > len(".env.")
 }
 
 // walkConfigs finds config files under dir, skipping dependency, VCS, build
