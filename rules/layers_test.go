@@ -286,3 +286,40 @@ func TestReadSource(t *testing.T) {
 		t.Errorf("binary: %v", p.Err)
 	}
 }
+
+// TestRelease: a released project is forgotten unless it is a layer; when a
+// later project reaches it as a layer it is read again, and it is not
+// returned as a layer project (it was checked as a project).
+func TestRelease(t *testing.T) {
+	dir := writeArchive(t, `
+-- a/fw.config.ts --
+export default defineFwConfig({ runtimeConfig: { a: 1 } })
+-- b/fw.config.ts --
+export default defineFwConfig({ extends: '../a', runtimeConfig: { b: 1 } })
+-- c/fw.config.ts --
+export default defineFwConfig({ extends: '../b' })
+`)
+	l, reads := countingLoader()
+	a := l.Load(filepath.Join(dir, "a/fw.config.ts"), "a/fw.config.ts")
+	b := l.Load(filepath.Join(dir, "b/fw.config.ts"), "b/fw.config.ts")
+	l.Release(a) // b's layer: kept
+	l.Release(b) // nobody's layer yet: forgotten
+	c := l.Load(filepath.Join(dir, "c/fw.config.ts"), "c/fw.config.ts")
+	if keys, complete := c.RuntimeConfigKeys(); !reflect.DeepEqual(keys, []string{"b", "a"}) || !complete {
+		t.Errorf("c keys %q complete %v", keys, complete)
+	}
+	n := map[string]int{}
+	for p, c := range reads() {
+		n[rel(t, dir, p)] = c
+	}
+	// a was reached as b's layer before it was released: kept, read once.
+	// b was released before c reached it: read again; its layer a is the
+	// one kept.
+	want := map[string]int{"a/fw.config.ts": 1, "b/fw.config.ts": 2, "c/fw.config.ts": 1}
+	if !reflect.DeepEqual(n, want) {
+		t.Errorf("reads %v, want %v", n, want)
+	}
+	if units := l.LayerProjects(); len(units) != 0 {
+		t.Errorf("layer projects %d: a and b were checked as projects", len(units))
+	}
+}
