@@ -191,7 +191,14 @@ func RenderDiagnostic(d *rules.Diagnostic) string {
 		fmt.Fprintf(&b, "  note: %s\n", strings.ReplaceAll(n, "\n", "\n        "))
 	}
 	if d.Fix != nil {
-		fmt.Fprintf(&b, "  fix (%s): %s\n", d.Fix.Applicability, d.Fix.Description)
+		cond := ""
+		switch d.Fix.Layout {
+		case rules.MoveOnly:
+			cond = ", when the sources move"
+		case rules.KeepOnly:
+			cond = ", when layout B is kept"
+		}
+		fmt.Fprintf(&b, "  fix (%s%s): %s\n", d.Fix.Applicability, cond, d.Fix.Description)
 		for _, op := range d.Fix.Ops {
 			switch op.Kind.String() {
 			case "set":

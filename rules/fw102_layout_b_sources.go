@@ -70,5 +70,6 @@ func runLayoutBSources(pass *Pass) {
 		Description:   desc + ". This is what `fwmigrate apply --layout=keep` does; by default `apply` moves the sources instead",
 		Applicability: Safe,
 		Ops:           ops,
+		Layout:        KeepOnly,
 	}
 }

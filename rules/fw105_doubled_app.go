@@ -81,6 +81,7 @@ func runDoubledApp(pass *Pass) {
 			Description:   "remove the doubled `app/`: `" + fixed + "`",
 			Applicability: Safe,
 			Ops:           []rewrite.Op{{Kind: rewrite.OpReplace, Span: ps.Contents, Text: fixed}},
+			Layout:        v.fixLayout(),
 		}
 	})
 }

@@ -97,6 +97,7 @@ func runDirMeaning(pass *Pass) {
 					Description:   "delete `" + option + "`: its default is srcDir itself (`app/`) in layout A, and `app/` in layout B",
 					Applicability: Safe,
 					Ops:           []rewrite.Op{{Kind: rewrite.OpDelete, Path: path}},
+					Layout:        v.fixLayout(),
 				}
 				return
 			}

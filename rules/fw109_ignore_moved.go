@@ -100,6 +100,7 @@ func runIgnoreMoved(pass *Pass) {
 				Description:   "prefix the pattern with `app/`: `" + out + "`",
 				Applicability: Safe,
 				Ops:           []rewrite.Op{{Kind: rewrite.OpReplace, Span: contents, Text: out}},
+				Layout:        v.fixLayout(),
 			}
 		})
 	})

@@ -40,6 +40,15 @@ type layoutView struct {
 	Pinned bool
 }
 
+// fixLayout is the layout choice of apply that fixes computed from v assume:
+// a project apply moves gets fixes that are right only after the move.
+func (v layoutView) fixLayout() FixLayout {
+	if v.Moving {
+		return MoveOnly
+	}
+	return AnyLayout
+}
+
 // layoutAfter returns the project's layout view; ok is false when the layout
 // is unknown (srcDir set at run time, detection failed) or the target is not
 // version 4 or later.

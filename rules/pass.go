@@ -127,6 +127,10 @@ func (p *Pass) Lookup(path string) *ast.Property {
 	return p.File.Lookup(path)
 }
 
+// ConfigValues reads the options of a parsed config through compat's
+// interface, as rules see them.
+func ConfigValues(f *ast.File) compat.Config { return astConfig{f} }
+
 // astConfig adapts a parsed file to compat.Config.
 type astConfig struct{ f *ast.File }
 

@@ -98,11 +98,28 @@ func (a Applicability) String() string {
 	return "unsafe"
 }
 
+// FixLayout says under which of apply's layout choices a fix holds.
+type FixLayout uint8
+
+const (
+	// AnyLayout fixes hold whether apply moves the sources or keeps layout B.
+	AnyLayout FixLayout = iota
+	// MoveOnly fixes are right only once the sources move into app/
+	// (`apply --layout=move`, the default): `~/app/x` becomes `~/x`.
+	MoveOnly
+	// KeepOnly fixes are right only when layout B is kept
+	// (`apply --layout=keep`): the pin srcDir: '.'.
+	KeepOnly
+)
+
 // Fix is a suggested change to the config file.
 type Fix struct {
 	Description   string
 	Applicability Applicability
 	Ops           []rewrite.Op
+	// Layout is the layout choice the fix assumes; apply leaves out the
+	// fixes of the other choice.
+	Layout FixLayout
 }
 
 // Diagnostic is one finding.

@@ -9,12 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -25,7 +27,9 @@ type applyOptions struct {
 	unsafe     bool
 	dryRun     bool
 	allowDirty bool
-	framework  int // --framework, 0 when not given
+	framework  int      // --framework, 0 when not given
+	layout     string   // --layout: move or keep
+	also       []string // --also: more root folders to move
 }
 
 func newApplyCmd() *cobra.Command {
@@ -74,6 +78,14 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
+			if o.layout != layoutMove && o.layout != layoutKeep {
+				return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.layout)}
+			}
+			for _, a := range o.also {
+				if a == "" || filepath.IsAbs(a) || strings.Contains(filepath.ToSlash(a), "..") {
+					return usageError{fmt.Errorf("--also takes folder names relative to the project root, not %q", a)}
+				}
+			}
 			if o.framework != 0 && o.framework != 3 && o.framework != 4 {
 				return usageError{fmt.Errorf("--framework must be 3 or 4, not %d", o.framework)}
 			}
@@ -98,7 +110,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 				if r.fatal {
 					return exitCodeError{exitError}
 				}
-				if r.new != nil {
+				if r.changed() {
 					changed = true
 				}
 			}
@@ -113,6 +125,8 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "write nothing; print a unified diff of the changes (exit status 1 when there are any)")
 	cmd.Flags().BoolVar(&o.allowDirty, "allow-dirty", false, "rewrite config files that have uncommitted changes in git")
 	cmd.Flags().IntVar(&o.framework, "framework", 0, "framework major (3 or 4) for projects whose package.json does not say")
+	cmd.Flags().StringVar(&o.layout, "layout", layoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
+	cmd.Flags().StringSliceVar(&o.also, "also", nil, "more root folders to move into app/ (e.g. stores,types), besides those found through ~/ imports")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
 }
@@ -136,9 +150,13 @@ type fileApply struct {
 
 	old, new []byte // new is nil when nothing changes
 	diff     string // --dry-run
-	written  bool
-	fatal    bool   // exit status 2
-	err      string // why the file was not written
+
+	plan      *move.Plan // the layout move, nil when nothing moves
+	mode      string     // the fix layout mode the config fixes followed
+	moveNotes []string   // what the move left for a person, or why nothing moved
+	written   bool
+	fatal     bool   // exit status 2
+	err       string // why the file was not written
 }
 
 type fixReport struct {
@@ -157,29 +175,81 @@ const maxRounds = 3
 func runApply(args []string, o applyOptions) []*fileApply {
 	projects := loadProjects(args)
 	results := make([]*fileApply, len(projects))
-	parallel(len(projects), func(i int) {
-		results[i] = applyConfig(projects[i], o, rules.Check)
+	// Configs that share a directory share one tree: the first by the
+	// framework's lookup order owns the layout move, and the others follow
+	// the mode it ends up with, after it.
+	groups := map[string][]int{}
+	var roots []string
+	for i, p := range projects {
+		if _, ok := groups[p.Root]; !ok {
+			roots = append(roots, p.Root)
+		}
+		groups[p.Root] = append(groups[p.Root], i)
+	}
+	parallel(len(roots), func(g int) {
+		idx := groups[roots[g]]
+		sort.SliceStable(idx, func(a, b int) bool {
+			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
+		})
+		first := applyProject(projects[idx[0]], o, "")
+		results[idx[0]] = first
+		for _, i := range idx[1:] {
+			mode := first.mode
+			if mode == "" {
+				mode = modeNone
+			}
+			results[i] = applyProject(projects[i], o, mode)
+			results[i].moveNotes = append(results[i].moveNotes, "the layout move of this directory is "+filepath.Base(first.p.ConfigPath)+"'s: the framework loads one config per directory")
+		}
 	})
-	// Writing is sequential: the git guard and the writes of one file do
-	// not race with another file's in the same repository.
+	// The layout move is planned, and everything written, one project at
+	// a time: the git guard and the writes of one project do not race with
+	// another's in the same repository. Config edits join the move's
+	// transaction, so a project is migrated whole or not at all.
 	for _, r := range results {
-		if r.new == nil || r.fatal {
+		if r.fatal || !r.changed() {
 			continue
 		}
 		if o.dryRun {
-			r.diff = rewrite.Diff(diffPath(r.p.ConfigDisplay), r.old, r.new)
+			if r.plan != nil {
+				wd, _ := os.Getwd()
+				diff, err := r.plan.GitDiff(wd)
+				if err != nil {
+					// A symlink move cannot be a text patch: describe it.
+					diff = "# " + err.Error() + "\n" + r.plan.Diff()
+				}
+				r.diff = diff
+			} else {
+				r.diff = rewrite.Diff(diffPath(r.p.ConfigDisplay), r.old, r.new)
+			}
 			continue
 		}
 		if !o.allowDirty {
-			dirty, err := gitDirty(r.p.ConfigPath)
+			paths := []string{r.p.ConfigPath}
+			if r.plan != nil {
+				paths = append(paths, planPaths(r.plan)...)
+			}
+			dirty, err := gitDirty(r.p.Root, paths)
 			if err != nil {
-				r.fatal, r.err = true, fmt.Sprintf("not written: cannot ask git whether it has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
+				r.fatal, r.err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
 				continue
 			}
-			if dirty {
-				r.fatal, r.err = true, "not written: it has uncommitted changes (commit or stash them first, or use --allow-dirty)"
+			if len(dirty) > 0 {
+				r.fatal, r.err = true, "not written: uncommitted changes in "+strings.Join(dirty, ", ")+" (commit or stash them first, or use --allow-dirty)"
 				continue
 			}
+		}
+		if r.plan != nil {
+			if err := r.plan.Execute(); err != nil {
+				r.fatal, r.err = true, "not written: "+err.Error()
+				continue
+			}
+			r.written = true
+			// The diagnostics that still stand are those of the moved
+			// project: the layout ones are gone with the move.
+			np := rules.LoadProject(r.p.ConfigPath, r.p.ConfigDisplay)
+			r.remaining = rules.Check(np, o.rules)
+			continue
 		}
 		if err := rewrite.WriteFile(r.p.ConfigPath, r.new); err != nil {
 			r.fatal, r.err = true, "not written: "+err.Error()
@@ -187,9 +257,6 @@ func runApply(args []string, o applyOptions) []*fileApply {
 		}
 		r.written = true
 	}
-	// The layout move (issue 6, rewrite/move) runs here, after the config
-	// edits are written: it plans from the rewritten config (srcDir, dir.*)
-	// and moves the project's files. Config edits first, then file moves.
 	return results
 }
 
@@ -197,16 +264,7 @@ func runApply(args []string, o applyOptions) []*fileApply {
 // rules.Check (a test injects broken fixes through it).
 func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, rules.Options) []*rules.Diagnostic) *fileApply {
 	r := &fileApply{p: p}
-	switch {
-	case p.Framework != 0:
-		r.framework, r.frameworkFrom = p.Framework, "package.json"
-		if o.framework != 0 && o.framework != p.Framework {
-			r.frameworkNote = fmt.Sprintf("--framework=%d ignored: package.json says %d", o.framework, p.Framework)
-		}
-	case o.framework != 0:
-		p.Framework = o.framework
-		r.framework, r.frameworkFrom = o.framework, "--framework"
-	}
+	r.setFramework(o)
 	diags := check(p, o.rules)
 	if p.File == nil || rules.Fatal(diags) {
 		r.remaining, r.fatal = diags, rules.Fatal(diags)
@@ -226,6 +284,12 @@ func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, ru
 				continue
 			}
 			if d.Fix.Applicability == rules.Unsafe && !o.unsafe {
+				continue
+			}
+			if !fixAllowed(d, o.layout) {
+				reason := layoutSkipReason(d, o.layout)
+				failed[fixKey(d)] = reason
+				r.notFixed = append(r.notFixed, fixReport{d, reason})
 				continue
 			}
 			groups = append(groups, d.Fix.Ops)
@@ -289,6 +353,22 @@ func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, ru
 	return r
 }
 
+// setFramework records the framework major the checks run with: package.json's,
+// else --framework's (which then becomes the project's).
+func (r *fileApply) setFramework(o applyOptions) {
+	p := r.p
+	switch {
+	case p.Framework != 0:
+		r.framework, r.frameworkFrom = p.Framework, "package.json"
+		if o.framework != 0 && o.framework != p.Framework {
+			r.frameworkNote = fmt.Sprintf("--framework=%d ignored: package.json says %d", o.framework, p.Framework)
+		}
+	case o.framework != 0:
+		p.Framework = o.framework
+		r.framework, r.frameworkFrom = o.framework, "--framework"
+	}
+}
+
 // fixKey identifies a fix across rounds, when positions have moved.
 func fixKey(d *rules.Diagnostic) string {
 	return d.Code + "\x00" + d.Option + "\x00" + d.Fix.Description
@@ -318,26 +398,45 @@ func diffPath(display string) string {
 	return display
 }
 
-// gitDirty asks git whether path has changes that are not committed
-// (modified, staged, or untracked). Outside a work tree, or without git,
-// there is nothing to protect and the answer is no.
-func gitDirty(path string) (bool, error) {
-	cmd := exec.Command("git", "status", "--porcelain", "--", filepath.Base(path))
-	cmd.Dir = filepath.Dir(path)
+// gitDirty asks git which of paths (files or directories under root) have
+// changes that are not committed: modified, staged, or untracked. Outside a
+// work tree, or without git, there is nothing to protect and the answer is
+// none.
+func gitDirty(root string, paths []string) ([]string, error) {
+	args := []string{"status", "--porcelain", "--"}
+	for _, p := range paths {
+		if rel, err := filepath.Rel(root, p); err == nil {
+			args = append(args, rel)
+		}
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) || strings.Contains(stderr.String(), "not a git repository") {
-			return false, nil
+			return nil, nil
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return false, errors.New(msg)
+		return nil, errors.New(msg)
 	}
-	return len(bytes.TrimSpace(out)) > 0, nil
+	var dirty []string
+	for _, line := range strings.Split(string(out), "\n") {
+		// "XY path": two status letters, a space, the path (relative to
+		// the repository's top).
+		if len(line) > 3 {
+			dirty = append(dirty, line[3:])
+		}
+	}
+	const most = 5
+	if len(dirty) > most {
+		dirty = append(dirty[:most], fmt.Sprintf("and %d more", len(dirty)-most))
+	}
+	return dirty, nil
 }
 
 func (r *fileApply) frameworkText() string {
@@ -385,10 +484,10 @@ func writeApplyText(out, report io.Writer, results []*fileApply, o applyOptions)
 		notFixed += len(r.notFixed)
 		remaining += len(r.remaining)
 		unsafe += r.unsafe
-		if r.new != nil && !r.fatal {
+		if r.changed() {
 			changed++
 		}
-		if len(r.fixed) == 0 && len(r.notFixed) == 0 && len(r.remaining) == 0 && r.err == "" {
+		if len(r.fixed) == 0 && len(r.notFixed) == 0 && len(r.remaining) == 0 && r.err == "" && r.plan == nil && len(r.moveNotes) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "%s: %s\n", r.p.ConfigDisplay, r.summaryLine(o))
@@ -400,6 +499,20 @@ func writeApplyText(out, report io.Writer, results []*fileApply, o applyOptions)
 		}
 		for _, f := range r.fixed {
 			fmt.Fprintf(&b, "  %s %s %s: %s\n", verb, f.d.Code, optionOf(f.d), f.d.Fix.Description)
+		}
+		if r.plan != nil && !r.fatal {
+			moved := "moved into app/"
+			if o.dryRun {
+				moved = "would move into app/"
+			}
+			fmt.Fprintf(&b, "  %s: %s", moved, strings.Join(r.movedNames(), ", "))
+			if n := r.editedOthers(); n > 0 {
+				fmt.Fprintf(&b, " (and %s whose paths follow the move)", plural(n, "edited file"))
+			}
+			b.WriteByte('\n')
+		}
+		for _, n := range r.moveNotes {
+			fmt.Fprintf(&b, "  note: %s\n", n)
 		}
 		// What could not be changed, with why; the remaining diagnostics
 		// that have no fix are only counted (check lists them).
@@ -476,6 +589,10 @@ func (r *fileApply) summaryLine(o applyOptions) string {
 		return r.err
 	case r.p.File == nil:
 		return "not checked"
+	case r.plan != nil && r.written:
+		return "migrated to layout A"
+	case r.plan != nil && o.dryRun:
+		return "would be migrated to layout A"
 	case r.new == nil:
 		return "unchanged"
 	case r.written:
@@ -514,6 +631,16 @@ type jsonApplyFile struct {
 	Diagnostics     []jsonDiagnostic `json:"diagnostics"`
 	Error           string           `json:"error,omitempty"`
 	Diff            string           `json:"diff,omitempty"`
+	// Moves are the renames of the layout move (project-relative), Edited
+	// the other files it edits, Notes what it left for a person.
+	Moves  []jsonMove `json:"moves"`
+	Edited []string   `json:"edited"`
+	Notes  []string   `json:"notes"`
+}
+
+type jsonMove struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 type jsonApplySummary struct {
@@ -534,8 +661,20 @@ func writeApplyJSON(w io.Writer, results []*fileApply, o applyOptions) error {
 	for _, r := range results {
 		jf := jsonApplyFile{
 			File: filepath.ToSlash(r.p.ConfigDisplay), Framework: r.framework, FrameworkSource: r.frameworkFrom,
-			Changed: r.new != nil && !r.fatal, Written: r.written, Error: r.err, Diff: r.diff,
+			Changed: r.changed(), Written: r.written, Error: r.err, Diff: r.diff,
 			Fixed: []jsonApplyFix{}, NotFixed: []jsonApplyFix{}, Diagnostics: []jsonDiagnostic{},
+			Moves: []jsonMove{}, Edited: []string{}, Notes: r.moveNotes,
+		}
+		if jf.Notes == nil {
+			jf.Notes = []string{}
+		}
+		if r.plan != nil && !r.fatal {
+			for _, mv := range r.plan.Moves {
+				jf.Moves = append(jf.Moves, jsonMove{relSlashTo(r.p.Root, mv.From), relSlashTo(r.p.Root, mv.To)})
+			}
+			for _, e := range r.plan.Edits {
+				jf.Edited = append(jf.Edited, relSlashTo(r.p.Root, e.NewPath))
+			}
 		}
 		for _, f := range r.fixed {
 			jf.Fixed = append(jf.Fixed, jsonApplyFix{f.d.Code, f.d.Name, f.d.Option, f.d.Fix.Description, ""})
@@ -574,4 +713,40 @@ func toJSONDiagnostic(d *rules.Diagnostic) jsonDiagnostic {
 		jd.Fix = &jsonFix{Applicability: d.Fix.Applicability.String(), Description: d.Fix.Description}
 	}
 	return jd
+}
+
+// changed reports that apply changes (or would change) the project.
+func (r *fileApply) changed() bool {
+	return !r.fatal && (r.new != nil || r.plan != nil)
+}
+
+// movedNames are the entries the layout move renames, project-relative.
+func (r *fileApply) movedNames() []string {
+	var out []string
+	for _, mv := range r.plan.Moves {
+		name := relSlashTo(r.p.Root, mv.From)
+		if mv.Dir {
+			name += "/"
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// editedOthers counts the files the move edits besides the config.
+func (r *fileApply) editedOthers() int {
+	n := 0
+	for _, e := range r.plan.Edits {
+		if e.Path != r.p.ConfigPath {
+			n++
+		}
+	}
+	return n
+}
+
+func relSlashTo(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
 }

@@ -70,7 +70,7 @@ func TestApplyGitGuard(t *testing.T) {
 		if strings.Contains(read(p+"/fw.config.ts"), "prerender") {
 			t.Errorf("%s was written despite its uncommitted changes", p)
 		}
-		if !strings.Contains(stdout, p+"/fw.config.ts: not written: it has uncommitted changes") {
+		if !strings.Contains(stdout, p+"/fw.config.ts: not written: uncommitted changes in ") {
 			t.Errorf("no refusal for %s:\n%s", p, stdout)
 		}
 	}

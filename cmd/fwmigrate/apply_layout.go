@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// The layout step of apply (issue 6). With --layout=move (the default) a
+// project whose sources are at the root (layout B, or mixed: app/ holds a
+// stray file that makes it srcDir) has them moved into app/, every path that
+// depends on them fixed (rewrite/move), and its config fixes written in the
+// same transaction: all of it or nothing. With --layout=keep nothing moves;
+// the fix of FW102 pins layout B (srcDir: '.', dir.app: 'app') instead.
+
+// Layout choices of apply.
+const (
+	layoutMove = "move"
+	layoutKeep = "keep"
+)
+
+// fixAllowed reports whether apply uses d's fix under the layout choice.
+func fixAllowed(d *rules.Diagnostic, layout string) bool {
+	switch d.Fix.Layout {
+	case rules.MoveOnly:
+		return layout == layoutMove
+	case rules.KeepOnly:
+		return layout == layoutKeep
+	}
+	return true
+}
+
+// Fix layout modes of one project: which fixes apply uses (see fixAllowed).
+const (
+	modeMove = layoutMove // the sources move (or there is nothing to move)
+	modeKeep = layoutKeep // layout B is pinned
+	modeNone = "none"     // layout B stays as it is: neither the move's nor the pin's fixes
+)
+
+// applyProject plans the project's layout move, then computes its config
+// fixes under what the plan allows, and joins them to the move.
+//
+// A forced mode (another config of the same directory owns the move) skips
+// the planning: the project follows that mode and moves nothing itself.
+func applyProject(p *rules.Project, o applyOptions, forced string) *fileApply {
+	var (
+		plan    *move.Plan
+		mode    = forced
+		notes   []string
+		refusal string
+	)
+	if forced == "" {
+		plan, mode, notes, refusal = planLayout(p, o)
+	}
+	if refusal != "" {
+		r := &fileApply{p: p, moveNotes: notes}
+		r.setFramework(o)
+		r.refuse(refusal)
+		return r
+	}
+	oo := o
+	oo.layout = mode
+	r := applyConfig(p, oo, rules.Check)
+	r.mode = mode
+	r.moveNotes = append(r.moveNotes, notes...)
+	if r.fatal || plan == nil {
+		return r
+	}
+	if r.new != nil {
+		mode := os.FileMode(0o644)
+		if st, err := os.Stat(p.ConfigPath); err == nil {
+			mode = st.Mode()
+		}
+		if err := plan.MergeContent(p.ConfigPath, r.old, r.new, mode, "config fixes"); err != nil {
+			r.internal(err)
+			return r
+		}
+	}
+	r.plan = plan
+	return r
+}
+
+// planLayout plans the move of p's sources into app/. It returns the plan
+// (nil when nothing moves), the fix layout mode the config fixes must
+// follow, notes for the report, and a refusal when the project must not be
+// touched at all.
+//
+// When the move cannot be made, what happens depends on what version 4
+// would make of the tree: a layout-B project without an app/ directory
+// stays layout B under version 4 (migration facts §1), so its other fixes
+// (the version step included) are still made and a note says why nothing
+// moved; a mixed project (app/ holds files) would lose its root sources the
+// moment it runs version 4, so nothing of it is written.
+func planLayout(p *rules.Project, o applyOptions) (plan *move.Plan, mode string, notes []string, refusal string) {
+	d := p.Detection
+	if o.layout == layoutKeep {
+		return nil, modeKeep, nil, ""
+	}
+	if p.File == nil || d == nil || (d.Layout != compat.LayoutB && d.Layout != compat.LayoutMixed) {
+		// Layout A has nothing to move; a custom srcDir keeps its folder
+		// (FW103 and FW108 fix the paths that change meaning).
+		return nil, modeMove, nil, ""
+	}
+	blocked := func(why string) (*move.Plan, string, []string, string) {
+		if d.Layout == compat.LayoutMixed {
+			return nil, "", nil, "nothing written: " + why + "\n  app/ holds files, so with version 4 it is srcDir and the root sources are ignored: the version step is not made either; move them by hand, or pin the layout with --layout=keep"
+		}
+		return nil, modeNone, []string{"not moved into app/: " + why + "\n    the project stays in layout B, which version 4 keeps while there is no app/ directory (--also, --layout=keep, or move by hand)"}, ""
+	}
+	cfg := rules.ConfigValues(p.File)
+	if v, st := cfg.Value("srcDir"); st == compat.Static {
+		// An explicit srcDir: the project chose where its sources are.
+		return nil, modeMove, []string{fmt.Sprintf("not moved: srcDir is set to %q", v)}, ""
+	} else if st == compat.Dynamic {
+		return blocked("srcDir is computed when the config runs")
+	}
+	var unknown []string
+	for k := range d.Current.Unknown {
+		if k == "srcDir" || k == "serverDir" || strings.HasPrefix(k, "dir.") {
+			unknown = append(unknown, "`"+k+"`")
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		if len(unknown) > 3 {
+			unknown = append(unknown[:3], fmt.Sprintf("%d more", len(unknown)-3))
+		}
+		return blocked("the layout depends on values only known when the config runs (" + strings.Join(unknown, ", ") + ")")
+	}
+	in := move.Input{
+		Root:     d.Root,
+		SrcDir:   d.Root, // layout B and mixed: the sources to move are at the root
+		Target:   filepath.Join(d.Root, "app"),
+		Also:     o.also,
+		BuildDir: d.Current.BuildDir,
+		V4Paths:  d.Compat >= 4,
+	}
+	if d.Current.SrcDir == d.Root {
+		in.Dirs = d.Current.Dir
+	}
+	if _, st := cfg.Value("serverDir"); st == compat.Static {
+		in.ServerDir = d.Current.ServerDir
+	}
+	for _, name := range []string{"~", "@", "~~", "@@", "#shared", "#server"} {
+		if _, st := cfg.Value("alias." + name); st == compat.Static {
+			if v, ok := d.Current.Alias[name]; ok {
+				if in.Alias == nil {
+					in.Alias = map[string]string{}
+				}
+				in.Alias[name] = v
+			}
+		}
+	}
+	for _, ly := range p.Layers {
+		if ly.Root != "" && ly.Root != d.Root {
+			in.Layers = append(in.Layers, ly.Root)
+		}
+	}
+	plan, err := move.PlanMove(in)
+	if err != nil {
+		return blocked(err.Error())
+	}
+	if len(plan.Conflicts) > 0 {
+		var reasons []string
+		for _, c := range plan.Conflicts {
+			reasons = append(reasons, relSlashTo(d.Root, c.Path)+": "+c.Reason)
+		}
+		return blocked("the move into app/ cannot be made:\n    " + strings.Join(reasons, "\n    "))
+	}
+	if plan.Empty() {
+		return nil, modeMove, plan.Notes, ""
+	}
+	return plan, modeMove, plan.Notes, ""
+}
+
+// layoutSkipReason says why apply leaves out a fix for the layout mode.
+func layoutSkipReason(d *rules.Diagnostic, mode string) string {
+	switch d.Fix.Layout {
+	case rules.KeepOnly:
+		if mode == modeMove {
+			return "the sources move into app/ instead (--layout=keep pins layout B)"
+		}
+		return "layout B stays as it is; --layout=keep pins it"
+	case rules.MoveOnly:
+		if mode == modeKeep {
+			return "right only once the sources move into app/, and --layout=keep keeps them"
+		}
+		return "right only once the sources move into app/, and they are not moved"
+	}
+	return ""
+}
+
+// refuse marks the project as not migrated, with the reason: exit status 2,
+// nothing written.
+func (r *fileApply) refuse(why string) {
+	r.fatal, r.new, r.err = true, nil, why
+}
+
+// planPaths lists the paths a plan moves or edits, for the git guard.
+func planPaths(plan *move.Plan) []string {
+	var out []string
+	for _, mv := range plan.Moves {
+		out = append(out, mv.From)
+	}
+	for _, e := range plan.Edits {
+		out = append(out, e.Path)
+	}
+	return out
+}
+
+// configRank orders the config files of one directory as the framework looks
+// them up.
+func configRank(path string) int {
+	base := filepath.Base(path)
+	for i, n := range rules.ConfigNames {
+		if n == base {
+			return i
+		}
+	}
+	return len(rules.ConfigNames)
+}

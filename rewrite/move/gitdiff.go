@@ -1,0 +1,93 @@
+package move
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// GitDiff renders the plan as one git patch, with paths relative to base:
+// every file a move renames is a rename (`rename from` / `rename to`, with
+// its edits as hunks when it is edited too), every other edited file a plain
+// diff. `git apply` (or `patch -p1` for the edits) turns the tree into what
+// Execute makes of it, so `fwmigrate apply --dry-run | git apply` performs
+// the migration. It reads the moved directories to list their files; call it
+// before Execute. Symlinks cannot be renamed by a text patch, so a plan that
+// moves one returns an error (Diff describes such a plan).
+func (p *Plan) GitDiff(base string) (string, error) {
+	rel := func(path string) string {
+		r, err := filepath.Rel(base, path)
+		if err != nil {
+			return filepath.ToSlash(path)
+		}
+		return filepath.ToSlash(r)
+	}
+	type change struct {
+		from, to string
+		edit     *FileEdit
+	}
+	byFrom := map[string]*change{}
+	for _, mv := range p.Moves {
+		if mv.Link {
+			return "", fmt.Errorf("the move of symlink %s cannot be written as a patch", rel(mv.From))
+		}
+		if !mv.Dir {
+			byFrom[mv.From] = &change{from: mv.From, to: mv.To}
+			continue
+		}
+		err := filepath.WalkDir(mv.From, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				return fmt.Errorf("the move of symlink %s cannot be written as a patch", rel(path))
+			}
+			if d.IsDir() {
+				return nil
+			}
+			sub, _ := filepath.Rel(mv.From, path)
+			byFrom[path] = &change{from: path, to: filepath.Join(mv.To, sub)}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	for i := range p.Edits {
+		e := &p.Edits[i]
+		c := byFrom[e.Path]
+		if c == nil {
+			c = &change{from: e.Path, to: e.NewPath}
+			byFrom[e.Path] = c
+		}
+		c.edit = e
+	}
+	froms := make([]string, 0, len(byFrom))
+	for f := range byFrom {
+		froms = append(froms, f)
+	}
+	sort.Strings(froms)
+	var b strings.Builder
+	for _, f := range froms {
+		c := byFrom[f]
+		a, bn := rel(c.from), rel(c.to)
+		fmt.Fprintf(&b, "diff --git a/%s b/%s\n", a, bn)
+		if a != bn {
+			fmt.Fprintf(&b, "rename from %s\nrename to %s\n", a, bn)
+		}
+		if c.edit == nil {
+			continue
+		}
+		old, new := string(c.edit.Old), string(c.edit.New)
+		u, err := udiff.ToUnified("a/"+a, "b/"+bn, old, udiff.Lines(old, new), udiff.DefaultContextLines)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", a, err)
+		}
+		b.WriteString(u)
+	}
+	return b.String(), nil
+}
