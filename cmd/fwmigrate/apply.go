@@ -194,11 +194,14 @@ func runApply(args []string, o applyOptions) []*fileApply {
 		first := applyProject(projects[idx[0]], o, "")
 		results[idx[0]] = first
 		for _, i := range idx[1:] {
-			mode := first.mode
-			if mode == "" {
-				mode = modeNone
+			if first.mode == "" { // refused: the directory is left alone
+				r := &fileApply{p: projects[i]}
+				r.setFramework(o)
+				r.refuse("nothing written: " + filepath.Base(first.p.ConfigPath) + " in the same directory was refused")
+				results[i] = r
+				continue
 			}
-			results[i] = applyProject(projects[i], o, mode)
+			results[i] = applyProject(projects[i], o, first.mode)
 			results[i].moveNotes = append(results[i].moveNotes, "the layout move of this directory is "+filepath.Base(first.p.ConfigPath)+"'s: the framework loads one config per directory")
 		}
 	})

@@ -37,10 +37,12 @@ func fixAllowed(d *rules.Diagnostic, layout string) bool {
 }
 
 // Fix layout modes of one project: which fixes apply uses (see fixAllowed).
+// A keep-only fix is right whenever the sources stay where they are, so a
+// project whose move cannot be made gets them too: a layout-B project is
+// then pinned, and version 4 keeps it in layout B whatever appears in app/.
 const (
 	modeMove = layoutMove // the sources move (or there is nothing to move)
-	modeKeep = layoutKeep // layout B is pinned
-	modeNone = "none"     // layout B stays as it is: neither the move's nor the pin's fixes
+	modeKeep = layoutKeep // the sources stay: layout B is pinned
 )
 
 // applyProject plans the project's layout move, then computes its config
@@ -69,6 +71,17 @@ func applyProject(p *rules.Project, o applyOptions, forced string) *fileApply {
 	r := applyConfig(p, oo, rules.Check)
 	r.mode = mode
 	r.moveNotes = append(r.moveNotes, notes...)
+	if len(notes) > 0 && mode == modeKeep && o.layout == layoutMove {
+		pinned := false
+		for _, f := range r.fixed {
+			pinned = pinned || f.d.Fix.Layout == rules.KeepOnly && f.d.Code == "FW102"
+		}
+		if pinned {
+			r.moveNotes = append(r.moveNotes, "layout B is pinned instead (FW102), so that version 4 keeps it; move the sources (by hand, or with --also) and run apply again to reach layout A")
+		} else {
+			r.moveNotes = append(r.moveNotes, "the project stays in layout B, which version 4 keeps only while app/ holds nothing (FW102)")
+		}
+	}
 	if r.fatal || plan == nil {
 		return r
 	}
@@ -111,7 +124,7 @@ func planLayout(p *rules.Project, o applyOptions) (plan *move.Plan, mode string,
 		if d.Layout == compat.LayoutMixed {
 			return nil, "", nil, "nothing written: " + why + "\n  app/ holds files, so with version 4 it is srcDir and the root sources are ignored: the version step is not made either; move them by hand, or pin the layout with --layout=keep"
 		}
-		return nil, modeNone, []string{"not moved into app/: " + why + "\n    the project stays in layout B, which version 4 keeps while there is no app/ directory (--also, --layout=keep, or move by hand)"}, ""
+		return nil, modeKeep, []string{"not moved into app/: " + why}, ""
 	}
 	cfg := rules.ConfigValues(p.File)
 	if v, st := cfg.Value("srcDir"); st == compat.Static {
@@ -183,15 +196,9 @@ func planLayout(p *rules.Project, o applyOptions) (plan *move.Plan, mode string,
 func layoutSkipReason(d *rules.Diagnostic, mode string) string {
 	switch d.Fix.Layout {
 	case rules.KeepOnly:
-		if mode == modeMove {
-			return "the sources move into app/ instead (--layout=keep pins layout B)"
-		}
-		return "layout B stays as it is; --layout=keep pins it"
+		return "the sources move into app/ instead (--layout=keep pins layout B)"
 	case rules.MoveOnly:
-		if mode == modeKeep {
-			return "right only once the sources move into app/, and --layout=keep keeps them"
-		}
-		return "right only once the sources move into app/, and they are not moved"
+		return "right only once the sources move into app/, and they stay where they are"
 	}
 	return ""
 }
