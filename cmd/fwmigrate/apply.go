@@ -702,22 +702,6 @@ func writeApplyJSON(w io.Writer, results []*fileApply, o applyOptions) error {
 	return enc.Encode(out)
 }
 
-// toJSONDiagnostic is the diagnostic shape of `check --format=json`.
-func toJSONDiagnostic(d *rules.Diagnostic) jsonDiagnostic {
-	jd := jsonDiagnostic{
-		Code: d.Code, Name: d.Name, Category: string(d.Category), Severity: d.Severity.String(),
-		File: filepath.ToSlash(d.File), Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
-		Option: d.Option, Path: filepath.ToSlash(d.Path), Message: d.Message, Notes: d.Notes,
-	}
-	if jd.Notes == nil {
-		jd.Notes = []string{}
-	}
-	if d.Fix != nil {
-		jd.Fix = &jsonFix{Applicability: d.Fix.Applicability.String(), Description: d.Fix.Description}
-	}
-	return jd
-}
-
 // changed reports that apply changes (or would change) the project.
 func (r *fileApply) changed() bool {
 	return !r.fatal && (r.new != nil || r.plan != nil)

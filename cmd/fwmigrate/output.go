@@ -242,6 +242,22 @@ type jsonFix struct {
 	Description   string `json:"description"`
 }
 
+// toJSONDiagnostic is the diagnostic shape of `check --format=json`.
+func toJSONDiagnostic(d *rules.Diagnostic) jsonDiagnostic {
+	jd := jsonDiagnostic{
+		Code: d.Code, Name: d.Name, Category: string(d.Category), Severity: d.Severity.String(),
+		File: filepath.ToSlash(d.File), Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
+		Option: d.Option, Path: filepath.ToSlash(d.Path), Message: d.Message, Notes: d.Notes,
+	}
+	if jd.Notes == nil {
+		jd.Notes = []string{}
+	}
+	if d.Fix != nil {
+		jd.Fix = &jsonFix{Applicability: d.Fix.Applicability.String(), Description: d.Fix.Description}
+	}
+	return jd
+}
+
 func writeJSON(w io.Writer, r *report) error {
 	out := struct {
 		Version     int              `json:"version"`
@@ -249,18 +265,7 @@ func writeJSON(w io.Writer, r *report) error {
 		Summary     summary          `json:"summary"`
 	}{Version: 1, Diagnostics: []jsonDiagnostic{}, Summary: r.summary()}
 	for _, d := range r.diags {
-		jd := jsonDiagnostic{
-			Code: d.Code, Name: d.Name, Category: string(d.Category), Severity: d.Severity.String(),
-			File: filepath.ToSlash(d.File), Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
-			Option: d.Option, Path: filepath.ToSlash(d.Path), Message: d.Message, Notes: d.Notes,
-		}
-		if jd.Notes == nil {
-			jd.Notes = []string{}
-		}
-		if d.Fix != nil {
-			jd.Fix = &jsonFix{Applicability: d.Fix.Applicability.String(), Description: d.Fix.Description}
-		}
-		out.Diagnostics = append(out.Diagnostics, jd)
+		out.Diagnostics = append(out.Diagnostics, toJSONDiagnostic(d))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
