@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command bench times whole runs of `fwmigrate check` against the floor
 // (bench/floor: esbuild's Transform over the same config files, nothing
 // else), on one config and on monorepos generated from the corpus:
@@ -161,8 +163,12 @@ func timePair(dir string, runs int, a, b []string) (ta, tb timings, err error) {
 			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 			c.t.wall = append(c.t.wall, wall)
 			c.t.cpu = append(c.t.cpu, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
-			if ru.Maxrss > c.t.maxRSS {
-				c.t.maxRSS = ru.Maxrss
+			rss := int64(ru.Maxrss)
+			if runtime.GOOS == "darwin" {
+				rss >>= 10 // bytes there, kilobytes on Linux
+			}
+			if rss > c.t.maxRSS {
+				c.t.maxRSS = rss
 			}
 		}
 	}
