@@ -354,6 +354,9 @@ func (l *Loader) declaredRefs(f *ast.File, dir string) []*LayerRef {
 	}
 	var refs []*LayerRef
 	add := func(option string, n ast.Node) {
+		if skipSource(n) {
+			return
+		}
 		r := &LayerRef{Option: option, Span: n.Span()}
 		if s, ok := layerSource(n); ok {
 			r.Source = s
@@ -396,6 +399,19 @@ func (l *Loader) declaredRefs(f *ast.File, dir string) []*LayerRef {
 		}
 	}
 	return refs
+}
+
+// skipSource reports an entry the framework skips: null, false, undefined.
+func skipSource(n ast.Node) bool {
+	switch n := ast.Unwrap(n).(type) {
+	case *ast.Null:
+		return true
+	case *ast.Boolean:
+		return !n.Value
+	case *ast.Ident:
+		return n.Name == "undefined"
+	}
+	return false
 }
 
 func layerSource(n ast.Node) (string, bool) {
