@@ -176,38 +176,42 @@ func walkConfigs(dir string, emit func(found)) {
 		}
 		for _, e := range entries {
 			name := e.Name()
-			child := filepath.Join(dir, name)
-			childRel := path.Join(rel, name)
 			isDir := e.IsDir()
 			isLink := e.Type()&fs.ModeSymlink != 0
+			config := isConfigName(name)
+			// Most entries are files that are not configs, and skipped
+			// directories: decide those from the name alone.
+			if !config && (!isDir && !isLink || skipDirs[name] || strings.HasPrefix(name, ".")) {
+				continue
+			}
+			child := filepath.Join(dir, name)
 			if isLink {
 				info, err := os.Stat(child)
 				if err != nil {
-					if isConfigName(name) {
+					if config {
 						emit(found{path: child, err: err})
 					}
 					continue // dangling link to something else: not ours
 				}
 				isDir = info.IsDir()
+				if !isDir && !config {
+					continue
+				}
 			}
+			childRel := path.Join(rel, name)
 			if gi.ignored(childRel, isDir) {
 				continue
 			}
 			if !isDir {
-				if isConfigName(name) {
-					f := found{path: child}
-					if !isLink {
-						f.real = filepath.Join(real, name)
-					}
-					emit(f)
+				f := found{path: child}
+				if !isLink {
+					f.real = filepath.Join(real, name)
 				}
+				emit(f)
 				continue
 			}
-			if isConfigName(name) {
+			if config {
 				emit(found{path: child, err: errNotFile})
-				continue
-			}
-			if skipDirs[name] || strings.HasPrefix(name, ".") {
 				continue
 			}
 			if isLink {
