@@ -198,8 +198,9 @@ type LayerRef struct {
 
 // Loader loads projects and the local layers they extend. It parses each
 // config once: a layer shared by many projects, or a project that is also
-// another's layer, is read, parsed and inspected once. A Loader is safe for
-// concurrent use.
+// another's layer, is read, parsed and inspected once (a project released
+// before another reached it is read again: see Release). A Loader is safe
+// for concurrent use.
 type Loader struct {
 	// ReadFile reads config and .env files; nil means ReadSource. Tests
 	// replace it to inject errors the OS would not give them (permission
