@@ -40,8 +40,9 @@ func bigConfig(size int) string {
 	return b.String()
 }
 
-// checkTree runs `fwmigrate check --format=concise dir` in dir's parent and
-// returns its output and exit status.
+// checkTree runs `fwmigrate check --format=concise [args]` in dir's parent
+// and returns its output and exit status. Without paths among args, it
+// checks dir.
 func checkTree(t *testing.T, dir string, args ...string) (string, int) {
 	t.Helper()
 	wd, err := os.Getwd()
@@ -53,7 +54,15 @@ func checkTree(t *testing.T, dir string, args ...string) (string, int) {
 	}
 	defer os.Chdir(wd)
 	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"check", "--format=concise", filepath.Base(dir)}, args...), &stdout, &stderr)
+	argv := append([]string{"check", "--format=concise"}, args...)
+	paths := false
+	for _, a := range args {
+		paths = paths || !strings.HasPrefix(a, "-")
+	}
+	if !paths {
+		argv = append(argv, filepath.Base(dir))
+	}
+	code := run(argv, &stdout, &stderr)
 	if stderr.Len() > 0 {
 		t.Logf("stderr: %s", stderr.String())
 	}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// TestSharedLayer: a layer that two apps extend is checked once, whether it
+// is under the paths given (a project itself) or outside them (reached
+// through the apps), and its remote source is reported once.
+func TestSharedLayer(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	writeTree(t, dir, map[string]string{
+		"apps/web/fw.config.ts":    "export default defineFwConfig({ extends: ['../../shared/base'] })\n",
+		"apps/docs/fw.config.ts":   "export default defineFwConfig({ extends: '../../shared/base/fw.config.ts' })\n",
+		"shared/base/fw.config.ts": "export default defineFwConfig({ extends: ['github:org/theme'], generate: { routes: ['/'] } })\n",
+	})
+	for _, args := range [][]string{nil, {"repo/apps"}, {"repo/apps/web/fw.config.ts", "repo/apps/docs"}} {
+		var out string
+		if args == nil {
+			out, _ = checkTree(t, dir)
+		} else {
+			out, _ = checkTree(t, dir, args...)
+		}
+		for _, want := range []string{"repo/shared/base/fw.config.ts:1:76: warning FW201", `repo/shared/base/fw.config.ts:1:43: info FW905 [layer-not-loaded] remote layer "github:org/theme"`} {
+			if n := strings.Count(out, want); n != 1 {
+				t.Errorf("check %v: %d times %s, want once\n%s", args, n, want, out)
+			}
+		}
+	}
+}
+
+// TestDeterministic checks the whole corpus, each archive a project of one
+// monorepo, three times: the output is the same byte for byte, whatever
+// order the workers finish in.
+func TestDeterministic(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	files, err := filepath.Glob("../../testdata/corpus/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		for _, f := range ar.Files {
+			p := filepath.Join(dir, name, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if filepath.Base(p) != ".keep" {
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	var first string
+	for i := 0; i < 3; i++ {
+		out, code := checkTree(t, dir, "--format=json")
+		if code == exitError {
+			t.Fatalf("exit status %d: a corpus config cannot be checked\n%s", code, out)
+		}
+		if i == 0 {
+			first = out
+		} else if out != first {
+			t.Fatalf("run %d differs from run 1", i+1)
+		}
+	}
+}
