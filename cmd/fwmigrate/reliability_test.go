@@ -80,7 +80,7 @@ func checkTree(t *testing.T, dir string, args ...string) (string, int) {
 // by the same reader, after discovery found it and just before it is read.
 func TestReliability(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
-	deep := strings.Repeat("d/", 60)
+	deep := strings.Repeat("d/", 300) // 300 directories down
 	writeTree(t, dir, map[string]string{
 		"apps/good/fw.config.ts":        "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
 		"apps/good2/fw.config.js":       "export default { generate: { routes: ['/'] } }\n",
