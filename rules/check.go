@@ -100,10 +100,16 @@ func Check(p *Project, opts Options) []*Diagnostic {
 }
 
 // Fatal reports whether diags hold an error that makes the run fail with
-// exit status 2 (a file that could not be read or parsed, an internal error).
+// exit status 2: a config that could not be read or parsed, an extends
+// cycle, an internal error. The same codes at a lower severity (an
+// unreadable .env file is a warning) do not.
 func Fatal(diags []*Diagnostic) bool {
 	for _, d := range diags {
-		if d.Code == CodeSyntax || d.Code == CodeIO || d.Code == CodeInternal {
+		if d.Severity != Error {
+			continue
+		}
+		switch d.Code {
+		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle:
 			return true
 		}
 	}
@@ -143,14 +149,19 @@ func loadErrorDiagnostic(p *Project) *Diagnostic {
 		d.Span = ast.Span{Start: se.Offset, End: se.Offset}
 	default:
 		d.Code, d.Name = CodeIO, ruleIO.Name
-		msg := fmt.Sprint(p.Err)
-		var pe *os.PathError
-		if errors.As(p.Err, &pe) {
-			msg = fmt.Sprintf("cannot %s: %v", pe.Op, pe.Err)
-		}
-		d.Message = msg
+		d.Message = ioMessage(p.Err)
 	}
 	return d
+}
+
+// ioMessage says what went wrong with a file without repeating its path,
+// which the diagnostic already names.
+func ioMessage(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("cannot %s: %v", pe.Op, pe.Err)
+	}
+	return fmt.Sprint(err)
 }
 
 // engineDiagnostics are the tool's own findings about a parsed project.
@@ -178,7 +189,7 @@ func engineDiagnostics(p *Project, opts Options) []*Diagnostic {
 			out = append(out, &Diagnostic{
 				Code: CodeIO, Name: ruleIO.Name, Category: Tool, Severity: Warning,
 				File: ef.Display, Path: ef.Name,
-				Message: fmt.Sprintf("cannot read %s: %v", ef.Name, ef.Err),
+				Message: fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)),
 			})
 		}
 	}

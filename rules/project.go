@@ -96,9 +96,12 @@ func (l *Loader) loadEnvFiles(root, displayDir string) []*EnvFile {
 		if name != ".env" && !strings.HasPrefix(name, ".env.") {
 			continue
 		}
-		if !e.Type().IsRegular() {
+		if e.IsDir() {
 			continue
 		}
+		// Anything else is read: a symlink (a monorepo's shared .env)
+		// through to its target, and a FIFO or device is refused by the
+		// reader with an error the check reports.
 		ef := &EnvFile{Name: name, Path: filepath.Join(root, name), Display: filepath.Join(displayDir, name)}
 		ef.Src, ef.Err = l.read(ef.Path)
 		if ef.Err == nil {

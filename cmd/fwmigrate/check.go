@@ -234,24 +234,13 @@ func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
 		for _, ef := range r.p.Env {
 			rep.sources[ef.Display] = ef.Src
 		}
-		if rules.Fatal(r.diags) || hasCode(r.diags, rules.CodeExtendsCycle) {
+		if rules.Fatal(r.diags) {
 			fatal = true
 		}
 		rep.diags = append(rep.diags, r.diags...)
 	}
 	rules.SortDiagnostics(rep.diags)
 	return rep, fatal
-}
-
-// hasCode reports a diagnostic with the given code. An extends cycle makes
-// the run fail like an unreadable file: the project cannot load.
-func hasCode(diags []*rules.Diagnostic, code string) bool {
-	for _, d := range diags {
-		if d.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // each runs fn on every value received from next, on GOMAXPROCS workers,

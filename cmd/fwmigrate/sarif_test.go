@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -96,5 +98,29 @@ func TestSARIFSchema(t *testing.T) {
 	}
 	if !uris["space%20dir/fw.config.js"] || !uris["bad/fw.config.ts"] {
 		t.Errorf("URIs are not relative and escaped: %v", uris)
+	}
+}
+
+// TestUnreadableEnvIsAWarning: an .env file that cannot be read (here a
+// FIFO, which the reader refuses without blocking) is an FW904 warning that
+// names the file once; the config is still checked and the exit status is
+// not 2.
+func TestUnreadableEnvIsAWarning(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fw.config.ts"), []byte("export default defineFwConfig({ ssr: true })\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, ".env"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	out, _, code := runIn(t, dir, []string{"check", "--format=concise", "--select=FW904", "."})
+	if code == exitError {
+		t.Errorf("exit status %d for an unreadable .env\n%s", code, out)
+	}
+	if !strings.Contains(out, "warning FW904 [unreadable-file] .env: ") {
+		t.Errorf("no FW904 warning for .env:\n%s", out)
+	}
+	if strings.Count(out, dir) > 0 {
+		t.Errorf("the message repeats the absolute path:\n%s", out)
 	}
 }
