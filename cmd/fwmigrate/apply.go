@@ -153,6 +153,7 @@ type fileApply struct {
 
 	plan      *move.Plan // the layout move, nil when nothing moves
 	mode      string     // the fix layout mode the config fixes followed
+	outside   bool       // a layer outside the paths given: checked, not rewritten
 	moveNotes []string   // what the move left for a person, or why nothing moved
 	written   bool
 	fatal     bool   // exit status 2
@@ -173,7 +174,17 @@ const maxRounds = 3
 // runApply applies the fixes to every project under args. The result is
 // in discovery order.
 func runApply(args []string, o applyOptions) []*fileApply {
-	projects := loadProjects(args)
+	// Only the configs found under args are rewritten (and moved): a layer
+	// they extend from elsewhere is shared with other projects, and apply
+	// changes nothing the user did not point it at. Its findings stay with
+	// `check`.
+	found := discover(args)
+	projects := make([]*rules.Project, len(found))
+	l := newLoader()
+	parallel(len(found), func(i int) {
+		projects[i] = loadOne(l, found[i])
+	})
+	outside := l.LayerProjects()
 	results := make([]*fileApply, len(projects))
 	// Configs that share a directory share one tree: the first by the
 	// framework's lookup order owns the layout move, and the others follow
@@ -205,6 +216,9 @@ func runApply(args []string, o applyOptions) []*fileApply {
 			results[i].moveNotes = append(results[i].moveNotes, "the layout move of this directory is "+filepath.Base(first.p.ConfigPath)+"'s: the framework loads one config per directory")
 		}
 	})
+	for _, p := range outside {
+		results = append(results, layerOutside(p, o))
+	}
 	// The layout move is planned, and everything written, one project at
 	// a time: the git guard and the writes of one project do not race with
 	// another's in the same repository. Config edits join the move's
@@ -353,6 +367,21 @@ func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, ru
 		}
 	}
 	r.remaining = diags
+	return r
+}
+
+// layerOutside is the report of a layer that projects under the paths given
+// extend from outside them: checked, not rewritten.
+func layerOutside(p *rules.Project, o applyOptions) *fileApply {
+	r := &fileApply{p: p, outside: true}
+	r.setFramework(o)
+	r.remaining = rules.Check(p, o.rules)
+	for _, d := range r.remaining {
+		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.unsafe) {
+			r.notFixed = append(r.notFixed, fixReport{d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)"})
+		}
+	}
+	r.fatal = rules.Fatal(r.remaining)
 	return r
 }
 
@@ -590,6 +619,8 @@ func (r *fileApply) summaryLine(o applyOptions) string {
 	switch {
 	case r.err != "":
 		return r.err
+	case r.outside:
+		return "not rewritten: a layer the projects extend from outside the paths given"
 	case r.p.File == nil:
 		return "not checked"
 	case r.plan != nil && r.written:
