@@ -20,6 +20,9 @@ type Options struct {
 	// name ("generate-routes") or category ("version"). An empty Select
 	// selects everything; Ignore wins over Select.
 	Select, Ignore []string
+	// Framework is the framework major (3 or 4) of projects whose
+	// package.json does not say (--framework); 0 leaves it unknown.
+	Framework int
 }
 
 // Selected reports whether opts select rule r.
@@ -75,6 +78,9 @@ func ValidateSelectors(sels []string) error {
 func Check(p *Project, opts Options) []*Diagnostic {
 	if opts.Target == 0 {
 		opts.Target = 4
+	}
+	if p.Framework == 0 && opts.Framework != 0 {
+		p.Framework = opts.Framework
 	}
 	var diags []*Diagnostic
 	if p.File == nil {

@@ -86,9 +86,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 					return usageError{fmt.Errorf("--also takes folder names relative to the project root, not %q", a)}
 				}
 			}
-			if o.framework != 0 && o.framework != 3 && o.framework != 4 {
-				return usageError{fmt.Errorf("--framework must be 3 or 4, not %d", o.framework)}
-			}
+			o.framework = opts.Framework
 			results := runApply(args, o)
 			out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
 			if o.dryRun && format == "text" {
@@ -124,7 +122,6 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().BoolVar(&o.unsafe, "unsafe", false, "also apply fixes that change behaviour (review them)")
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "write nothing; print a unified diff of the changes (exit status 1 when there are any)")
 	cmd.Flags().BoolVar(&o.allowDirty, "allow-dirty", false, "rewrite config files that have uncommitted changes in git")
-	cmd.Flags().IntVar(&o.framework, "framework", 0, "framework major (3 or 4) for projects whose package.json does not say")
 	cmd.Flags().StringVar(&o.layout, "layout", layoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
 	cmd.Flags().StringSliceVar(&o.also, "also", nil, "more root folders to move into app/ (e.g. stores,types), besides those found through ~/ imports")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")

@@ -247,14 +247,9 @@ func runApplyFixture(t *testing.T, file string) {
 				notFixed[n.Code+" "+n.Option] = true
 			}
 		}
-		if containsPrefix(c.args, "--framework") {
-			// check has no --framework: it judges the versions of projects
-			// without package.json differently.
-			return
-		}
 		checkArgs := []string{"check", "--format=json"}
 		for _, a := range c.args[1:] {
-			if strings.HasPrefix(a, "--select") || strings.HasPrefix(a, "--ignore") || !strings.HasPrefix(a, "-") {
+			if strings.HasPrefix(a, "--select") || strings.HasPrefix(a, "--ignore") || strings.HasPrefix(a, "--framework") || !strings.HasPrefix(a, "-") {
 				checkArgs = append(checkArgs, a)
 			}
 		}

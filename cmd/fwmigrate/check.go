@@ -19,15 +19,17 @@ func init() { commands = append(commands, newCheckCmd) }
 
 // ruleFilter holds the flags shared by check and apply.
 type ruleFilter struct {
-	to     int
-	sel    []string
-	ignore []string
+	to        int
+	sel       []string
+	ignore    []string
+	framework int
 }
 
 func (f *ruleFilter) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.to, "to", 4, "compatibility version to check against")
 	cmd.Flags().StringSliceVar(&f.sel, "select", nil, "run only these rules: codes (FW201), code prefixes (FW2), names or categories, comma-separated")
 	cmd.Flags().StringSliceVar(&f.ignore, "ignore", nil, "skip these rules (same forms as --select)")
+	cmd.Flags().IntVar(&f.framework, "framework", 0, "framework major (3 or 4) for projects whose package.json does not say")
 }
 
 func (f *ruleFilter) options() (rules.Options, error) {
@@ -40,7 +42,10 @@ func (f *ruleFilter) options() (rules.Options, error) {
 	if err := rules.ValidateSelectors(f.ignore); err != nil {
 		return rules.Options{}, usageError{fmt.Errorf("--ignore: %v", err)}
 	}
-	return rules.Options{Target: f.to, Select: f.sel, Ignore: f.ignore}, nil
+	if f.framework != 0 && f.framework != 3 && f.framework != 4 {
+		return rules.Options{}, usageError{fmt.Errorf("--framework must be 3 or 4, not %d", f.framework)}
+	}
+	return rules.Options{Target: f.to, Select: f.sel, Ignore: f.ignore, Framework: f.framework}, nil
 }
 
 func newCheckCmd() *cobra.Command {
