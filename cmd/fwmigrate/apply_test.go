@@ -305,15 +305,6 @@ func runApplyFixture(t *testing.T, file string) {
 	}
 }
 
-func containsPrefix(list []string, prefix string) bool {
-	for _, s := range list {
-		if strings.HasPrefix(s, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
 func equalTrees(a, b map[string][]byte) bool {
 	if len(a) != len(b) {
 		return false
