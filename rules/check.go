@@ -96,9 +96,7 @@ func Check(p *Project, opts Options) []*Diagnostic {
 		runRule(pass)
 		diags = append(diags, pass.diags...)
 	}
-	for _, d := range engineDiagnostics(p, opts) {
-		diags = append(diags, d)
-	}
+	diags = append(diags, engineDiagnostics(p, opts)...)
 	finish(p, diags)
 	diags = applySuppressions(p, diags, opts)
 	sortDiagnostics(diags)
@@ -336,9 +334,7 @@ func parseSuppression(text string) *suppression {
 		return nil
 	}
 	s := &suppression{used: map[string]bool{}}
-	for _, c := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		s.codes = append(s.codes, c)
-	}
+	s.codes = strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 	return s
 }
 

@@ -135,31 +135,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// loadProjects discovers and loads every project under args, in parallel,
-// then the local layers they extend that are not projects themselves: each
-// config is parsed once, and each is checked (and reported) once, however
-// many projects extend it. The result is sorted by display path.
-func loadProjects(args []string) []*rules.Project {
-	return loadFound(discover(args), newLoader())
-}
-
 // newLoader makes the Loader of a run. Tests replace it to inject read
 // errors that the OS does not give a root user.
 var newLoader = rules.NewLoader
 
-// loadFound loads the configs discovery found with l.
-func loadFound(found []found, l *rules.Loader) []*rules.Project {
-	projects := make([]*rules.Project, len(found))
-	parallel(len(found), func(i int) {
-		projects[i] = loadOne(l, found[i])
-	})
-	if layers := l.LayerProjects(); len(layers) > 0 {
-		projects = append(projects, layers...)
-		sort.SliceStable(projects, func(i, j int) bool { return projects[i].ConfigDisplay < projects[j].ConfigDisplay })
-	}
-	return projects
-}
-
+// loadOne loads one config discovery found (or records why it could not).
 func loadOne(l *rules.Loader, f found) *rules.Project {
 	display := filepath.Clean(f.path)
 	if f.err != nil {
