@@ -3,6 +3,8 @@ package compat
 import (
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Environment variable prefixes of runtimeConfig overrides (migration facts
@@ -23,12 +25,30 @@ func EnvName(path string) string { return EnvPrefix + EnvKey(path) }
 // engine does (migration facts §10). Letters outside ASCII follow Go's
 // simple case mapping, which can differ from JavaScript's (ß).
 func EnvKey(path string) string {
+	if k, ok := envKeyMemo.Load(path); ok {
+		return k.(string)
+	}
 	parts := splitByCase(path)
 	for i, p := range parts {
 		parts[i] = strings.ToUpper(strings.ToLower(p))
 	}
-	return strings.Join(parts, "_")
+	k := strings.Join(parts, "_")
+	if envKeyCount.Add(1) <= maxEnvKeys {
+		envKeyMemo.Store(path, k)
+	}
+	return k
 }
+
+// envKeyMemo memoizes EnvKey, which is pure: every project's env checks
+// convert the framework's own runtimeConfig keys and the usual public.*
+// keys again. At most maxEnvKeys paths are kept, so that inputs full of
+// distinct keys cannot grow it without bound.
+var (
+	envKeyMemo  sync.Map // path -> key
+	envKeyCount atomic.Int64
+)
+
+const maxEnvKeys = 1 << 14
 
 // caseOf is a character's case: digits are neutral, other non-letters lower.
 type caseOf uint8
@@ -85,13 +105,8 @@ func splitByCase(s string) []string {
 // variable may replace a whole object. When several keys share the name
 // (see EnvCollisions) the first in keys' order is returned.
 func EnvTarget(name string, keys []string) (string, bool) {
-	var rest string
-	switch {
-	case strings.HasPrefix(name, EngineEnvPrefix):
-		rest = name[len(EngineEnvPrefix):]
-	case strings.HasPrefix(name, EnvPrefix):
-		rest = name[len(EnvPrefix):]
-	default:
+	rest, ok := envRest(name)
+	if !ok {
 		return "", false
 	}
 	for _, k := range withParents(keys) {
@@ -100,6 +115,46 @@ func EnvTarget(name string, keys []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// envRest is name without its FW_ or ENGINE_ prefix.
+func envRest(name string) (string, bool) {
+	switch {
+	case strings.HasPrefix(name, EngineEnvPrefix):
+		return name[len(EngineEnvPrefix):], true
+	case strings.HasPrefix(name, EnvPrefix):
+		return name[len(EnvPrefix):], true
+	}
+	return "", false
+}
+
+// EnvTargets answers EnvTarget for one set of keys and many variables: it
+// converts each key once instead of once per variable.
+type EnvTargets struct {
+	byKey map[string]string // EnvKey -> the first key (or parent) with it
+}
+
+// NewEnvTargets indexes keys as EnvTarget reads them.
+func NewEnvTargets(keys []string) *EnvTargets {
+	all := withParents(keys)
+	t := &EnvTargets{byKey: make(map[string]string, len(all))}
+	for _, k := range all {
+		e := EnvKey(k)
+		if _, dup := t.byKey[e]; !dup {
+			t.byKey[e] = k
+		}
+	}
+	return t
+}
+
+// Target returns EnvTarget(name, keys) for the keys t was made from.
+func (t *EnvTargets) Target(name string) (string, bool) {
+	rest, ok := envRest(name)
+	if !ok {
+		return "", false
+	}
+	k, ok := t.byKey[rest]
+	return k, ok
 }
 
 // withParents returns keys with every parent path added before its first

@@ -52,21 +52,31 @@ func TestEnvName(t *testing.T) {
 	}
 }
 
+// envTarget is EnvTarget, checked against NewEnvTargets' answer.
+func envTarget(t *testing.T, name string, keys []string) (string, bool) {
+	t.Helper()
+	got, ok := EnvTarget(name, keys)
+	if idx, iok := NewEnvTargets(keys).Target(name); idx != got || iok != ok {
+		t.Errorf("NewEnvTargets(%q).Target(%q) = %q, %v; EnvTarget gives %q, %v", keys, name, idx, iok, got, ok)
+	}
+	return got, ok
+}
+
 func TestEnvTarget(t *testing.T) {
 	for _, c := range envExamples {
 		if c.path == "api-key" {
 			continue // collides with API_KEY, checked below
 		}
 		keys := []string{"unrelated", c.path, "other.key"}
-		if got, ok := EnvTarget(c.name, keys); !ok || got != c.path {
+		if got, ok := envTarget(t, c.name, keys); !ok || got != c.path {
 			t.Errorf("EnvTarget(%q) = %q, %v; want %q", c.name, got, ok, c.path)
 		}
 		engine := EngineEnvPrefix + c.name[len(EnvPrefix):]
-		if got, ok := EnvTarget(engine, keys); !ok || got != c.path {
+		if got, ok := envTarget(t, engine, keys); !ok || got != c.path {
 			t.Errorf("EnvTarget(%q) = %q, %v; want %q", engine, got, ok, c.path)
 		}
 	}
-	keys := []string{"apiSecret", "public.apiBase", "auth.github.clientId"}
+	keys := []string{"apiSecret", "public.apiBase", "auth.github.clientId", "apiKey", "api_key"}
 	for _, c := range []struct {
 		name, want string
 		ok         bool
@@ -79,8 +89,9 @@ func TestEnvTarget(t *testing.T) {
 		{"API_SECRET", "", false}, // no prefix
 		{"FW_", "", false},
 		{"NUXT_API_SECRET", "", false},
+		{"FW_API_KEY", "apiKey", true}, // the first of the keys that collide
 	} {
-		got, ok := EnvTarget(c.name, keys)
+		got, ok := envTarget(t, c.name, keys)
 		if got != c.want || ok != c.ok {
 			t.Errorf("EnvTarget(%q) = %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
 		}
@@ -107,10 +118,18 @@ func FuzzEnvName(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, path string) {
 		name := EnvName(path)
-		if got, ok := EnvTarget(name, []string{path}); !ok || EnvName(got) != name {
+		if got, ok := envTarget(t, name, []string{path}); !ok || EnvName(got) != name {
 			t.Fatalf("EnvTarget(EnvName(%q) = %q) = %q, %v", path, name, got, ok)
 		}
 	})
+}
+
+func BenchmarkEnvTargets(b *testing.B) {
+	keys := []string{"apiSecret", "public.apiBase", "auth.github.clientId", "auth.github.clientSecret", "stripe.key", "public.siteUrl"}
+	t := NewEnvTargets(keys)
+	for b.Loop() {
+		t.Target("FW_AUTH_GITHUB_CLIENT_SECRET")
+	}
 }
 
 func BenchmarkEnvTarget(b *testing.B) {

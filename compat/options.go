@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -305,6 +308,29 @@ func Unscope(path string) (string, bool) {
 // features or future (experimental.typescriptBundlerResolution ->
 // future.typescriptBundlerResolution, head -> app.head).
 func Suggest(path string) string {
+	if s, ok := suggestions.Load(path); ok {
+		return s.(string)
+	}
+	s := suggest(path)
+	if suggestionCount.Add(1) <= maxSuggestions {
+		suggestions.Store(path, s)
+	}
+	return s
+}
+
+// suggestions memoizes Suggest, which is pure: the rules ask it for every
+// unknown key of every config, and the same module keys (i18n, image,
+// content, ...) come back project after project. At most maxSuggestions
+// paths are kept, so that inputs full of distinct unknown keys cannot grow it
+// without bound.
+var (
+	suggestions     sync.Map // path -> string
+	suggestionCount atomic.Int64
+)
+
+const maxSuggestions = 1 << 14
+
+func suggest(path string) string {
 	if Known(path) {
 		return ""
 	}
@@ -340,11 +366,17 @@ var movedTo = map[string]bool{"app": true, "experimental": true, "features": tru
 func closest(name string, candidates []string) string {
 	limit := max(1, utf8.RuneCountInString(name)/4)
 	best, bestD := "", limit+1
+	lower := strings.ToLower(name)
+	n := utf8.RuneCountInString(name)
 	for _, c := range candidates {
 		if c == name || strings.HasPrefix(c, "$") != strings.HasPrefix(name, "$") {
 			continue
 		}
-		if d := Distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+		// The distance is at least the difference in length.
+		if m := utf8.RuneCountInString(c); m-n >= bestD || n-m >= bestD {
+			continue
+		}
+		if d := distanceBelow(lower, strings.ToLower(c), bestD); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -352,25 +384,48 @@ func closest(name string, candidates []string) string {
 }
 
 // Distance is the Levenshtein distance between a and b, in runes.
-func Distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+func Distance(a, b string) int { return distanceBelow(a, b, math.MaxInt) }
+
+// distanceBelow is Distance(a, b) when that is less than bound, else some
+// value not less than bound: it stops as soon as a row's minimum reaches
+// bound (a row's minimum never decreases).
+func distanceBelow(a, b string, bound int) int {
+	// Option names are short: keep the runes and the two rows on the stack.
+	var abuf, bbuf [48]rune
+	var pbuf, cbuf [49]int
+	ra, rb := appendRunes(abuf[:0], a), appendRunes(bbuf[:0], b)
+	prev, cur := pbuf[:0], cbuf[:0]
+	if len(rb)+1 > len(pbuf) {
+		prev, cur = make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1)
+	}
+	prev, cur = prev[:len(rb)+1], cur[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
 		cur[0] = i
+		low := i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			low = min(low, cur[j])
+		}
+		if low >= bound {
+			return low
 		}
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+func appendRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
 }
 
 // realWords maps the product words that real configs keep in nested keys to
@@ -385,6 +440,13 @@ var realWords = map[string]string{
 // neutral rewrites the product words in path's segments after the first
 // (top-level keys are already neutral in the configs fwmigrate reads).
 func neutral(path string) string {
+	if !hasProductWord(path) {
+		return path // most paths: no allocation
+	}
+	return neutralSegments(path)
+}
+
+func neutralSegments(path string) string {
 	segs := strings.Split(path, ".")
 	changed := false
 	for i := 1; i < len(segs); i++ {
@@ -396,6 +458,51 @@ func neutral(path string) string {
 		return path
 	}
 	return strings.Join(segs, ".")
+}
+
+// hasProductWord reports whether neutral may change path: whether a segment
+// after the first has a camel-case part that neutralWord replaces. Paths with
+// bytes outside ASCII are left to neutral (Unicode case mapping).
+func hasProductWord(path string) bool {
+	first := strings.IndexByte(path, '.')
+	if first < 0 {
+		return false
+	}
+	var buf [8]byte // the longest product word is 8 letters
+	start := first + 1
+	for i := start; i <= len(path); i++ {
+		if i < len(path) && path[i] >= utf8.RuneSelf {
+			return true
+		}
+		// A part ends at a segment's end and before an upper-case letter
+		// that follows a lower-case one (neutralWord's split).
+		end := i == len(path) || path[i] == '.'
+		if !end && !(i > start && path[i] >= 'A' && path[i] <= 'Z' && path[i-1] >= 'a' && path[i-1] <= 'z') {
+			continue
+		}
+		if part := path[start:i]; len(part) > 0 && len(part) <= len(buf) {
+			n, lowerTail := 0, true
+			for j := 0; j < len(part); j++ {
+				c := part[j]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+					if j > 0 {
+						lowerTail = false
+					}
+				}
+				buf[n] = c
+				n++
+			}
+			if _, ok := realWords[string(buf[:n])]; ok && lowerTail {
+				return true
+			}
+		}
+		start = i
+		if end {
+			start = i + 1
+		}
+	}
+	return false
 }
 
 // neutralWord maps each camel-case part of s that is a product word.

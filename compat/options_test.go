@@ -427,8 +427,31 @@ func TestSuggest(t *testing.T) {
 		{"dir.pages", ""}, // known: nothing to suggest
 		{"", ""},
 	} {
-		if got := Suggest(c.in); got != c.want {
-			t.Errorf("Suggest(%q) = %q, want %q", c.in, got, c.want)
+		// Twice: the second answer comes from the memo.
+		for range 2 {
+			if got := Suggest(c.in); got != c.want {
+				t.Errorf("Suggest(%q) = %q, want %q", c.in, got, c.want)
+			}
+		}
+	}
+}
+
+// TestHasProductWord checks neutral's fast path against the rewrite it
+// skips: hasProductWord must be true exactly when neutralSegments changes
+// the path.
+func TestHasProductWord(t *testing.T) {
+	paths := []string{
+		"experimental.viteEnvironmentApi", "vite.build", "bundlerA.vite", "a.Vite", "a.VITE", "a.viTe",
+		"a.myViteThing", "a.postcssOptions", "a.PostcssX", "a.xNuxt", "a.nuxtx", "a..vite", "a.vite.", ".vite",
+		"a.chokidar", "a.chokidarWatch", "a.esbuildOptions", "a.oxc", "a.OXC", "a.webpackChunkName",
+		"runtimeConfig.public.apiBase", "", ".", "a", "a.b", "hooks.vite:extendConfig", "a.b-vite", "a.vite_x",
+	}
+	for _, o := range Options() {
+		paths = append(paths, o.Path, "x."+o.Path)
+	}
+	for _, p := range paths {
+		if got, want := hasProductWord(p), neutralSegments(p) != p; got != want {
+			t.Errorf("hasProductWord(%q) = %v, but neutralSegments gives %q", p, got, neutralSegments(p))
 		}
 	}
 }
@@ -539,9 +562,38 @@ func BenchmarkKnown(b *testing.B) {
 	}
 }
 
+func BenchmarkSuggestUncached(b *testing.B) {
+	for b.Loop() {
+		suggest("experimental.typescriptBundlerResolution")
+		suggest("app.basURL")
+	}
+}
+
 func BenchmarkSuggest(b *testing.B) {
 	for b.Loop() {
 		Suggest("experimental.typescriptBundlerResolution")
 		Suggest("app.basURL")
+	}
+}
+
+// TestDistanceBelow checks the early exit against the full distance.
+func TestDistanceBelow(t *testing.T) {
+	words := []string{"", "a", "ssr", "srr", "baseURL", "baseUrl", "basURL", "typescriptBundlerResolution", "componentIslands", "héad", "head", "ünïcödé", strings.Repeat("x", 60), strings.Repeat("x", 57) + "y"}
+	for _, a := range words {
+		for _, b := range words {
+			d := Distance(a, b)
+			if d != Distance(b, a) {
+				t.Errorf("Distance(%q, %q) = %d, but %d the other way", a, b, d, Distance(b, a))
+			}
+			for bound := 0; bound <= d+2; bound++ {
+				got := distanceBelow(a, b, bound)
+				if d < bound && got != d || d >= bound && got < bound {
+					t.Errorf("distanceBelow(%q, %q, %d) = %d; Distance is %d", a, b, bound, got, d)
+				}
+			}
+		}
+	}
+	if d := Distance("kitten", "sitting"); d != 3 {
+		t.Errorf("Distance(kitten, sitting) = %d, want 3", d)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -310,7 +311,7 @@ func envPrefixOf(pass *Pass) (string, bool) {
 // frameworkKeys are the runtimeConfig keys the framework declares itself
 // (app.baseURL, appSecret, engine.envPrefix, ...): variables that override
 // them are valid in every project. They come from compat's option table.
-func frameworkKeys() []string {
+var frameworkKeys = sync.OnceValue(func() []string {
 	var out []string
 	for _, o := range compat.Options() {
 		rel, ok := strings.CutPrefix(o.Path, "runtimeConfig.")
@@ -319,7 +320,7 @@ func frameworkKeys() []string {
 		}
 	}
 	return out
-}
+})
 
 // othersMayDeclare says what may declare runtimeConfig keys that the
 // project's and its layers' configs do not show: modules (the modules option
@@ -371,7 +372,7 @@ func declaresModules(f *ast.File, root string) bool {
 // (process.env.NAME in a computed value): the config reads it itself, at
 // build time, so it is in use even when no runtimeConfig key matches.
 func envMentioned(pass *Pass, name string) bool {
-	src := string(pass.File.Src)
+	src := pass.File.Text(ast.Span{End: len(pass.File.Src)}) // no copy
 	for i := 0; ; {
 		j := strings.Index(src[i:], name)
 		if j < 0 {

@@ -48,7 +48,7 @@ func runRemovedOption(pass *Pass) {
 	if pass.Target < 4 {
 		return
 	}
-	for _, r := range compat.Removed() {
+	for _, r := range removedOptions() {
 		if removedElsewhere[r.Path] != "" {
 			continue
 		}

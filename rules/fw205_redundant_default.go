@@ -46,7 +46,7 @@ func runRedundantDefault(pass *Pass) {
 		return
 	}
 	layers := layerSources(pass)
-	for _, f := range compat.Flips() {
+	for _, f := range flippedDefaults() {
 		if isPathFlip(f) || !f.V4.Set || removedPath(f.Path) {
 			continue
 		}

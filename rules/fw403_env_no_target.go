@@ -78,11 +78,12 @@ func runEnvNoTarget(pass *Pass) {
 type envCheck struct {
 	pass   *Pass
 	prefix string
-	keys   []string          // declared and framework key paths, dotted
-	names  []string          // their variables
-	byName map[string]string // variable -> key path
-	opaque []string          // variable stems whose value is computed
-	others string            // what else may declare keys
+	keys   []string           // declared and framework key paths, dotted
+	target *compat.EnvTargets // keys indexed by variable
+	names  []string           // their variables
+	byName map[string]string  // variable -> key path
+	opaque []string           // variable stems whose value is computed
+	others string             // what else may declare keys
 }
 
 // newEnvCheck returns nil when variables cannot be judged: no literal config,
@@ -126,6 +127,7 @@ func newEnvCheck(pass *Pass) *envCheck {
 	for _, k := range set.Opaque {
 		c.opaque = append(c.opaque, prefix+compat.EnvKey(k.dotted())+"_")
 	}
+	c.target = compat.NewEnvTargets(c.keys)
 	return c
 }
 
@@ -136,7 +138,7 @@ func (c *envCheck) candidate(name string) bool {
 	if !strings.HasPrefix(name, c.prefix) || len(name) == len(c.prefix) {
 		return false
 	}
-	if _, ok := compat.EnvTarget(name, c.keys); ok {
+	if _, ok := c.target.Target(name); ok {
 		return false
 	}
 	for _, o := range c.opaque {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -30,9 +31,17 @@ func isPathFlip(f compat.Flip) bool {
 	return f.Path == "srcDir" || f.Path == "serverDir" || strings.HasPrefix(f.Path, "dir.")
 }
 
+// removedOptions and flippedDefaults are compat.Removed() and
+// compat.Flips(), taken once: both copy their table on every call, and the
+// rules read them for every project. Read-only.
+var (
+	removedOptions  = sync.OnceValue(compat.Removed)
+	flippedDefaults = sync.OnceValue(compat.Flips)
+)
+
 // removedPath reports whether path is one of compat.Removed's options.
 func removedPath(path string) bool {
-	for _, r := range compat.Removed() {
+	for _, r := range removedOptions() {
 		if r.Path == path {
 			return true
 		}
