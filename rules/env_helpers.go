@@ -57,7 +57,8 @@ func collectRCKeys(pass *Pass) *rcKeySet {
 			out.Complete = false
 		}
 	}
-	pass.Walk(func(path ast.Path, prop *ast.Property) bool {
+	pass.walkCached(func(w *walked) bool {
+		path, prop := w.path, w.prop
 		if prop.Kind == ast.PropSpread || prop.KeyKind == ast.KeyComputed {
 			if inRuntimeConfig(path) {
 				out.Complete = false

@@ -33,27 +33,12 @@ func join(prefix ast.Path, segs ...string) ast.Path {
 // optionProps calls fn for every property whose option path (environment
 // override prefix removed) equals option, in source order: the option at the
 // top level and inside $production, $development, $test and $env.<name>.
+// The paths are shared with other passes: fn may keep them but must not
+// modify them.
 func (p *Pass) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
-	want := ast.ParsePath(option)
-	p.Walk(func(path ast.Path, prop *ast.Property) bool {
-		if len(path) == 1 && path[0] == "$env" {
-			return true // descend to $env.<name>
-		}
-		prefix, rest := SplitEnvPrefix(path)
-		if len(rest) > len(want) {
-			return false
-		}
-		for i := range rest {
-			if rest[i] != want[i] {
-				return false
-			}
-		}
-		if len(rest) == len(want) {
-			fn(prefix, path, prop)
-			return false
-		}
-		return true
-	})
+	for _, w := range p.optionOccurrences(option) {
+		fn(w.prefix, w.path, w.prop)
+	}
 }
 
 // staticValue returns the static Go value of a property's value.

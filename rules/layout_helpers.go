@@ -106,6 +106,14 @@ func (v layoutView) moved(p *Pass) []string {
 	if !v.Moving {
 		return nil
 	}
+	// The same for every pass over the project (v follows from it), and
+	// Detect reads the disk: once per project. Callers must not modify it.
+	c := p.cache()
+	c.movedOnce.Do(func() { c.moved = v.findMoved(p) })
+	return c.moved
+}
+
+func (v layoutView) findMoved(p *Pass) []string {
 	hyp, err := compat.Detect(v.Root, overrideConfig{base: p.Config, over: map[string]any{"srcDir": "app"}})
 	if err != nil || hyp == nil {
 		return nil
@@ -129,7 +137,7 @@ func (v layoutView) moved(p *Pass) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
+	return out[:len(out):len(out)]
 }
 
 // srcRelativeDirs are the dir.* options that resolve against srcDir in both

@@ -18,15 +18,14 @@ import (
 // below them, fn's result decides whether the property's object value is
 // descended into.
 func schemaWalk(pass *Pass, fn func(prefix, rest, path ast.Path, prop *ast.Property) bool) {
-	pass.Walk(func(path ast.Path, prop *ast.Property) bool {
-		if prop.Kind == ast.PropSpread || prop.KeyKind == ast.KeyComputed {
+	pass.walkCached(func(w *walked) bool {
+		if w.prop.Kind == ast.PropSpread || w.prop.KeyKind == ast.KeyComputed {
 			return false
 		}
-		prefix, rest := SplitEnvPrefix(path)
-		if len(rest) == 0 || len(path) == 1 && path[0] == "$env" {
+		if len(w.rest) == 0 || len(w.path) == 1 && w.path[0] == "$env" {
 			return true
 		}
-		return fn(prefix, rest, path, prop)
+		return fn(w.prefix, w.rest, w.path, w.prop)
 	})
 }
 

@@ -1,0 +1,157 @@
+package rules
+
+import (
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+)
+
+// What several rules derive from the same project, computed once per
+// project instead of once per pass: the config's properties in walk order,
+// indexed by option path, and the entries apply moves into app/. Check runs
+// some fifty passes over each project; without this, each walked the config
+// again, and the layout rules ran compat.Detect again for moved.
+
+// projectCache is the cache of one project. Each part is computed on first
+// use and read-only afterwards.
+type projectCache struct {
+	// file and det are what the parts were computed from: a Project whose
+	// File or Detection is replaced gets a new cache.
+	file *ast.File
+	det  *compat.Detection
+
+	walkOnce sync.Once
+	walk     []walked
+	options  map[string][]*walked // option path (Path.String, prefix removed) -> occurrences
+
+	movedOnce sync.Once
+	moved     []string
+}
+
+// walked is one property of the config, in the order ast.File.Walk visits
+// them. The slices are shared by every pass and capped (len == cap), so that
+// appending to them copies.
+type walked struct {
+	path ast.Path
+	// prefix and rest are SplitEnvPrefix(path).
+	prefix, rest ast.Path
+	prop         *ast.Property
+	// next is the index of the first entry after the property's subtree.
+	next int
+}
+
+// projectCaches holds the caches of the projects being checked, keyed
+// weakly: an entry goes when its Project is collected, so a run over many
+// projects keeps only the caches of those still in use. (A field of Project
+// would do the same without the map.)
+var projectCaches sync.Map // weak.Pointer[Project] -> *projectCache
+
+// cache returns the pass's project cache.
+func (p *Pass) cache() *projectCache {
+	key := weak.Make(p.Project)
+	if v, ok := projectCaches.Load(key); ok {
+		if c := v.(*projectCache); c.file == p.File && c.det == p.Project.Detection {
+			return c
+		}
+	}
+	c := &projectCache{file: p.File, det: p.Project.Detection}
+	if _, replaced := projectCaches.Swap(key, c); !replaced {
+		runtime.AddCleanup(p.Project, func(k weak.Pointer[Project]) { projectCaches.Delete(k) }, key)
+	}
+	return c
+}
+
+// walked returns the config's properties at every depth in ast.File.Walk's
+// order, nil when there is no literal config.
+func (c *projectCache) walked() []walked {
+	c.walkOnce.Do(c.buildWalk)
+	return c.walk
+}
+
+func (c *projectCache) buildWalk() {
+	c.options = map[string][]*walked{}
+	f := c.file
+	if f == nil || f.Config == nil {
+		return
+	}
+	f.Walk(func(path ast.Path, prop *ast.Property) bool {
+		path = path[:len(path):len(path)]
+		prefix, rest := SplitEnvPrefix(path)
+		c.walk = append(c.walk, walked{path: path, prefix: prefix[:len(prefix):len(prefix)], rest: rest, prop: prop})
+		return true
+	})
+	// Preorder: a property's subtree is the run of deeper entries after it.
+	var open []int
+	for i := range c.walk {
+		for len(open) > 0 && len(c.walk[open[len(open)-1]].path) >= len(c.walk[i].path) {
+			c.walk[open[len(open)-1]].next = i
+			open = open[:len(open)-1]
+		}
+		open = append(open, i)
+	}
+	for _, i := range open {
+		c.walk[i].next = len(c.walk)
+	}
+	for i := range c.walk {
+		w := &c.walk[i]
+		if len(w.path) == 1 && w.path[0] == "$env" {
+			continue // $env.<name> holds options, $env itself is none
+		}
+		k := w.rest.String()
+		c.options[k] = append(c.options[k], w)
+	}
+}
+
+// walkCached is Pass.Walk over the cached properties: fn sees the same
+// paths in the same order, and a false result skips the property's subtree.
+// The paths are shared: fn may keep them but must not modify them.
+func (p *Pass) walkCached(fn func(w *walked) bool) {
+	ws := p.cache().walked()
+	for i := 0; i < len(ws); {
+		if fn(&ws[i]) {
+			i++
+		} else {
+			i = ws[i].next
+		}
+	}
+}
+
+// optionOccurrences returns the properties whose option path (environment
+// override prefix removed) equals option, in source order: the option at the
+// top level and inside $production, $development, $test and $env.<name>.
+func (p *Pass) optionOccurrences(option string) []*walked {
+	c := p.cache()
+	c.walked()
+	if !plainPath(option) {
+		option = ast.ParsePath(option).String()
+	}
+	return c.options[option]
+}
+
+// plainPath reports whether s is a dotted path of ASCII identifier names,
+// which ast.Path.String writes as it is: the options index is keyed by that
+// form.
+func plainPath(s string) bool {
+	start := true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			if start {
+				return false
+			}
+			start = true
+		case c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			start = false
+		case '0' <= c && c <= '9':
+			if start {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return !start
+}

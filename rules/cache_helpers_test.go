@@ -1,0 +1,224 @@
+package rules
+
+import (
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"weak"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+)
+
+// cacheConfigs are configs whose shapes the corpus and the fixtures may
+// not have: nested and repeated overrides, spreads, computed keys, keys
+// with dots and brackets, an $env that is not an object.
+var cacheConfigs = []string{
+	`export default defineFwConfig({
+  ssr: false,
+  app: { baseURL: '/a', head: { title: 'x' } },
+  $production: { ssr: true, app: { baseURL: '/p' }, $production: { ssr: 1 } },
+  $env: { staging: { ssr: false, app: { baseURL: '/s' } }, ...more, [k]: { ssr: 1 } },
+  'app.baseURL': 1,
+  "routeRules": { '/api/**': { cors: true }, "a.b": { c: 1 } },
+  ...{ ssr: 2, app: { cdnURL: 'x' } },
+  [computed]: { ssr: 3 },
+  app: { baseURL: '/again' },
+  $env: 'not an object',
+  $development: { $env: { x: { ssr: 4 } } },
+})`,
+	`export default { a: { b: { c: { d: { e: 1 } } } }, $test: { a: { b: 2 } }, get x() { return 1 }, m() {} }`,
+	`const config = defineFwConfig({ ssr: false }); config.ssr = true; export default config`,
+	`export default withPlugin({ ssr: false })`,
+	`export default defineFwConfig({})`,
+}
+
+// cacheTestFiles parses cacheConfigs and every config of the corpus and of
+// the rule fixtures.
+func cacheTestFiles(t *testing.T) []*ast.File {
+	t.Helper()
+	var files []*ast.File
+	for i, src := range cacheConfigs {
+		f, err := ast.Parse("fw.config.ts", []byte(src))
+		if err != nil {
+			t.Fatalf("cacheConfigs[%d]: %v", i, err)
+		}
+		files = append(files, f)
+	}
+	var archives []string
+	for _, pat := range []string{"../testdata/corpus/*.txtar", "../testdata/rules/*.txtar"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives = append(archives, m...)
+	}
+	if len(archives) < 40 {
+		t.Fatalf("only %d archives found", len(archives))
+	}
+	for _, name := range archives {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, af := range txtar.Parse(data).Files {
+			if !IsConfigName(filepath.Base(af.Name)) {
+				continue
+			}
+			if f, err := ast.Parse(af.Name, af.Data); err == nil {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+}
+
+func cachePass(f *ast.File) *Pass {
+	return &Pass{Project: &Project{File: f}, File: f, Config: astConfig{f}, Target: 4}
+}
+
+// TestWalkCached checks walkCached against ast.File.Walk, with every
+// property pruned or descended into by a choice that depends on its path.
+func TestWalkCached(t *testing.T) {
+	for _, f := range cacheTestFiles(t) {
+		pass := cachePass(f)
+		for seed := uint32(0); seed < 4; seed++ {
+			keep := func(path ast.Path) bool {
+				h := fnv.New32a()
+				h.Write([]byte(path.String()))
+				return seed == 0 || (h.Sum32()+seed)%3 != 0
+			}
+			var want, got []string
+			var wantProps, gotProps []*ast.Property
+			pass.Walk(func(path ast.Path, prop *ast.Property) bool {
+				want, wantProps = append(want, path.String()), append(wantProps, prop)
+				return keep(path)
+			})
+			pass.walkCached(func(w *walked) bool {
+				got, gotProps = append(got, w.path.String()), append(gotProps, w.prop)
+				prefix, rest := SplitEnvPrefix(w.path)
+				if !reflect.DeepEqual(prefix, w.prefix) && (len(prefix) > 0 || len(w.prefix) > 0) || !reflect.DeepEqual(rest, w.rest) && (len(rest) > 0 || len(w.rest) > 0) {
+					t.Errorf("%s: %s: prefix %q rest %q, want %q %q", f.Name, w.path, w.prefix, w.rest, prefix, rest)
+				}
+				if cap(w.path) != len(w.path) || cap(w.prefix) != len(w.prefix) || cap(w.rest) != len(w.rest) {
+					t.Errorf("%s: %s: a shared path has spare capacity", f.Name, w.path)
+				}
+				return keep(w.path)
+			})
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProps, wantProps) {
+				t.Fatalf("%s (seed %d): walkCached visits\n%q\nWalk visits\n%q", f.Name, seed, got, want)
+			}
+		}
+	}
+}
+
+// walkOptionProps is optionProps as a walk of the config: the definition
+// the index must agree with.
+func walkOptionProps(p *Pass, option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
+	want := ast.ParsePath(option)
+	p.Walk(func(path ast.Path, prop *ast.Property) bool {
+		if len(path) == 1 && path[0] == "$env" {
+			return true
+		}
+		prefix, rest := SplitEnvPrefix(path)
+		if len(rest) > len(want) {
+			return false
+		}
+		for i := range rest {
+			if rest[i] != want[i] {
+				return false
+			}
+		}
+		if len(rest) == len(want) {
+			fn(prefix, path, prop)
+			return false
+		}
+		return true
+	})
+}
+
+// TestOptionProps checks the options index against walkOptionProps for every
+// option compat knows, every path the configs hold, and some that are not.
+func TestOptionProps(t *testing.T) {
+	var options []string
+	for _, o := range compat.Options() {
+		options = append(options, o.Path)
+	}
+	options = append(options, "", "$env", "$production", "$env.staging", "app.baseURL", `["app.baseURL"]`, "app.baseURL.x",
+		`routeRules["/api/**"]`, `routeRules["a.b"]`, `routeRules["a.b"].c`, "routeRules.a.b", "...", "a.b.c.d.e", "x", "1a", "a..b", ".a")
+	type occ struct {
+		prefix, path string
+		prop         *ast.Property
+	}
+	for _, f := range cacheTestFiles(t) {
+		pass := cachePass(f)
+		paths := options
+		pass.Walk(func(path ast.Path, prop *ast.Property) bool {
+			_, rest := SplitEnvPrefix(path)
+			paths = append(paths, rest.String(), strings.Join(rest, "."))
+			return true
+		})
+		for _, option := range paths {
+			var want, got []occ
+			walkOptionProps(pass, option, func(prefix, path ast.Path, prop *ast.Property) {
+				want = append(want, occ{prefix.String(), path.String(), prop})
+			})
+			pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+				got = append(got, occ{prefix.String(), path.String(), prop})
+			})
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: optionProps(%q) = %v, want %v", f.Name, option, got, want)
+			}
+		}
+	}
+}
+
+func TestPlainPath(t *testing.T) {
+	for _, s := range []string{"", ".", "a.", ".a", "a..b", "1a", "a.1b", "a-b", "a b", `a["b"]`, "é", "a.b.c", "$env.x_1", "_", "a1.B2"} {
+		if plainPath(s) && ast.ParsePath(s).String() != s {
+			t.Errorf("plainPath(%q) is true, but the index key is %q", s, ast.ParsePath(s).String())
+		}
+	}
+	for _, s := range []string{"a", "a.b.c", "$env.x_1", "_", "a1.B2", "devServer.https.key"} {
+		if !plainPath(s) {
+			t.Errorf("plainPath(%q) = false", s)
+		}
+	}
+}
+
+// TestProjectCacheReplaced checks that a project whose File changes gets a
+// new cache, and that the cache of a project that is no longer used goes.
+func TestProjectCacheReplaced(t *testing.T) {
+	f1, _ := ast.Parse("fw.config.ts", []byte(`export default { ssr: false }`))
+	f2, _ := ast.Parse("fw.config.ts", []byte(`export default { app: { ssr: false }, ssr: true }`))
+	proj := &Project{File: f1}
+	pass := &Pass{Project: proj, File: f1}
+	if n := len(pass.optionOccurrences("ssr")); n != 1 {
+		t.Fatalf("%d occurrences of ssr, want 1", n)
+	}
+	proj.File = f2
+	pass = &Pass{Project: proj, File: f2}
+	if occ := pass.optionOccurrences("ssr"); len(occ) != 1 || occ[0].prop != f2.Lookup("ssr") {
+		t.Fatalf("after the File changed: %v", occ)
+	}
+
+	key := weak.Make(proj)
+	if _, ok := projectCaches.Load(key); !ok {
+		t.Fatal("no cache for the project")
+	}
+	proj, pass = nil, nil
+	for range 100 {
+		runtime.GC()
+		if _, ok := projectCaches.Load(key); !ok {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Error("the cache of a collected project is still there")
+}
