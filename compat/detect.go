@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -430,33 +431,102 @@ func classify(root string, cfg Config, src srcDirResult) (Layout, []string, erro
 	if src.dir == root {
 		return LayoutB, nil, nil
 	}
-	var stray []string
-	for _, n := range strayDirs {
-		if fi, err := os.Stat(filepath.Join(root, n)); err == nil && fi.IsDir() {
-			stray = append(stray, n+"/")
-		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return 0, nil, err
-		}
-	}
-	for _, n := range strayFiles {
-		if ok, err := exists(filepath.Join(root, n)); err != nil {
-			return 0, nil, err
-		} else if ok {
-			stray = append(stray, n)
-		}
-	}
-	configs, err := filepath.Glob(filepath.Join(root, "app.config.*"))
+	stray, err := Stray(root)
 	if err != nil {
 		return 0, nil, err
-	}
-	for _, c := range configs {
-		stray = append(stray, filepath.Base(c))
 	}
 	if len(stray) == 0 {
 		return LayoutA, nil, nil
 	}
-	sort.Strings(stray)
 	return LayoutMixed, stray, nil
+}
+
+// Stray returns the layout-B sources at root (absolute) that version 4
+// ignores once app/ is srcDir, sorted, directories ending in "/": the Stray
+// of Detect for the project with srcDir set to app. The error is an I/O
+// error other than a missing file.
+func Stray(root string) ([]string, error) {
+	// One listing of root rules out most names at once; only the names it
+	// holds get a stat, which follows symlinks as before. It is compared
+	// without case: on a file system that ignores case, the stat of app.vue
+	// finds App.vue. When root cannot be listed, every name gets its stat.
+	names, listed := dirNames(root)
+	there := func(n string) bool {
+		if !listed {
+			return true
+		}
+		for _, e := range names {
+			if strings.EqualFold(e, n) {
+				return true
+			}
+		}
+		return false
+	}
+	var stray []string
+	for _, n := range strayDirs {
+		if !there(n) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(root, n)); err == nil && fi.IsDir() {
+			stray = append(stray, n+"/")
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	for _, n := range strayFiles {
+		if !there(n) {
+			continue
+		}
+		if ok, err := exists(filepath.Join(root, n)); err != nil {
+			return nil, err
+		} else if ok {
+			stray = append(stray, n)
+		}
+	}
+	const configs = "app.config.*"
+	if listed && !hasGlobMeta(root) {
+		// What filepath.Glob does with the same listing.
+		for _, n := range names {
+			if ok, _ := filepath.Match(configs, n); ok {
+				stray = append(stray, n)
+			}
+		}
+	} else {
+		matches, err := filepath.Glob(filepath.Join(root, configs))
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range matches {
+			stray = append(stray, filepath.Base(c))
+		}
+	}
+	sort.Strings(stray)
+	return stray, nil
+}
+
+// dirNames lists the directory dir, sorted, as filepath.Glob does; listed
+// is false when it cannot be listed completely.
+func dirNames(dir string) (names []string, listed bool) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, false
+	}
+	defer d.Close()
+	names, err = d.Readdirnames(-1)
+	if err != nil {
+		return nil, false
+	}
+	sort.Strings(names)
+	return names, true
+}
+
+// hasGlobMeta reports whether filepath.Glob would read path as a pattern.
+func hasGlobMeta(path string) bool {
+	magic := `*?[`
+	if runtime.GOOS != "windows" {
+		magic = `*?[\`
+	}
+	return strings.ContainsAny(path, magic)
 }
 
 // Layers returns the auto-registered local layers of a project: the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -67,6 +68,19 @@ func TestDetect(t *testing.T) {
 				d, err := Detect(r, cfg)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// Stray is Detect's Stray with srcDir set to app.
+				withApp := MapConfig{}
+				for k, v := range cfg {
+					withApp[k] = v
+				}
+				withApp["srcDir"] = "app"
+				da, err := Detect(r, withApp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stray, err := Stray(r); err != nil || !slices.Equal(stray, da.Stray) {
+					t.Errorf("%s: Stray = %q, %v; Detect with srcDir app gives %q", r, stray, err, da.Stray)
 				}
 				rel, _ := filepath.Rel(root, r)
 				fmt.Fprintf(&out, "== %s\n", filepath.ToSlash(rel))
@@ -176,5 +190,49 @@ func writeDetection(w *bytes.Buffer, d *Detection, root string) {
 		}
 		sort.Strings(unknown)
 		w.WriteString(strings.Join(append(lines, unknown...), "\n") + "\n")
+	}
+}
+
+// TestStray covers what the listing in Stray must agree with stat on:
+// symlinks (followed), a file where a directory is expected, and a root
+// whose name filepath.Glob would read as a pattern.
+func TestStray(t *testing.T) {
+	for _, name := range []string{"plain", "a[1]*?"} {
+		root := filepath.Join(t.TempDir(), name)
+		for _, d := range []string{"real-components", "pages", "utils/x"} {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range []string{"layouts", "app.vue", "error.vue.bak", "app.config.ts", "app.config.mjs", "app.configx"} {
+			if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink("real-components", filepath.Join(root, "components")); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+		if err := os.Symlink("missing", filepath.Join(root, "plugins")); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Stray(root)
+		want := []string{"app.vue", "components/", "pages/", "utils/"}
+		// The configs as filepath.Glob finds them, which reads the root's
+		// metacharacters as a pattern: it finds none for a[1]*? (kept as
+		// it was; "plain" checks the listing).
+		configs, _ := filepath.Glob(filepath.Join(root, "app.config.*"))
+		for _, c := range configs {
+			want = append(want, filepath.Base(c))
+		}
+		sort.Strings(want)
+		if name == "plain" && len(configs) != 2 {
+			t.Fatalf("Glob found %q", configs)
+		}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: Stray = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if got, err := Stray(filepath.Join(t.TempDir(), "missing")); err != nil || got != nil {
+		t.Errorf("Stray(missing) = %q, %v", got, err)
 	}
 }

@@ -123,12 +123,24 @@ func (p *Pass) walkCached(fn func(w *walked) bool) {
 // override prefix removed) equals option, in source order: the option at the
 // top level and inside $production, $development, $test and $env.<name>.
 func (p *Pass) optionOccurrences(option string) []*walked {
-	c := p.cache()
+	return p.cache().occurrences(option)
+}
+
+// occurrences is Pass.optionOccurrences; rules that look up many options
+// take the cache once and ask it.
+func (c *projectCache) occurrences(option string) []*walked {
 	c.walked()
 	if !plainPath(option) {
 		option = ast.ParsePath(option).String()
 	}
 	return c.options[option]
+}
+
+// optionProps is Pass.optionProps.
+func (c *projectCache) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
+	for _, w := range c.occurrences(option) {
+		fn(w.prefix, w.path, w.prop)
+	}
 }
 
 // plainPath reports whether s is a dotted path of ASCII identifier names,

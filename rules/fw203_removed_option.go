@@ -48,11 +48,12 @@ func runRemovedOption(pass *Pass) {
 	if pass.Target < 4 {
 		return
 	}
+	c := pass.cache()
 	for _, r := range removedOptions() {
 		if removedElsewhere[r.Path] != "" {
 			continue
 		}
-		pass.optionProps(r.Path, func(prefix, path ast.Path, prop *ast.Property) {
+		c.optionProps(r.Path, func(prefix, path ast.Path, prop *ast.Property) {
 			reportRemoved(pass, r, path, prop)
 		})
 	}

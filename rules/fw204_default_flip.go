@@ -48,6 +48,7 @@ func runDefaultFlip(pass *Pass) {
 		// run major 4, where nothing changes: say nothing.
 		return
 	}
+	c := pass.cache()
 	for _, f := range flippedDefaults() {
 		if isPathFlip(f) {
 			continue
@@ -56,7 +57,7 @@ func runDefaultFlip(pass *Pass) {
 			continue
 		}
 		set := false
-		pass.optionProps(f.Path, func(ast.Path, ast.Path, *ast.Property) { set = true })
+		c.optionProps(f.Path, func(ast.Path, ast.Path, *ast.Property) { set = true })
 		if set {
 			// Set in an environment override only: the author already
 			// decides its value; the other environments are theirs too.

@@ -46,11 +46,12 @@ func runRedundantDefault(pass *Pass) {
 		return
 	}
 	layers := layerSources(pass)
+	c := pass.cache()
 	for _, f := range flippedDefaults() {
 		if isPathFlip(f) || !f.V4.Set || removedPath(f.Path) {
 			continue
 		}
-		pass.optionProps(f.Path, func(prefix, path ast.Path, prop *ast.Property) {
+		c.optionProps(f.Path, func(prefix, path ast.Path, prop *ast.Property) {
 			v, ok := staticValue(prop)
 			if !ok || !sameValue(v, f.V4.Value) {
 				return

@@ -36,9 +36,7 @@ func join(prefix ast.Path, segs ...string) ast.Path {
 // The paths are shared with other passes: fn may keep them but must not
 // modify them.
 func (p *Pass) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
-	for _, w := range p.optionOccurrences(option) {
-		fn(w.prefix, w.path, w.prop)
-	}
+	p.cache().optionProps(option, fn)
 }
 
 // staticValue returns the static Go value of a property's value.

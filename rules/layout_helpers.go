@@ -114,13 +114,13 @@ func (v layoutView) moved(p *Pass) []string {
 }
 
 func (v layoutView) findMoved(p *Pass) []string {
-	hyp, err := compat.Detect(v.Root, overrideConfig{base: p.Config, over: map[string]any{"srcDir": "app"}})
-	if err != nil || hyp == nil {
+	stray, err := compat.Stray(v.Root) // Detect's Stray with srcDir app/
+	if err != nil {
 		return nil
 	}
 	seen := map[string]bool{}
 	var out []string
-	for _, s := range hyp.Stray {
+	for _, s := range stray {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
@@ -143,19 +143,6 @@ func (v layoutView) findMoved(p *Pass) []string {
 // srcRelativeDirs are the dir.* options that resolve against srcDir in both
 // versions (migration facts §3), in the order srcDir detection probes them.
 var srcRelativeDirs = []string{"assets", "layouts", "middleware", "pages", "plugins"}
-
-// overrideConfig is a compat.Config with some paths set to static values.
-type overrideConfig struct {
-	base compat.Config
-	over map[string]any
-}
-
-func (c overrideConfig) Value(path string) (any, compat.ValueState) {
-	if v, ok := c.over[path]; ok {
-		return v, compat.Static
-	}
-	return c.base.Value(path)
-}
 
 // stringValue returns the value of a string literal or a static untagged
 // template, with the span of its contents (inside the quotes); raw reports
@@ -313,8 +300,9 @@ func psComponents(n ast.Node, emit func(ast.Node)) {
 // option. Values that are not static strings are skipped: the rules that
 // use this cannot judge them.
 func (p *Pass) pathStrings(fn func(ps pathString)) {
+	c := p.cache()
 	for _, po := range aliasPathOptions {
-		p.optionProps(po.option, func(prefix, path ast.Path, prop *ast.Property) {
+		c.optionProps(po.option, func(prefix, path ast.Path, prop *ast.Property) {
 			if prop.Kind != ast.PropInit || prop.Value == nil {
 				return
 			}
