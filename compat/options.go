@@ -154,47 +154,75 @@ type row struct {
 	aliases   []string
 }
 
+// The table becomes Options on demand: parsing every type and JSON default
+// when the process starts took about a millisecond, most of what a check of
+// one config does besides esbuild's parse, and a check looks up a few dozen
+// of the options. The index of paths is made at the first lookup, each
+// Option at the first lookup of its path.
 var (
-	options  []*Option
-	byPath   = map[string]*Option{} // canonical paths and aliases
-	children = map[string][]string{}
+	index = sync.OnceValue(buildIndex)
+	built = make([]lazyOption, len(table)) // by table row
 )
 
-func init() {
+type optionIndex struct {
+	byPath   map[string]int // canonical paths and aliases -> table row
+	sorted   []int          // table rows sorted by path
+	children map[string][]string
+}
+
+type lazyOption struct {
+	once sync.Once
+	o    *Option
+}
+
+func buildIndex() *optionIndex {
+	ix := &optionIndex{byPath: make(map[string]int, len(table)+32), sorted: make([]int, len(table)), children: map[string][]string{}}
 	for i := range table {
 		r := &table[i]
-		o := &Option{
-			Path:        r.path,
-			Aliases:     r.aliases,
-			Type:        MustParseType(r.typ),
-			Layouts:     r.lay,
-			Status:      r.status,
-			Replacement: r.repl,
-			Reason:      r.reason,
-			Rule:        r.rule,
-			Doc:         r.doc,
-			Open:        r.open,
-			Ref:         r.ref,
-		}
-		a, b := r.a, r.b
-		if r.d != "" {
-			a, b = r.d, r.d
-		}
-		o.DefaultA = mustDefault(r.path, a, r.an)
-		o.DefaultB = mustDefault(r.path, b, r.bn)
-		options = append(options, o)
-		for _, p := range append([]string{o.Path}, o.Aliases...) {
-			if byPath[p] != nil {
+		ix.sorted[i] = i
+		for _, p := range append([]string{r.path}, r.aliases...) {
+			if _, dup := ix.byPath[p]; dup {
 				panic("compat: duplicate option " + p)
 			}
-			byPath[p] = o
+			ix.byPath[p] = i
 		}
 	}
-	sort.Slice(options, func(i, j int) bool { return options[i].Path < options[j].Path })
-	for _, o := range options {
-		parent, name := splitLast(o.Path)
-		children[parent] = append(children[parent], name)
+	sort.Slice(ix.sorted, func(i, j int) bool { return table[ix.sorted[i]].path < table[ix.sorted[j]].path })
+	for _, i := range ix.sorted {
+		parent, name := splitLast(table[i].path)
+		ix.children[parent] = append(ix.children[parent], name)
 	}
+	return ix
+}
+
+// option returns the Option of table row i.
+func option(i int) *Option {
+	l := &built[i]
+	l.once.Do(func() { l.o = newOption(&table[i]) })
+	return l.o
+}
+
+func newOption(r *row) *Option {
+	o := &Option{
+		Path:        r.path,
+		Aliases:     r.aliases,
+		Type:        MustParseType(r.typ),
+		Layouts:     r.lay,
+		Status:      r.status,
+		Replacement: r.repl,
+		Reason:      r.reason,
+		Rule:        r.rule,
+		Doc:         r.doc,
+		Open:        r.open,
+		Ref:         r.ref,
+	}
+	a, b := r.a, r.b
+	if r.d != "" {
+		a, b = r.d, r.d
+	}
+	o.DefaultA = mustDefault(r.path, a, r.an)
+	o.DefaultB = mustDefault(r.path, b, r.bn)
+	return o
 }
 
 func mustDefault(path, js, note string) Default {
@@ -219,7 +247,23 @@ func splitLast(path string) (parent, name string) {
 // Options returns every option, sorted by path. The slice is the caller's;
 // the Options are shared and must not be modified.
 func Options() []*Option {
-	return append([]*Option(nil), options...)
+	ix := index()
+	out := make([]*Option, len(ix.sorted))
+	for k, i := range ix.sorted {
+		out[k] = option(i)
+	}
+	return out
+}
+
+// Paths returns the path of every option, sorted: the paths of Options()
+// without making the Options.
+func Paths() []string {
+	ix := index()
+	out := make([]string, len(ix.sorted))
+	for k, i := range ix.sorted {
+		out[k] = table[i].path
+	}
+	return out
 }
 
 // Find returns the option at path, or nil. Besides the options' own paths
@@ -227,11 +271,14 @@ func Options() []*Option {
 // level (migration corpus: only top-level keys are neutral), such as
 // experimental.viteEnvironmentApi for experimental.bundlerAEnvironmentApi.
 func Find(path string) *Option {
-	if o := byPath[path]; o != nil {
-		return o
+	ix := index()
+	if i, ok := ix.byPath[path]; ok {
+		return option(i)
 	}
 	if n := neutral(path); n != path {
-		return byPath[n]
+		if i, ok := ix.byPath[n]; ok {
+			return option(i)
+		}
 	}
 	return nil
 }
@@ -266,7 +313,7 @@ func Siblings(parent string) []string {
 			parent = o.Path
 		}
 	}
-	return append([]string(nil), children[parent]...)
+	return append([]string(nil), index().children[parent]...)
 }
 
 // IsFrameworkObject reports whether path is one of the framework's own
@@ -345,10 +392,11 @@ func suggest(path string) string {
 		return parent + "." + s
 	}
 	best := ""
-	for _, o := range options {
-		p, n := splitLast(o.Path)
-		if strings.EqualFold(n, name) && movedTo[p] && (best == "" || len(o.Path) < len(best)) {
-			best = o.Path
+	for _, i := range index().sorted {
+		path := table[i].path
+		p, n := splitLast(path)
+		if strings.EqualFold(n, name) && movedTo[p] && (best == "" || len(path) < len(best)) {
+			best = path
 		}
 	}
 	return best

@@ -406,6 +406,16 @@ func TestSiblings(t *testing.T) {
 	}
 }
 
+func TestPaths(t *testing.T) {
+	var want []string
+	for _, o := range Options() {
+		want = append(want, o.Path)
+	}
+	if got := Paths(); !slices.Equal(got, want) {
+		t.Errorf("Paths() differs from the paths of Options()")
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"app.baseUrl", "app.baseURL"},

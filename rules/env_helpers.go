@@ -314,8 +314,8 @@ func envPrefixOf(pass *Pass) (string, bool) {
 // them are valid in every project. They come from compat's option table.
 var frameworkKeys = sync.OnceValue(func() []string {
 	var out []string
-	for _, o := range compat.Options() {
-		rel, ok := strings.CutPrefix(o.Path, "runtimeConfig.")
+	for _, p := range compat.Paths() {
+		rel, ok := strings.CutPrefix(p, "runtimeConfig.")
 		if ok {
 			out = append(out, rel)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -104,7 +105,9 @@ func humanType(t compat.Type) string {
 	return t.String()
 }
 
-var numericRE = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`)
+// Compiled at first use, like the other regexps of the rules: most runs
+// never need them, and compiling takes time at every start.
+var numericRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`) })
 
 // typeFix replaces a string that obviously means a boolean or a number.
 func typeFix(d *Diagnostic, tp typeProblem) {
@@ -133,7 +136,7 @@ func typeFix(d *Diagnostic, tp typeProblem) {
 		text, v = "false", false
 		app = Unsafe
 		desc = "replace the string 'false' with false: today the string counts as true, so this turns the option off"
-	case numericRE.MatchString(t):
+	case numericRE().MatchString(t):
 		var f float64
 		if _, err := fmt.Sscan(t, &f); err != nil || !tp.typ.Check(f) {
 			return

@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -34,19 +35,23 @@ the layer starts to load, and the guess should be reviewed.`,
 
 func init() { Register(ruleLayerSource) }
 
-var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`)
+var schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`) })
 
 func runLayerSource(pass *Pass) {
 	for _, option := range []string{"extends", "theme"} {
+		occ := pass.optionOccurrences(option)
+		if len(occ) == 0 {
+			continue
+		}
 		accepted := sourcePrefixes(option)
 		if len(accepted) == 0 {
 			continue
 		}
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
-			for _, n := range extendsSources(prop.Value) {
-				checkLayerSource(pass, option, path, n, accepted)
+		for _, w := range occ {
+			for _, n := range extendsSources(w.prop.Value) {
+				checkLayerSource(pass, option, w.path, n, accepted)
 			}
-		})
+		}
 	}
 }
 
@@ -79,7 +84,7 @@ func checkLayerSource(pass *Pass, option string, path ast.Path, n ast.Node, acce
 	if !ok {
 		return
 	}
-	m := schemeRE.FindStringSubmatch(s)
+	m := schemeRE().FindStringSubmatch(s)
 	if m == nil || len(m[1]) < 2 {
 		return // a path, a package or a drive letter
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -36,7 +37,7 @@ case; unsafe otherwise (a guess).`,
 
 func init() { Register(ruleUnknownBuilder) }
 
-var quotedNameRE = regexp.MustCompile(`'([A-Za-z][A-Za-z0-9@/_-]*)'`)
+var quotedNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'([A-Za-z][A-Za-z0-9@/_-]*)'`) })
 
 // builderNames returns the names the knowledge base knows for a builder
 // option: its type's string literals, its default, and the names its rule
@@ -46,7 +47,7 @@ func builderNames(o *compat.Option) []string {
 	if def, ok := o.DefaultA.Value.(string); ok {
 		names = append(names, def)
 	}
-	for _, m := range quotedNameRE.FindAllStringSubmatch(o.Rule, -1) {
+	for _, m := range quotedNameRE().FindAllStringSubmatch(o.Rule, -1) {
 		names = append(names, m[1])
 	}
 	return names
@@ -55,7 +56,7 @@ func builderNames(o *compat.Option) []string {
 func runUnknownBuilder(pass *Pass) {
 	for _, option := range []string{"builder", "server.builder"} {
 		o := compat.Find(option)
-		if o == nil {
+		if o == nil || len(pass.optionOccurrences(option)) == 0 {
 			continue
 		}
 		names := builderNames(o)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -366,7 +367,7 @@ func stringLiterals(t compat.Type) []string {
 
 // prefixRE finds the source prefixes a compat rule text names in backticks:
 // `github:`, `https://`.
-var prefixRE = regexp.MustCompile("`([a-z][a-z0-9+.-]*:(?://)?)`")
+var prefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([a-z][a-z0-9+.-]*:(?://)?)`") })
 
 // sourcePrefixes returns the remote-source prefixes the knowledge base
 // documents for option (extends, theme), read from its rule text.
@@ -376,7 +377,7 @@ func sourcePrefixes(option string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range prefixRE.FindAllStringSubmatch(o.Rule, -1) {
+	for _, m := range prefixRE().FindAllStringSubmatch(o.Rule, -1) {
 		out = append(out, m[1])
 	}
 	return out
