@@ -1,34 +1,27 @@
 package rules
 
 import (
-	"runtime"
 	"sync"
-	"weak"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 )
 
-// What several rules derive from the same project, computed once per
-// project instead of once per pass: the config's properties in walk order,
-// indexed by option path, and the entries apply moves into app/. Check runs
-// some fifty passes over each project; without this, each walked the config
-// again, and the layout rules ran compat.Detect again for moved.
+// What several rules derive from the same config, computed once instead of
+// once per pass: the config's properties in walk order, indexed by option
+// path, and the entries apply moves into app/. Check runs some fifty passes
+// over each project; without this, each walked the config again, and the
+// layout rules ran compat.Detect again for moved. It is kept with the
+// ast.File (File.Memo), so that it goes when the file goes.
 
-// projectCache is the cache of one project. Each part is computed on first
-// use and read-only afterwards.
-type projectCache struct {
-	// file and det are what the parts were computed from: a Project whose
-	// File or Detection is replaced gets a new cache.
+// fileCache is what the rules derive from one parsed config. Each part is
+// computed on first use and read-only afterwards.
+type fileCache struct {
 	file *ast.File
-	det  *compat.Detection
 
 	walkOnce sync.Once
 	walk     []walked
 	options  map[string][]*walked // option path (Path.String, prefix removed) -> occurrences
-
-	movedOnce sync.Once
-	moved     []string
 }
 
 // walked is one property of the config, in the order ast.File.Walk visits
@@ -43,35 +36,30 @@ type walked struct {
 	next int
 }
 
-// projectCaches holds the caches of the projects being checked, keyed
-// weakly: an entry goes when its Project is collected, so a run over many
-// projects keeps only the caches of those still in use. (A field of Project
-// would do the same without the map.)
-var projectCaches sync.Map // weak.Pointer[Project] -> *projectCache
+type fileCacheKey struct{}
 
-// cache returns the pass's project cache.
-func (p *Pass) cache() *projectCache {
-	key := weak.Make(p.Project)
-	if v, ok := projectCaches.Load(key); ok {
-		if c := v.(*projectCache); c.file == p.File && c.det == p.Project.Detection {
-			return c
-		}
+// cache returns the cache of the pass's config.
+func (p *Pass) cache() *fileCache {
+	f := p.File
+	if f == nil {
+		return &fileCache{}
 	}
-	c := &projectCache{file: p.File, det: p.Project.Detection}
-	if _, replaced := projectCaches.Swap(key, c); !replaced {
-		runtime.AddCleanup(p.Project, func(k weak.Pointer[Project]) { projectCaches.Delete(k) }, key)
-	}
-	return c
+	return f.Memo(fileCacheKey{}, func() any { return &fileCache{file: f} }).(*fileCache)
 }
+
+// movedKey keys layoutView.moved's result in the file's memo: it follows
+// from the project's Detection and the disk, and the file goes with the
+// project.
+type movedKey struct{ d *compat.Detection }
 
 // walked returns the config's properties at every depth in ast.File.Walk's
 // order, nil when there is no literal config.
-func (c *projectCache) walked() []walked {
+func (c *fileCache) walked() []walked {
 	c.walkOnce.Do(c.buildWalk)
 	return c.walk
 }
 
-func (c *projectCache) buildWalk() {
+func (c *fileCache) buildWalk() {
 	c.options = map[string][]*walked{}
 	f := c.file
 	if f == nil || f.Config == nil {
@@ -128,7 +116,7 @@ func (p *Pass) optionOccurrences(option string) []*walked {
 
 // occurrences is Pass.optionOccurrences; rules that look up many options
 // take the cache once and ask it.
-func (c *projectCache) occurrences(option string) []*walked {
+func (c *fileCache) occurrences(option string) []*walked {
 	c.walked()
 	if !plainPath(option) {
 		option = ast.ParsePath(option).String()
@@ -137,7 +125,7 @@ func (c *projectCache) occurrences(option string) []*walked {
 }
 
 // optionProps is Pass.optionProps.
-func (c *projectCache) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
+func (c *fileCache) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
 	for _, w := range c.occurrences(option) {
 		fn(w.prefix, w.path, w.prop)
 	}

@@ -106,14 +106,15 @@ func (v layoutView) moved(p *Pass) []string {
 	if !v.Moving {
 		return nil
 	}
-	// The same for every pass over the project (v follows from it), and
-	// Detect reads the disk: once per project. Callers must not modify it.
-	c := p.cache()
-	c.movedOnce.Do(func() { c.moved = v.findMoved(p) })
-	return c.moved
+	// The same for every pass over the project, and it reads the disk:
+	// once per project. Callers must not modify it.
+	if p.File == nil {
+		return v.findMoved()
+	}
+	return p.File.Memo(movedKey{v.d}, func() any { return v.findMoved() }).([]string)
 }
 
-func (v layoutView) findMoved(p *Pass) []string {
+func (v layoutView) findMoved() []string {
 	stray, err := compat.Stray(v.Root) // Detect's Stray with srcDir app/
 	if err != nil {
 		return nil
