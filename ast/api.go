@@ -299,7 +299,15 @@ type Path []string
 // identifier name (empty, or holding `.`, `[`, `/`, `:`, `-`, a space...) is
 // written in brackets with JSON quoting: `routeRules["/api/**"]`.
 func (p Path) String() string {
+	if len(p) == 1 && isIdentName(p[0]) {
+		return p[0] // no copy
+	}
 	var b strings.Builder
+	n := len(p)
+	for _, seg := range p {
+		n += len(seg)
+	}
+	b.Grow(n) // enough when the segments are identifiers
 	for i, seg := range p {
 		if isIdentName(seg) {
 			if i > 0 {

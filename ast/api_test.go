@@ -122,6 +122,9 @@ func TestPath(t *testing.T) {
 		{Path{"q", `say "hi"\`}, `q["say \"hi\"\\"]`},
 		{Path{"$development", "_x", "café"}, "$development._x.café"},
 		{Path{"1"}, `["1"]`},
+		{Path{"ssr"}, "ssr"},
+		{Path{"a.b"}, `["a.b"]`},
+		{Path{""}, `[""]`},
 		{Path{"[k]"}, `["[k]"]`},
 		{nil, ""},
 	}

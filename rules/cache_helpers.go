@@ -31,7 +31,9 @@ type walked struct {
 	path ast.Path
 	// prefix and rest are SplitEnvPrefix(path).
 	prefix, rest ast.Path
-	prop         *ast.Property
+	// option is rest.String(): the option path, as compat takes it.
+	option string
+	prop   *ast.Property
 	// next is the index of the first entry after the property's subtree.
 	next int
 }
@@ -85,11 +87,11 @@ func (c *fileCache) buildWalk() {
 	}
 	for i := range c.walk {
 		w := &c.walk[i]
+		w.option = w.rest.String()
 		if len(w.path) == 1 && w.path[0] == "$env" {
 			continue // $env.<name> holds options, $env itself is none
 		}
-		k := w.rest.String()
-		c.options[k] = append(c.options[k], w)
+		c.options[w.option] = append(c.options[w.option], w)
 	}
 }
 

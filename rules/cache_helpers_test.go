@@ -104,6 +104,9 @@ func TestWalkCached(t *testing.T) {
 				if !reflect.DeepEqual(prefix, w.prefix) && (len(prefix) > 0 || len(w.prefix) > 0) || !reflect.DeepEqual(rest, w.rest) && (len(rest) > 0 || len(w.rest) > 0) {
 					t.Errorf("%s: %s: prefix %q rest %q, want %q %q", f.Name, w.path, w.prefix, w.rest, prefix, rest)
 				}
+				if w.option != w.rest.String() {
+					t.Errorf("%s: %s: option %q", f.Name, w.path, w.option)
+				}
 				if cap(w.path) != len(w.path) || cap(w.prefix) != len(w.prefix) || cap(w.rest) != len(w.rest) {
 					t.Errorf("%s: %s: a shared path has spare capacity", f.Name, w.path)
 				}

@@ -42,8 +42,9 @@ option starts to take effect.`,
 func init() { Register(ruleUnknownOption) }
 
 func runUnknownOption(pass *Pass) {
-	schemaWalk(pass, func(prefix, rest, path ast.Path, prop *ast.Property) bool {
-		name := rest.String()
+	schemaWalk(pass, func(w *walked) bool {
+		prefix, rest, path, prop := w.prefix, w.rest, w.path, w.prop
+		name := w.option
 		if o := compat.Find(name); o != nil {
 			return !o.Open
 		}

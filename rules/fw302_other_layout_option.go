@@ -41,8 +41,9 @@ func runOtherLayoutOption(pass *Pass) {
 	if pass.Target < 4 {
 		other, layout, version = compat.LayoutAOnly, "A", 3
 	}
-	schemaWalk(pass, func(prefix, rest, path ast.Path, prop *ast.Property) bool {
-		o := compat.Find(rest.String())
+	schemaWalk(pass, func(w *walked) bool {
+		rest, path, prop := w.rest, w.path, w.prop
+		o := compat.Find(w.option)
 		if o == nil {
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -18,7 +19,7 @@ import (
 // override blocks ($production, $development, $test, $env.<name>) by itself;
 // below them, fn's result decides whether the property's object value is
 // descended into.
-func schemaWalk(pass *Pass, fn func(prefix, rest, path ast.Path, prop *ast.Property) bool) {
+func schemaWalk(pass *Pass, fn func(w *walked) bool) {
 	pass.walkCached(func(w *walked) bool {
 		if w.prop.Kind == ast.PropSpread || w.prop.KeyKind == ast.KeyComputed {
 			return false
@@ -26,7 +27,7 @@ func schemaWalk(pass *Pass, fn func(prefix, rest, path ast.Path, prop *ast.Prope
 		if len(w.rest) == 0 || len(w.path) == 1 && w.path[0] == "$env" {
 			return true
 		}
-		return fn(w.prefix, w.rest, w.path, w.prop)
+		return fn(w)
 	})
 }
 
@@ -218,8 +219,9 @@ var typeSkip = map[string]bool{
 // are left to the version rules, which delete them; null values are left
 // alone, since the framework's resolvers treat a null like an unset option.
 func typeProblems(pass *Pass, fn func(tp typeProblem)) {
-	schemaWalk(pass, func(prefix, rest, path ast.Path, prop *ast.Property) bool {
-		o := compat.Find(rest.String())
+	schemaWalk(pass, func(w *walked) bool {
+		prefix, path, prop := w.prefix, w.path, w.prop
+		o := compat.Find(w.option)
 		if o == nil {
 			return false
 		}
@@ -434,10 +436,11 @@ func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64)
 func transposed(word string, candidates []string) string {
 	w := []rune(strings.ToLower(word))
 	for _, c := range candidates {
-		r := []rune(strings.ToLower(c))
-		if len(r) != len(w) || strings.HasPrefix(c, "$") {
+		// Lower-casing keeps the number of runes: compare it first.
+		if utf8.RuneCountInString(c) != len(w) || strings.HasPrefix(c, "$") {
 			continue
 		}
+		r := []rune(strings.ToLower(c))
 		diff := -1
 		ok := true
 		for i := range w {
