@@ -391,6 +391,16 @@ func suggest(path string) string {
 		}
 		return parent + "." + s
 	}
+	if isASCII(name) {
+		return movedNames()[strings.ToLower(name)]
+	}
+	return movedOption(name)
+}
+
+// movedOption returns the option directly under a movedTo object whose name
+// is name, letter case ignored: the shortest path, the first in path order
+// among equals.
+func movedOption(name string) string {
 	best := ""
 	for _, i := range index().sorted {
 		path := table[i].path
@@ -400,6 +410,35 @@ func suggest(path string) string {
 		}
 	}
 	return best
+}
+
+// movedNames maps the lower-cased name of every option directly under a
+// movedTo object to movedOption's answer for it. For ASCII names (and the
+// options' names are ASCII), looking up the lower-cased name is the same as
+// comparing with strings.EqualFold.
+var movedNames = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, i := range index().sorted {
+		path := table[i].path
+		p, n := splitLast(path)
+		if !movedTo[p] {
+			continue
+		}
+		k := strings.ToLower(n)
+		if best, ok := m[k]; !ok || len(path) < len(best) {
+			m[k] = path
+		}
+	}
+	return m
+})
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // movedTo are the objects options have moved into between versions (head

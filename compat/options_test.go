@@ -416,6 +416,21 @@ func TestPaths(t *testing.T) {
 	}
 }
 
+// TestMovedNames checks suggest's map against the search it replaces.
+func TestMovedNames(t *testing.T) {
+	for _, p := range Paths() {
+		if !isASCII(p) {
+			t.Errorf("option path %q is not ASCII: movedNames assumes it is", p)
+		}
+		_, n := splitLast(p)
+		for _, name := range []string{n, strings.ToLower(n), strings.ToUpper(n), n + "x"} {
+			if got, want := movedNames()[strings.ToLower(name)], movedOption(name); got != want {
+				t.Errorf("movedNames[%q] = %q, movedOption gives %q", name, got, want)
+			}
+		}
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"app.baseUrl", "app.baseURL"},

@@ -210,3 +210,21 @@ func TestCacheFollowsFile(t *testing.T) {
 		t.Fatalf("without a file: %v", occ)
 	}
 }
+
+func TestDirListing(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"bundlerA.config.ts", "Engine.config.mts"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := listDir(dir)
+	for name, want := range map[string]bool{"bundlerA.config.ts": true, "engine.config.mts": true, "bundlerA.config.js": false, "": false} {
+		if got := l.mayHold(name); got != want {
+			t.Errorf("mayHold(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if l := listDir(filepath.Join(dir, "missing")); l.listed || !l.mayHold("anything") {
+		t.Errorf("a directory that cannot be listed must send every name to stat: %+v", l)
+	}
+}

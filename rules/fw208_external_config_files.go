@@ -44,9 +44,14 @@ func runExternalConfigFiles(pass *Pass) {
 	if pass.Project == nil || pass.Project.Root == "" {
 		return
 	}
+	// One listing of the root rules out most of the 17 names at once.
+	listing := listDir(pass.Project.Root)
 	for _, c := range externalConfigs {
 		for _, ext := range c.exts {
 			name := c.base + "." + ext
+			if !listing.mayHold(name) {
+				continue
+			}
 			fi, err := os.Stat(filepath.Join(pass.Project.Root, name))
 			if err != nil || fi.IsDir() {
 				continue

@@ -361,6 +361,42 @@ func pathWithin(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
+// dirListing is what listDir finds in a directory.
+type dirListing struct {
+	names  []string
+	listed bool // false: the directory could not be listed
+}
+
+// listDir lists dir, so that the names it does not hold need no stat.
+func listDir(dir string) dirListing {
+	d, err := os.Open(dir)
+	if err != nil {
+		return dirListing{}
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return dirListing{}
+	}
+	return dirListing{names: names, listed: true}
+}
+
+// mayHold reports whether a stat of name in the directory may find
+// something: the listing holds it, letter case ignored (on a file system
+// that ignores case, a stat of Vite.config.ts finds vite.config.ts), or the
+// directory could not be listed.
+func (l dirListing) mayHold(name string) bool {
+	if !l.listed {
+		return true
+	}
+	for _, n := range l.names {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
 func onDisk(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
