@@ -363,7 +363,17 @@ func jsonQuote(s string) string {
 // String would have bracketed (`hooks.pages:extend`): only `.` and `[`
 // delimit them.
 func ParsePath(s string) Path {
-	var p Path
+	if s == "" {
+		return nil
+	}
+	// At most one segment per delimiter, plus one: a single allocation.
+	n := 1
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' || s[i] == '[' {
+			n++
+		}
+	}
+	p := make(Path, 0, n)
 	for i := 0; i < len(s); {
 		if s[i] == '.' {
 			i++
@@ -393,6 +403,9 @@ func ParsePath(s string) Path {
 		}
 		p = append(p, s[i:j])
 		i = j
+	}
+	if len(p) == 0 {
+		return nil // "." and the like, as before
 	}
 	return p
 }
