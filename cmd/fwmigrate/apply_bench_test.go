@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // BenchmarkApplyCommand runs `apply --dry-run` (every rule, the rewrite,
@@ -20,17 +19,7 @@ func BenchmarkApplyCommand(b *testing.B) {
 	}
 	dir := b.TempDir()
 	for i := 0; i < 1000; i++ {
-		ar, err := txtar.ParseFile(files[i%len(files)])
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			p := filepath.Join(dir, fmt.Sprintf("p%04d", i), filepath.FromSlash(f.Name))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if filepath.Base(p) != ".keep" {
-				os.WriteFile(p, f.Data, 0o644)
-			}
-		}
+		testtree.WriteFile(b, filepath.Join(dir, fmt.Sprintf("p%04d", i)), files[i%len(files)], "")
 	}
 	b.Chdir(dir)
 	b.ResetTimer()

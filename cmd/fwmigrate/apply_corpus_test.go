@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestApplyCorpus runs apply with every rule (and --unsafe) on every corpus
@@ -23,21 +22,11 @@ func TestApplyCorpus(t *testing.T) {
 	for _, file := range files {
 		file, _ := filepath.Abs(file)
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
 			dir := t.TempDir()
 			before := map[string][]byte{}
-			for _, f := range ar.Files {
-				p := filepath.Join(dir, filepath.FromSlash(f.Name))
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if filepath.Base(p) == ".keep" {
-					continue
-				}
-				os.WriteFile(p, f.Data, 0o644)
-				if strings.HasPrefix(filepath.Base(f.Name), "fw.config.") {
-					before[f.Name] = f.Data
+			for name, data := range testtree.WriteFile(t, dir, file, "") {
+				if strings.HasPrefix(filepath.Base(name), "fw.config.") {
+					before[name] = data
 				}
 			}
 			args := []string{"apply", "--to=4", "--unsafe", "."}

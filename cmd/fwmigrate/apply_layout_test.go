@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -36,21 +36,7 @@ func TestApplyMoveTrees(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			for _, f := range ar.Files {
-				rel, ok := strings.CutPrefix(f.Name, "in/")
-				if !ok {
-					continue
-				}
-				p := filepath.Join(dir, filepath.FromSlash(rel))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if filepath.Base(p) != ".keep" {
-					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			testtree.Write(t, dir, ar, "in/")
 			// The fixture's "run:" line may name folders for --also.
 			args := []string{"apply", "--to=4", "--format=json"}
 			for _, line := range strings.Split(string(ar.Comment), "\n") {

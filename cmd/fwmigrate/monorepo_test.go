@@ -1,12 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestSharedLayer: a layer that two apps extend is checked once, whether it
@@ -39,28 +38,7 @@ func TestSharedLayer(t *testing.T) {
 // order the workers finish in.
 func TestDeterministic(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
-	files, err := filepath.Glob("../../testdata/corpus/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
-	}
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		for _, f := range ar.Files {
-			p := filepath.Join(dir, name, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if filepath.Base(p) != ".keep" {
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
+	testtree.Corpus(t, dir, "../../testdata/corpus/*.txtar")
 	var first string
 	for i := 0; i < 3; i++ {
 		out, code := checkTree(t, dir, "--format=json")

@@ -1,0 +1,75 @@
+// Package testtree writes the project trees of txtar fixtures to disk, for
+// tests: the corpus archives, rule and apply fixtures, move trees. In an
+// archive, an empty file named .keep stands for its directory.
+package testtree
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// Write writes the files of ar whose names start with prefix under dir,
+// with the prefix removed ("" writes every file); a .keep file only makes its
+// directory. It returns the data written, by slash-separated name (prefix
+// removed, .keep files left out). Any error fails the test.
+func Write(t testing.TB, dir string, ar *txtar.Archive, prefix string) map[string][]byte {
+	t.Helper()
+	written := map[string][]byte{}
+	for _, f := range ar.Files {
+		name, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(p) == ".keep" {
+			continue
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		written[name] = f.Data
+	}
+	return written
+}
+
+// WriteFile parses the archive file and writes it as Write does.
+func WriteFile(t testing.TB, dir, file, prefix string) map[string][]byte {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Write(t, dir, ar, prefix)
+}
+
+// Corpus writes every archive matching glob (the shared corpus:
+// testdata/corpus/*.txtar) to its own directory under dir, named after the
+// archive without .txtar, and returns the archive names in order with the
+// config files (fw.config.*) each holds.
+func Corpus(t testing.TB, dir, glob string) (names []string, configs map[string][]string) {
+	t.Helper()
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus at %s: %v", glob, err)
+	}
+	configs = map[string][]string{}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		names = append(names, name)
+		for f := range WriteFile(t, filepath.Join(dir, name), file, "") {
+			if strings.HasPrefix(filepath.Base(f), "fw.config.") {
+				configs[name] = append(configs[name], f)
+			}
+		}
+		sort.Strings(configs[name])
+	}
+	return names, configs
+}

@@ -1,0 +1,30 @@
+package testtree
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+func TestWrite(t *testing.T) {
+	ar := txtar.Parse([]byte("-- in/a/b.txt --\nhello\n-- in/empty/.keep --\n-- out/c.txt --\nskipped\n"))
+	dir := t.TempDir()
+	got := Write(t, dir, ar, "in/")
+	if len(got) != 1 || string(got["a/b.txt"]) != "hello\n" {
+		t.Errorf("written: %q", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a", "b.txt")); err != nil || string(b) != "hello\n" {
+		t.Errorf("a/b.txt: %q, %v", b, err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "empty")); err != nil || !st.IsDir() {
+		t.Errorf(".keep did not make its directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "empty", ".keep")); !os.IsNotExist(err) {
+		t.Errorf(".keep was written: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.txt")); !os.IsNotExist(err) {
+		t.Errorf("a file outside the prefix was written: %v", err)
+	}
+}
