@@ -336,6 +336,17 @@ func isIdentName(s string) bool {
 }
 
 func jsonQuote(s string) string {
+	plain := utf8.ValidString(s)
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= 0x20 && s[i] != '"' && s[i] != '\\'
+	}
+	if plain {
+		return `"` + s + `"` // most keys: nothing to escape
+	}
+	return jsonQuoteEscaped(s)
+}
+
+func jsonQuoteEscaped(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
@@ -451,9 +462,9 @@ func (f *File) Lookup(path string) *Property {
 	return nil
 }
 
-// segment is the path segment of a property: its key; for a computed key,
-// its source text in brackets; "..." for a spread.
-func (f *File) segment(pr *Property) string {
+// Segment is the path segment Walk gives a property: its key; for a
+// computed key, its source text in brackets; "..." for a spread.
+func (f *File) Segment(pr *Property) string {
 	switch {
 	case pr.Kind == PropSpread:
 		return "..."
@@ -475,7 +486,7 @@ func (f *File) Walk(fn func(path Path, p *Property) bool) {
 
 func (f *File) walk(o *Object, prefix Path, fn func(Path, *Property) bool) {
 	for _, pr := range o.Props {
-		path := append(prefix[:len(prefix):len(prefix)], f.segment(pr))
+		path := append(prefix[:len(prefix):len(prefix)], f.Segment(pr))
 		if !fn(path, pr) {
 			continue
 		}

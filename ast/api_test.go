@@ -286,3 +286,16 @@ func TestMemo(t *testing.T) {
 		t.Errorf("Memo of nil = %v", got)
 	}
 }
+
+// FuzzJSONQuote checks jsonQuote's shortcut for keys with nothing to escape
+// against the escaping loop.
+func FuzzJSONQuote(f *testing.F) {
+	for _, s := range []string{"", "/api/**", `a"b`, `a\b`, "tab\there", "\x7f", "caf\xc3\xa9", "bad\xff", "\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := jsonQuote(s), jsonQuoteEscaped(s); got != want {
+			t.Fatalf("jsonQuote(%q) = %s, want %s", s, got, want)
+		}
+	})
+}

@@ -21,7 +21,9 @@ type fileCache struct {
 
 	walkOnce sync.Once
 	walk     []walked
-	options  map[string][]*walked // option path (Path.String, prefix removed) -> occurrences
+	// options maps an option path (Path.String, environment prefix
+	// removed) to 1 + the index in walk of its first occurrence.
+	options map[string]int32
 }
 
 // walked is one property of the config, in the order ast.File.Walk visits
@@ -36,6 +38,9 @@ type walked struct {
 	prop   *ast.Property
 	// next is the index of the first entry after the property's subtree.
 	next int
+	// same is 1 + the index of the next occurrence of the same option, 0
+	// for none.
+	same int32
 }
 
 type fileCacheKey struct{}
@@ -62,37 +67,73 @@ func (c *fileCache) walked() []walked {
 }
 
 func (c *fileCache) buildWalk() {
-	c.options = map[string][]*walked{}
 	f := c.file
 	if f == nil || f.Config == nil {
 		return
 	}
-	f.Walk(func(path ast.Path, prop *ast.Property) bool {
-		path = path[:len(path):len(path)]
-		prefix, rest := SplitEnvPrefix(path)
-		c.walk = append(c.walk, walked{path: path, prefix: prefix[:len(prefix):len(prefix)], rest: rest, prop: prop})
-		return true
-	})
-	// Preorder: a property's subtree is the run of deeper entries after it.
-	var open []int
-	for i := range c.walk {
-		for len(open) > 0 && len(c.walk[open[len(open)-1]].path) >= len(c.walk[i].path) {
-			c.walk[open[len(open)-1]].next = i
-			open = open[:len(open)-1]
-		}
-		open = append(open, i)
-	}
-	for _, i := range open {
-		c.walk[i].next = len(c.walk)
-	}
-	for i := range c.walk {
+	// Sized up front: one array for all the entries, one for all the paths.
+	n, segs := countProps(f.Config, 1)
+	c.walk = make([]walked, 0, n)
+	c.addProps(f.Config, nil, -1, make([]string, 0, segs))
+	// Chain the occurrences of each option, last first, so that each chain
+	// runs in source order.
+	c.options = make(map[string]int32, n)
+	for i := len(c.walk) - 1; i >= 0; i-- {
 		w := &c.walk[i]
-		w.option = w.rest.String()
 		if len(w.path) == 1 && w.path[0] == "$env" {
 			continue // $env.<name> holds options, $env itself is none
 		}
-		c.options[w.option] = append(c.options[w.option], w)
+		w.same = c.options[w.option]
+		c.options[w.option] = int32(i + 1)
 	}
+}
+
+// addProps appends the properties of o, whose path is prefix (the entry at
+// index parent, -1 for the config), as ast.File.Walk visits them. Paths are
+// cut from arena, whose capacity countProps computed: appending within it
+// keeps the earlier paths where they are.
+func (c *fileCache) addProps(o *ast.Object, prefix ast.Path, parent int, arena []string) []string {
+	for _, pr := range o.Props {
+		start := len(arena)
+		arena = append(append(arena, prefix...), c.file.Segment(pr))
+		path := arena[start:len(arena):len(arena)]
+		envPrefix, rest := SplitEnvPrefix(path)
+		i := len(c.walk)
+		c.walk = append(c.walk, walked{path: path, prefix: envPrefix[:len(envPrefix):len(envPrefix)], rest: rest, prop: pr})
+		w := &c.walk[i]
+		// rest.String(), built on the parent's: a rest of two segments or
+		// more is the parent's rest plus the last segment (the environment
+		// prefix is the same), and Path.String writes segment by segment.
+		switch len(rest) {
+		case 0:
+		case 1:
+			w.option = rest.String()
+		default:
+			if seg := (ast.Path{rest[len(rest)-1]}).String(); seg[0] == '[' {
+				w.option = c.walk[parent].option + seg
+			} else {
+				w.option = c.walk[parent].option + "." + seg
+			}
+		}
+		if child, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
+			arena = c.addProps(child, path, i, arena)
+		}
+		c.walk[i].next = len(c.walk)
+	}
+	return arena
+}
+
+// countProps returns the number of properties ast.File.Walk visits in o,
+// whose properties are at depth, and the sum of their paths' lengths.
+func countProps(o *ast.Object, depth int) (n, segs int) {
+	n, segs = len(o.Props), len(o.Props)*depth
+	for _, pr := range o.Props {
+		if child, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
+			cn, cs := countProps(child, depth+1)
+			n, segs = n+cn, segs+cs
+		}
+	}
+	return n, segs
 }
 
 // walkCached is Pass.Walk over the cached properties: fn sees the same
@@ -109,16 +150,12 @@ func (p *Pass) walkCached(fn func(w *walked) bool) {
 	}
 }
 
-// optionOccurrences returns the properties whose option path (environment
-// override prefix removed) equals option, in source order: the option at the
-// top level and inside $production, $development, $test and $env.<name>.
-func (p *Pass) optionOccurrences(option string) []*walked {
-	return p.cache().occurrences(option)
-}
+// hasOption reports whether the config sets option anywhere optionProps
+// looks.
+func (p *Pass) hasOption(option string) bool { return p.cache().first(option) > 0 }
 
-// occurrences is Pass.optionOccurrences; rules that look up many options
-// take the cache once and ask it.
-func (c *fileCache) occurrences(option string) []*walked {
+// first returns 1 + the index of option's first occurrence, 0 for none.
+func (c *fileCache) first(option string) int32 {
 	c.walked()
 	if !plainPath(option) {
 		option = ast.ParsePath(option).String()
@@ -126,10 +163,13 @@ func (c *fileCache) occurrences(option string) []*walked {
 	return c.options[option]
 }
 
-// optionProps is Pass.optionProps.
+// optionProps is Pass.optionProps; rules that look up many options take the
+// cache once and ask it.
 func (c *fileCache) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
-	for _, w := range c.occurrences(option) {
+	for i := c.first(option); i > 0; {
+		w := &c.walk[i-1]
 		fn(w.prefix, w.path, w.prop)
+		i = w.same
 	}
 }
 

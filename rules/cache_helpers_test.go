@@ -180,6 +180,17 @@ func TestOptionProps(t *testing.T) {
 	}
 }
 
+func TestIsEnvKey(t *testing.T) {
+	for _, k := range []string{"$production", "$development", "$test", "$env", "production", "", "$Test"} {
+		if isEnvKey(k) != envKeys[k] {
+			t.Errorf("isEnvKey(%q) = %v", k, isEnvKey(k))
+		}
+	}
+	if len(envKeys) != 3 {
+		t.Errorf("envKeys has %d keys: update isEnvKey", len(envKeys))
+	}
+}
+
 func TestPlainPath(t *testing.T) {
 	for _, s := range []string{"", ".", "a.", ".a", "a..b", "1a", "a.1b", "a-b", "a b", `a["b"]`, "é", "a.b.c", "$env.x_1", "_", "a1.B2"} {
 		if plainPath(s) && ast.ParsePath(s).String() != s {
@@ -198,16 +209,20 @@ func TestPlainPath(t *testing.T) {
 func TestCacheFollowsFile(t *testing.T) {
 	f1, _ := ast.Parse("fw.config.ts", []byte(`export default { ssr: false }`))
 	f2, _ := ast.Parse("fw.config.ts", []byte(`export default { app: { ssr: false }, ssr: true }`))
+	props := func(p *Pass) (out []*ast.Property) {
+		p.optionProps("ssr", func(_, _ ast.Path, prop *ast.Property) { out = append(out, prop) })
+		return out
+	}
 	proj := &Project{File: f1}
-	if occ := (&Pass{Project: proj, File: f1}).optionOccurrences("ssr"); len(occ) != 1 || occ[0].prop != f1.Lookup("ssr") {
-		t.Fatalf("first file: %v", occ)
+	if got := props(&Pass{Project: proj, File: f1}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
+		t.Fatalf("first file: %v", got)
 	}
 	proj.File = f2
-	if occ := (&Pass{Project: proj, File: f2}).optionOccurrences("ssr"); len(occ) != 1 || occ[0].prop != f2.Lookup("ssr") {
-		t.Fatalf("after the File changed: %v", occ)
+	if got := props(&Pass{Project: proj, File: f2}); len(got) != 1 || got[0] != f2.Lookup("ssr") {
+		t.Fatalf("after the File changed: %v", got)
 	}
-	if occ := (&Pass{Project: proj}).optionOccurrences("ssr"); occ != nil {
-		t.Fatalf("without a file: %v", occ)
+	if got := props(&Pass{Project: proj}); got != nil {
+		t.Fatalf("without a file: %v", got)
 	}
 }
 

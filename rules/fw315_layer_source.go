@@ -39,19 +39,18 @@ var schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 func runLayerSource(pass *Pass) {
 	for _, option := range []string{"extends", "theme"} {
-		occ := pass.optionOccurrences(option)
-		if len(occ) == 0 {
+		if !pass.hasOption(option) {
 			continue
 		}
 		accepted := sourcePrefixes(option)
 		if len(accepted) == 0 {
 			continue
 		}
-		for _, w := range occ {
-			for _, n := range extendsSources(w.prop.Value) {
-				checkLayerSource(pass, option, w.path, n, accepted)
+		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+			for _, n := range extendsSources(prop.Value) {
+				checkLayerSource(pass, option, path, n, accepted)
 			}
-		}
+		})
 	}
 }
 

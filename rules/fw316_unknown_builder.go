@@ -56,7 +56,7 @@ func builderNames(o *compat.Option) []string {
 func runUnknownBuilder(pass *Pass) {
 	for _, option := range []string{"builder", "server.builder"} {
 		o := compat.Find(option)
-		if o == nil || len(pass.optionOccurrences(option)) == 0 {
+		if o == nil || !pass.hasOption(option) {
 			continue
 		}
 		names := builderNames(o)

@@ -9,12 +9,22 @@ import (
 // option as at the top level.
 var envKeys = map[string]bool{"$production": true, "$development": true, "$test": true}
 
+// isEnvKey is envKeys[key], without hashing: SplitEnvPrefix runs for every
+// property.
+func isEnvKey(key string) bool {
+	switch key {
+	case "$production", "$development", "$test":
+		return true
+	}
+	return false
+}
+
 // SplitEnvPrefix splits an option path into the environment override it is
 // written in ($production, $development, $test: one segment; $env.<name>:
 // two) and the option path proper. For a path outside any override, prefix
 // is empty.
 func SplitEnvPrefix(path ast.Path) (prefix, rest ast.Path) {
-	if len(path) >= 1 && envKeys[path[0]] {
+	if len(path) >= 1 && isEnvKey(path[0]) {
 		return path[:1], path[1:]
 	}
 	if len(path) >= 2 && path[0] == "$env" {
