@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -118,12 +119,21 @@ func esbuildOffset(src []byte, line, col int) int {
 
 func newFile(filename string, src []byte) *File {
 	f := &File{Name: filename, Src: src, text: string(src)}
-	n := 1
-	for _, c := range src {
-		if c == '\n' || c == '\r' {
-			n++
+	n := 1 + bytes.Count(src, []byte{'\n'})
+	cr := bytes.IndexByte(src, '\r') >= 0
+	if !cr {
+		// Only LF line ends, the usual case: find them with IndexByte.
+		f.lines = make([]int32, 1, n)
+		for i := 0; ; {
+			j := bytes.IndexByte(src[i:], '\n')
+			if j < 0 {
+				return f
+			}
+			i += j + 1
+			f.lines = append(f.lines, int32(i))
 		}
 	}
+	n += bytes.Count(src, []byte{'\r'})
 	f.lines = make([]int32, 1, n)
 	for i := 0; i < len(src); i++ {
 		switch src[i] {

@@ -299,3 +299,29 @@ func FuzzJSONQuote(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLineStarts checks newFile's line table (with its shortcut for files
+// without CR) against the plain definition: a line starts after LF, after a
+// CR not followed by LF, and after CRLF.
+func FuzzLineStarts(f *testing.F) {
+	for _, s := range []string{"", "a", "a\n", "a\nb", "a\r\nb\rc\n", "\r", "\r\n\r\n", "\n\n", "x\ry"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := []int32{0}
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '\r':
+				if i+1 < len(s) && s[i+1] == '\n' {
+					i++
+				}
+				want = append(want, int32(i+1))
+			case '\n':
+				want = append(want, int32(i+1))
+			}
+		}
+		if got := newFile("x.ts", []byte(s)).lines; !reflect.DeepEqual(got, want) {
+			t.Fatalf("lines of %q = %v, want %v", s, got, want)
+		}
+	})
+}
