@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -483,21 +482,26 @@ func Stray(root string) ([]string, error) {
 			stray = append(stray, n)
 		}
 	}
-	const configs = "app.config.*"
-	if listed && !hasGlobMeta(root) {
-		// What filepath.Glob does with the same listing.
-		for _, n := range names {
-			if ok, _ := filepath.Match(configs, n); ok {
-				stray = append(stray, n)
-			}
+	// app.config.* is matched against the names in root, never by a glob
+	// of root's path: a project in a folder named [x] is found too.
+	if !listed {
+		d, err := os.Open(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			sort.Strings(stray)
+			return stray, nil
 		}
-	} else {
-		matches, err := filepath.Glob(filepath.Join(root, configs))
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range matches {
-			stray = append(stray, filepath.Base(c))
+		names, err = d.Readdirnames(-1)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range names {
+		if ok, _ := filepath.Match("app.config.*", n); ok {
+			stray = append(stray, n)
 		}
 	}
 	sort.Strings(stray)
@@ -518,15 +522,6 @@ func dirNames(dir string) (names []string, listed bool) {
 	}
 	sort.Strings(names)
 	return names, true
-}
-
-// hasGlobMeta reports whether filepath.Glob would read path as a pattern.
-func hasGlobMeta(path string) bool {
-	magic := `*?[`
-	if runtime.GOOS != "windows" {
-		magic = `*?[\`
-	}
-	return strings.ContainsAny(path, magic)
 }
 
 // Layers returns the auto-registered local layers of a project: the
