@@ -225,7 +225,7 @@ func parseNumber(raw string) float64 {
 			base = 2
 		default:
 			// Legacy octal (017) unless a digit 8 or 9 makes it decimal (089).
-			if strings.IndexAny(s, "89.eE") < 0 {
+			if !strings.ContainsAny(s, "89.eE") {
 				return parseRadix(s[1:], 8)
 			}
 		}

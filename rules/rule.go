@@ -151,7 +151,10 @@ type Diagnostic struct {
 	Fix     *Fix
 }
 
-var registry = map[string]*Rule{}
+var (
+	registry = map[string]*Rule{}
+	sorted   []*Rule // every rule by code, kept in order by Register
+)
 
 // Register adds a rule. It panics on a duplicate code or name, a malformed
 // code, or a code whose hundreds digit does not match its category: these
@@ -173,17 +176,16 @@ func Register(r *Rule) {
 		}
 	}
 	registry[r.Code] = r
+	i := sort.Search(len(sorted), func(i int) bool { return sorted[i].Code > r.Code })
+	sorted = append(sorted, nil)
+	copy(sorted[i+1:], sorted[i:])
+	sorted[i] = r
 }
 
-// All returns every rule, sorted by code.
-func All() []*Rule {
-	out := make([]*Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out
-}
+// All returns every rule, sorted by code. The slice is shared: callers must
+// not modify it. Rules register in init functions, before any call, so
+// reading it needs no lock.
+func All() []*Rule { return sorted }
 
 // Find returns the rule with the given code or name (case-insensitive), or nil.
 func Find(codeOrName string) *Rule {
