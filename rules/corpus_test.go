@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -18,34 +17,8 @@ import (
 // temporary root and returns, per archive, the config files it holds.
 func extractCorpus(t testing.TB) (root string, configs map[string][]string) {
 	t.Helper()
-	files, err := filepath.Glob("../testdata/corpus/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
-	}
 	root = t.TempDir()
-	configs = map[string][]string{}
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		for _, f := range ar.Files {
-			p := filepath.Join(root, name, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if filepath.Base(p) == ".keep" {
-				continue
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if strings.HasPrefix(filepath.Base(f.Name), "fw.config.") {
-				configs[name] = append(configs[name], f.Name)
-			}
-		}
-	}
+	_, configs = testtree.Corpus(t, root, "../testdata/corpus/*.txtar")
 	return root, configs
 }
 

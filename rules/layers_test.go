@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -47,18 +48,7 @@ export default defineFwConfig({ runtimeConfig: { ...brand } })
 func writeArchive(t testing.TB, text string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(text)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if filepath.Base(p) == ".keep" {
-			continue
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, dir, txtar.Parse([]byte(text)), "")
 	return dir
 }
 
