@@ -80,7 +80,7 @@ func Check(p *Project, opts Options) []*Diagnostic {
 		opts.Target = 4
 	}
 	if p.Framework == 0 && opts.Framework != 0 {
-		p.Framework = opts.Framework
+		p.Framework, p.FrameworkSource = opts.Framework, "--framework"
 	}
 	var diags []*Diagnostic
 	if p.File == nil {

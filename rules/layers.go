@@ -225,6 +225,10 @@ type entry struct {
 	layer     *Layer
 	project   bool // loaded as a project
 	reached   bool // reached as a layer of another config
+	// majors are the framework majors of the projects that extend this
+	// layer (package.json or --framework): a layer runs under its app's
+	// framework, so a layer without a major of its own takes theirs.
+	majors map[int]bool
 }
 
 // NewLoader returns an empty Loader reading from the OS.
@@ -557,6 +561,9 @@ func (l *Loader) fill(p *Project, e *entry) {
 	} else if major, ok := compat.FrameworkMajor(p.Root); ok {
 		p.Framework = major
 	}
+	if p.Framework != 0 {
+		p.FrameworkSource = "package.json"
+	}
 	p.self = ly
 	p.Env = l.loadEnvFiles(p.Root, filepath.Dir(p.ConfigDisplay))
 
@@ -572,6 +579,14 @@ func (l *Loader) fill(p *Project, e *entry) {
 			}
 			seen[r.Layer] = true
 			p.Layers = append(p.Layers, r.Layer)
+			if p.Framework != 0 && r.ent != nil {
+				l.mu.Lock()
+				if r.ent.majors == nil {
+					r.ent.majors = map[int]bool{}
+				}
+				r.ent.majors[p.Framework] = true
+				l.mu.Unlock()
+			}
 			walk(l.linked(r.ent).Extends)
 		}
 	}
@@ -668,6 +683,15 @@ func (l *Loader) LayerProjects() []*Project {
 			ly := l.load(e)
 			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay}
 			l.fill(p, e)
+			if p.Framework == 0 {
+				l.mu.Lock()
+				if len(e.majors) == 1 {
+					for m := range e.majors {
+						p.Framework, p.FrameworkSource = m, "the projects that extend it"
+					}
+				}
+				l.mu.Unlock()
+			}
 			out = append(out, p)
 		}
 	}

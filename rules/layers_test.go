@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -356,4 +357,39 @@ export default defineFwConfig({ extends: '../p', runtimeConfig: { a: 1 } })
 			}
 		}
 	})
+}
+
+// TestLayerInheritsFramework: a layer checked as a project of its own, with
+// no framework major in its own package.json, runs under the major of the
+// apps that extend it when they agree, and stays unknown when they do not.
+func TestLayerInheritsFramework(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		majors []string
+		want   int
+	}{
+		{"agree", []string{"^4.0.0", "4.1.2"}, 4},
+		{"disagree", []string{"^3.12.0", "^4.0.0"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := "-- base/fw.config.ts --\nexport default defineFwConfig({})\n"
+			for i, m := range tc.majors {
+				app := fmt.Sprintf("app%d", i)
+				text += fmt.Sprintf("-- %s/package.json --\n{\"dependencies\": {\"fw\": %q}}\n-- %s/fw.config.ts --\nexport default defineFwConfig({ extends: ['../base'] })\n", app, m, app)
+			}
+			dir := writeArchive(t, text)
+			l := rules.NewLoader()
+			for i := range tc.majors {
+				cfg := filepath.Join(dir, fmt.Sprintf("app%d", i), "fw.config.ts")
+				l.Load(cfg, cfg)
+			}
+			layers := l.LayerProjects()
+			if len(layers) != 1 {
+				t.Fatalf("%d layer projects, want 1", len(layers))
+			}
+			if got := layers[0].Framework; got != tc.want {
+				t.Errorf("layer framework %d (%q), want %d", got, layers[0].FrameworkSource, tc.want)
+			}
+		})
+	}
 }

@@ -34,8 +34,11 @@ type Project struct {
 	Detection *compat.Detection
 	DetectErr error
 
-	// Framework is the framework major from package.json, 0 when unknown.
-	Framework int
+	// Framework is the framework major, 0 when unknown; FrameworkSource says
+	// where it comes from: "package.json", "the projects that extend it" (a
+	// layer without a major of its own), or "--framework".
+	Framework       int
+	FrameworkSource string
 
 	// Env holds the project's .env* files, sorted by name.
 	Env []*EnvFile

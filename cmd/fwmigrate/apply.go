@@ -388,12 +388,15 @@ func (r *fileApply) setFramework(o applyOptions) {
 	p := r.p
 	switch {
 	case p.Framework != 0:
-		r.framework, r.frameworkFrom = p.Framework, "package.json"
+		r.framework, r.frameworkFrom = p.Framework, p.FrameworkSource
+		if r.frameworkFrom == "" {
+			r.frameworkFrom = "package.json"
+		}
 		if o.framework != 0 && o.framework != p.Framework {
-			r.frameworkNote = fmt.Sprintf("--framework=%d ignored: package.json says %d", o.framework, p.Framework)
+			r.frameworkNote = fmt.Sprintf("--framework=%d ignored: %s says %d", o.framework, r.frameworkFrom, p.Framework)
 		}
 	case o.framework != 0:
-		p.Framework = o.framework
+		p.Framework, p.FrameworkSource = o.framework, "--framework"
 		r.framework, r.frameworkFrom = o.framework, "--framework"
 	}
 }
@@ -472,10 +475,8 @@ func (r *fileApply) frameworkText() string {
 	switch r.frameworkFrom {
 	case "":
 		return "framework major unknown (no fw dependency in package.json, no --framework): treated as 3"
-	case "--framework":
-		return fmt.Sprintf("framework major %d (from --framework)", r.framework)
 	}
-	return fmt.Sprintf("framework major %d (from package.json)", r.framework)
+	return fmt.Sprintf("framework major %d (from %s)", r.framework, r.frameworkFrom)
 }
 
 func (r *fileApply) hasFixed(d *rules.Diagnostic) bool {
@@ -652,7 +653,8 @@ type jsonApplyFix struct {
 type jsonApplyFile struct {
 	File string `json:"file"`
 	// Framework is the major the checks ran with, 0 when unknown (treated
-	// as 3); FrameworkSource is "package.json", "--framework" or "".
+	// as 3); FrameworkSource is "package.json", "--framework", "the projects
+	// that extend it" (a layer) or "".
 	Framework       int              `json:"framework"`
 	FrameworkSource string           `json:"frameworkSource"`
 	Changed         bool             `json:"changed"`
