@@ -801,7 +801,10 @@ func (p *parser) setFn(e *Expr, info *fnInfo) {
 	p.fns[e] = info
 }
 
-func (p *parser) parseFnExpr(start int, async bool) Node {
+// skipFnHead skips `function`, an optional `*`, the name and type
+// parameters, and reports whether the parameter list follows (when not, the
+// error is recorded).
+func (p *parser) skipFnHead() bool {
 	p.next() // function
 	if p.l.tok == tAsterisk {
 		p.next()
@@ -814,6 +817,13 @@ func (p *parser) parseFnExpr(start int, async bool) Node {
 	}
 	if p.l.tok != tOpenParen {
 		p.expect(tOpenParen)
+		return false
+	}
+	return true
+}
+
+func (p *parser) parseFnExpr(start int, async bool) Node {
+	if !p.skipFnHead() {
 		return p.errNode()
 	}
 	p.skipBalanced(false)

@@ -193,18 +193,7 @@ func (p *parser) skipBlock() {
 }
 
 func (p *parser) skipFunction() {
-	p.next() // function
-	if p.l.tok == tAsterisk {
-		p.next()
-	}
-	if p.l.tok == tIdent {
-		p.next()
-	}
-	if p.ts {
-		p.skipTypeParams()
-	}
-	if p.l.tok != tOpenParen {
-		p.expect(tOpenParen)
+	if !p.skipFnHead() {
 		return
 	}
 	p.skipBalanced(false)
