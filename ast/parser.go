@@ -801,6 +801,15 @@ func (p *parser) setFn(e *Expr, info *fnInfo) {
 	p.fns[e] = info
 }
 
+// parseCall parses the argument list of a call whose callee spans callee
+// and returns the call, from start through the closing parenthesis.
+func (p *parser) parseCall(start int, callee Span) Node {
+	args := p.parseCallArgs()
+	e := p.expr(start, HintCall)
+	e.Callee, e.Args = callee, args
+	return e
+}
+
 // skipFnHead skips `function`, an optional `*`, the name and type
 // parameters, and reports whether the parameter list follows (when not, the
 // error is recorded).
@@ -936,11 +945,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 				if lv >= lCall {
 					return left
 				}
-				callee := left.Span()
-				args := p.parseCallArgs()
-				e := p.expr(start, HintCall)
-				e.Callee, e.Args = callee, args
-				left = e
+				left = p.parseCall(start, left.Span())
 			case tLessThan, tLessThanLessThan:
 				if !p.ts {
 					p.expect(tIdent)
@@ -955,10 +960,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 				if lv >= lCall {
 					return left
 				}
-				args := p.parseCallArgs()
-				e := p.expr(start, HintCall)
-				e.Callee, e.Args = callee, args
-				left = e
+				left = p.parseCall(start, callee)
 			default:
 				if p.l.tok != tPrivate && !p.l.isIdentOrKeyword() {
 					p.expect(tIdent)
@@ -990,11 +992,7 @@ func (p *parser) parseSuffix(left Node, lv level, start int, flags exprFlags) No
 			if lv >= lCall {
 				return left
 			}
-			callee := left.Span()
-			args := p.parseCallArgs()
-			e := p.expr(start, HintCall)
-			e.Callee, e.Args = callee, args
-			left = e
+			left = p.parseCall(start, left.Span())
 
 		case tQuestion:
 			if lv >= lConditional {
