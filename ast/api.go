@@ -454,6 +454,17 @@ func (o *Object) HasSpread() bool {
 	return false
 }
 
+// HasComputedKey reports whether o has a `[computed]: value` property,
+// whose key is only known at run time.
+func (o *Object) HasComputedKey() bool {
+	for _, pr := range o.Props {
+		if pr.KeyKind == KeyComputed {
+			return true
+		}
+	}
+	return false
+}
+
 // Lookup returns the property at a dotted path (see ParsePath) in the
 // config, descending through object values seen through Unwrap, or nil.
 func (f *File) Lookup(path string) *Property {

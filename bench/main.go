@@ -30,9 +30,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"golang.org/x/tools/txtar"
-
-	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 func main() {
@@ -84,7 +83,7 @@ func bench(sizeList string, runs, oneRuns int, work string) error {
 		}
 		cfg := ""
 		for _, f := range a.ar.Files {
-			if !strings.Contains(f.Name, "/") && rules.IsConfigName(f.Name) {
+			if !strings.Contains(f.Name, "/") && project.IsConfigName(f.Name) {
 				cfg = f.Name
 				break
 			}
@@ -216,7 +215,7 @@ func writeArchive(ar *txtar.Archive, dir string) ([]string, error) {
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			return nil, err
 		}
-		if rules.IsConfigName(filepath.Base(p)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
+		if project.IsConfigName(filepath.Base(p)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
 			configs = append(configs, f.Name)
 		}
 	}
@@ -253,7 +252,7 @@ func monorepo(archives []archive, n int, dir string) ([]string, error) {
 			}
 		} else {
 			for _, f := range a.ar.Files {
-				if rules.IsConfigName(filepath.Base(f.Name)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
+				if project.IsConfigName(filepath.Base(f.Name)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
 					cs = append(cs, f.Name)
 				}
 			}

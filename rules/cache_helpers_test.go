@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // cacheConfigs are configs whose shapes the corpus and the fixtures may
@@ -66,7 +67,7 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 			t.Fatal(err)
 		}
 		for _, af := range txtar.Parse(data).Files {
-			if !IsConfigName(filepath.Base(af.Name)) {
+			if !project.IsConfigName(filepath.Base(af.Name)) {
 				continue
 			}
 			if f, err := ast.Parse(af.Name, af.Data); err == nil {
@@ -78,7 +79,7 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 }
 
 func cachePass(f *ast.File) *Pass {
-	return &Pass{Project: &Project{File: f}, File: f, Config: astConfig{f}, Target: 4}
+	return &Pass{Project: &project.Project{File: f}, File: f, Config: project.ConfigValues(f), Target: 4}
 }
 
 // TestWalkCached checks walkCached against ast.File.Walk, with every
@@ -180,14 +181,12 @@ func TestOptionProps(t *testing.T) {
 	}
 }
 
-func TestIsEnvKey(t *testing.T) {
+func TestIsEnvOverride(t *testing.T) {
+	want := map[string]bool{"$production": true, "$development": true, "$test": true}
 	for _, k := range []string{"$production", "$development", "$test", "$env", "production", "", "$Test"} {
-		if isEnvKey(k) != envKeys[k] {
-			t.Errorf("isEnvKey(%q) = %v", k, isEnvKey(k))
+		if compat.IsEnvOverride(k) != want[k] {
+			t.Errorf("IsEnvOverride(%q) = %v", k, compat.IsEnvOverride(k))
 		}
-	}
-	if len(envKeys) != 3 {
-		t.Errorf("envKeys has %d keys: update isEnvKey", len(envKeys))
 	}
 }
 
@@ -213,7 +212,7 @@ func TestCacheFollowsFile(t *testing.T) {
 		p.optionProps("ssr", func(_, _ ast.Path, prop *ast.Property) { out = append(out, prop) })
 		return out
 	}
-	proj := &Project{File: f1}
+	proj := &project.Project{File: f1}
 	if got := props(&Pass{Project: proj, File: f1}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
 		t.Fatalf("first file: %v", got)
 	}

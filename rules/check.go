@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // Options select what Check runs.
@@ -75,7 +76,7 @@ func ValidateSelectors(sels []string) error {
 // with positions filled in, suppressions applied, sorted by file, position
 // and code. Reading and syntax errors come back as FW901/FW904 diagnostics
 // (Fatal reports whether the project had one).
-func Check(p *Project, opts Options) []*Diagnostic {
+func Check(p *project.Project, opts Options) []*Diagnostic {
 	if opts.Target == 0 {
 		opts.Target = 4
 	}
@@ -92,7 +93,7 @@ func Check(p *Project, opts Options) []*Diagnostic {
 		if r.Run == nil || !opts.Selected(r) {
 			continue
 		}
-		pass := &Pass{Rule: r, Project: p, File: p.File, Config: astConfig{p.File}, Target: opts.Target}
+		pass := &Pass{Rule: r, Project: p, File: p.File, Config: project.ConfigValues(p.File), Target: opts.Target}
 		runRule(pass)
 		diags = append(diags, pass.diags...)
 	}
@@ -141,7 +142,7 @@ func firstFrames(stack string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func loadErrorDiagnostic(p *Project) *Diagnostic {
+func loadErrorDiagnostic(p *project.Project) *Diagnostic {
 	d := &Diagnostic{File: p.ConfigDisplay, Category: Tool, Severity: Error}
 	var se *ast.SyntaxError
 	switch {
@@ -169,7 +170,7 @@ func ioMessage(err error) string {
 }
 
 // engineDiagnostics are the tool's own findings about a parsed project.
-func engineDiagnostics(p *Project, opts Options) []*Diagnostic {
+func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 	var out []*Diagnostic
 	f := p.File
 	if f.Config == nil && opts.Selected(ruleNotLiteral) {
@@ -209,7 +210,7 @@ func engineDiagnostics(p *Project, opts Options) []*Diagnostic {
 }
 
 // finish fills in positions from spans.
-func finish(p *Project, diags []*Diagnostic) {
+func finish(p *project.Project, diags []*Diagnostic) {
 	for _, d := range diags {
 		if d.Line != 0 {
 			continue
@@ -278,7 +279,7 @@ var suppressRE = regexp.MustCompile(`fwmigrate-ignore(?:[ \t]+([A-Za-z0-9_\-, \t
 // the config and `# fwmigrate-ignore ...` lines in .env files. A comment at
 // the end of a line covers that line; a comment on a line of its own covers
 // the next line.
-func suppressions(p *Project) []*suppression {
+func suppressions(p *project.Project) []*suppression {
 	var out []*suppression
 	if p.File != nil {
 		for _, c := range p.File.Comments {
@@ -356,7 +357,7 @@ func (s *suppression) covers(d *Diagnostic) (string, bool) {
 // applySuppressions drops suppressed diagnostics and reports unused
 // suppressions (FW903). Diagnostics of the tool itself about unreadable or
 // unparsable input cannot be suppressed.
-func applySuppressions(p *Project, diags []*Diagnostic, opts Options) []*Diagnostic {
+func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options) []*Diagnostic {
 	sups := suppressions(p)
 	if len(sups) == 0 {
 		return diags

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -62,7 +63,7 @@ func TestCorpus(t *testing.T) {
 		sort.Strings(configs[name])
 		for _, cfg := range configs[name] {
 			display := name + "/" + cfg
-			p := rules.LoadProject(filepath.Join(root, name, filepath.FromSlash(cfg)), display)
+			p := project.LoadProject(filepath.Join(root, name, filepath.FromSlash(cfg)), display)
 			diags := rules.Check(p, rules.Options{Target: 4})
 			for _, d := range diags {
 				switch d.Code {
@@ -122,7 +123,7 @@ func BenchmarkCheck(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, p := range paths {
-			proj := rules.LoadProject(p, p)
+			proj := project.LoadProject(p, p)
 			rules.Check(proj, rules.Options{Target: 4})
 		}
 	}

@@ -49,7 +49,7 @@ func collectRCKeys(pass *Pass) *rcKeySet {
 		return nil
 	}
 	out := &rcKeySet{Complete: true}
-	if f.Config.HasSpread() || hasComputedKey(f.Config) {
+	if f.Config.HasSpread() || f.Config.HasComputedKey() {
 		out.Complete = false
 	}
 	for _, m := range f.Mutations {
@@ -66,14 +66,14 @@ func collectRCKeys(pass *Pass) *rcKeySet {
 			return false
 		}
 		switch {
-		case len(path) == 1 && envKeys[path[0]], len(path) <= 2 && path[0] == "$env":
+		case len(path) == 1 && compat.IsEnvOverride(path[0]), len(path) <= 2 && path[0] == "$env":
 			// An override, or $env itself: descend; one that is not an
 			// object could hold a runtimeConfig.
 			if _, ok := ast.Unwrap(prop.Value).(*ast.Object); !ok {
 				out.Complete = false
 				return false
 			}
-			if o := ast.Unwrap(prop.Value).(*ast.Object); o.HasSpread() || hasComputedKey(o) {
+			if o := ast.Unwrap(prop.Value).(*ast.Object); o.HasSpread() || o.HasComputedKey() {
 				out.Complete = false
 			}
 			return true
@@ -88,7 +88,7 @@ func collectRCKeys(pass *Pass) *rcKeySet {
 				out.Complete = false
 				return false
 			}
-			if obj.HasSpread() || hasComputedKey(obj) {
+			if obj.HasSpread() || obj.HasComputedKey() {
 				out.Complete = false
 			}
 			return true

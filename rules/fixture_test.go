@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -105,7 +106,7 @@ func runFixture(t *testing.T, file string, r *rules.Rule) (triggered, clean bool
 			t.Errorf("%s: case %s has no fw.config.* at its root", file, c)
 			continue
 		}
-		p := rules.LoadProject(cfg, filepath.Base(cfg))
+		p := project.LoadProject(cfg, filepath.Base(cfg))
 		diags := rules.Check(p, rules.Options{Target: 4, Select: []string{r.Code}})
 		var b strings.Builder
 		n := 0

@@ -51,7 +51,7 @@ func runServerHandler(pass *Pass) {
 			}
 			k++
 			item, ok := ast.Unwrap(e).(*ast.Object)
-			if !ok || item.HasSpread() || hasComputedKey(item) {
+			if !ok || item.HasSpread() || item.HasComputedKey() {
 				continue
 			}
 			name := fmt.Sprintf("%s[%d]", path, k)

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"strconv"
+
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // CodeLayerNotLoaded is reported for a layer source fwmigrate does not load.
@@ -41,20 +43,20 @@ func runLayerNotLoaded(pass *Pass) {
 		if r.Layer != nil {
 			continue
 		}
-		if r.Kind != SourceDynamic {
+		if r.Kind != project.SourceDynamic {
 			if seen[r.Source] {
 				continue
 			}
 			seen[r.Source] = true
 		}
 		switch r.Kind {
-		case SourceRemote:
+		case project.SourceRemote:
 			d := pass.Report(r.Span, r.Option, "remote layer %s is not fetched: what it declares is not checked", strconv.Quote(r.Source))
 			d.Notes = append(d.Notes, "its options and runtimeConfig keys are unknown to the other checks")
-		case SourcePackage:
+		case project.SourcePackage:
 			d := pass.Report(r.Span, r.Option, "package layer %s is not read: what it declares is not checked", strconv.Quote(r.Source))
 			d.Notes = append(d.Notes, "fwmigrate does not look into node_modules; its options and runtimeConfig keys are unknown to the other checks")
-		case SourceDynamic:
+		case project.SourceDynamic:
 			pass.CannotCheck(r.Span, r.Option, "this %s entry is only known when the config runs, so its layer is not loaded", r.Option)
 		default:
 			var d *Diagnostic

@@ -2,35 +2,18 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 )
 
-// envKeys are the top-level keys whose value is a config merged only in one
-// environment (migration-facts §12): an option inside them is the same
-// option as at the top level.
-var envKeys = map[string]bool{"$production": true, "$development": true, "$test": true}
-
-// isEnvKey is envKeys[key], without hashing: SplitEnvPrefix runs for every
-// property.
-func isEnvKey(key string) bool {
-	switch key {
-	case "$production", "$development", "$test":
-		return true
-	}
-	return false
-}
-
 // SplitEnvPrefix splits an option path into the environment override it is
-// written in ($production, $development, $test: one segment; $env.<name>:
-// two) and the option path proper. For a path outside any override, prefix
-// is empty.
+// written in (see compat.EnvOverrideLen) and the option path proper. For a
+// path outside any override, prefix is empty.
 func SplitEnvPrefix(path ast.Path) (prefix, rest ast.Path) {
-	if len(path) >= 1 && isEnvKey(path[0]) {
-		return path[:1], path[1:]
+	n := compat.EnvOverrideLen(path)
+	if n == 0 {
+		return nil, path
 	}
-	if len(path) >= 2 && path[0] == "$env" {
-		return path[:2], path[2:]
-	}
-	return nil, path
+	return path[:n], path[n:]
 }
 
 // join appends segments to a prefix without aliasing it.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // Helpers shared by the layout rules (FW1xx).
@@ -436,7 +437,7 @@ type fwIgnoreFile struct {
 
 // readFwIgnore reads <root>/.fwignore; nil when there is none (a symlink
 // is read through: the framework reads it the same way).
-func readFwIgnore(pr *Project) (*fwIgnoreFile, error) {
+func readFwIgnore(pr *project.Project) (*fwIgnoreFile, error) {
 	path := filepath.Join(pr.Root, ".fwignore")
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -49,7 +50,7 @@ func TestLayoutFixes(t *testing.T) {
 			opts := rules.Options{Target: 4, Select: []string{code}}
 			for c := range cases {
 				cfg := findConfig(t, filepath.Join(dir, c))
-				p := rules.LoadProject(cfg, filepath.Base(cfg))
+				p := project.LoadProject(cfg, filepath.Base(cfg))
 				var ops []rewrite.Op
 				unfixed := 0
 				for _, d := range rules.Check(p, opts) {
@@ -82,7 +83,7 @@ func TestLayoutFixes(t *testing.T) {
 					t.Fatal(err)
 				}
 				again := 0
-				for _, d := range rules.Check(rules.LoadProject(cfg, filepath.Base(cfg)), opts) {
+				for _, d := range rules.Check(project.LoadProject(cfg, filepath.Base(cfg)), opts) {
 					if d.Code != code {
 						continue
 					}

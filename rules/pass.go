@@ -2,17 +2,17 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // Pass is what a rule sees: one project, its parsed config, its layout, its
 // .env files, the target version, and a way to report.
 type Pass struct {
 	Rule    *Rule
-	Project *Project
+	Project *project.Project
 	// File is the parsed config; File.Config is nil when the exported config
 	// is not an object literal (rules that need it then say nothing: FW902
 	// reports that once).
@@ -72,7 +72,7 @@ func (p *Pass) ReportPath(rel, format string, args ...any) *Diagnostic {
 }
 
 // ReportEnv reports at a variable of a .env file.
-func (p *Pass) ReportEnv(env *EnvFile, v *EnvVar, format string, args ...any) *Diagnostic {
+func (p *Pass) ReportEnv(env *project.EnvFile, v *project.EnvVar, format string, args ...any) *Diagnostic {
 	d := p.Report(v.Span, "", format, args...)
 	d.File = env.Display
 	d.Path = env.Name
@@ -125,70 +125,4 @@ func (p *Pass) Lookup(path string) *ast.Property {
 		return nil
 	}
 	return p.File.Lookup(path)
-}
-
-// ConfigValues reads the options of a parsed config through compat's
-// interface, as rules see them.
-func ConfigValues(f *ast.File) compat.Config { return astConfig{f} }
-
-// astConfig adapts a parsed file to compat.Config.
-type astConfig struct{ f *ast.File }
-
-// Value implements compat.Config. A path is Dynamic, not Absent, whenever
-// something Parse cannot see could set it: a config that is not a literal,
-// a spread or computed key in an object on the way, or a later statement
-// that mutates the config and names the path's first key.
-func (c astConfig) Value(path string) (any, compat.ValueState) {
-	f := c.f
-	if f == nil || f.Config == nil {
-		return nil, compat.Dynamic
-	}
-	segs := ast.ParsePath(path)
-	if len(segs) == 0 {
-		return nil, compat.Absent
-	}
-	obj := f.Config
-	for i, seg := range segs {
-		prop := obj.Get(seg)
-		if prop == nil {
-			if obj.HasSpread() || hasComputedKey(obj) || (i == 0 && c.mutated(seg)) {
-				return nil, compat.Dynamic
-			}
-			return nil, compat.Absent
-		}
-		if prop.Value == nil { // method, getter, setter
-			return nil, compat.Dynamic
-		}
-		if i == len(segs)-1 {
-			v, bad := ast.Static(prop.Value)
-			if bad != nil {
-				return nil, compat.Dynamic
-			}
-			return v, compat.Static
-		}
-		next, ok := ast.Unwrap(prop.Value).(*ast.Object)
-		if !ok {
-			return nil, compat.Dynamic
-		}
-		obj = next
-	}
-	return nil, compat.Absent
-}
-
-func (c astConfig) mutated(key string) bool {
-	for _, m := range c.f.Mutations {
-		if strings.Contains(c.f.Text(m), key) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasComputedKey(o *ast.Object) bool {
-	for _, p := range o.Props {
-		if p.KeyKind == ast.KeyComputed {
-			return true
-		}
-	}
-	return false
 }

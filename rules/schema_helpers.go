@@ -40,7 +40,7 @@ func envBlocks(pass *Pass) (blocks []ast.Path, dynamic bool) {
 	if f == nil || f.Config == nil {
 		return nil, true
 	}
-	if f.Config.HasSpread() || hasComputedKey(f.Config) {
+	if f.Config.HasSpread() || f.Config.HasComputedKey() {
 		dynamic = true
 	}
 	for _, pr := range f.Config.Props {
@@ -48,7 +48,7 @@ func envBlocks(pass *Pass) (blocks []ast.Path, dynamic bool) {
 			continue
 		}
 		switch {
-		case envKeys[pr.Key]:
+		case compat.IsEnvOverride(pr.Key):
 			blocks = append(blocks, ast.Path{pr.Key})
 		case pr.Key == "$env":
 			obj, ok := ast.Unwrap(pr.Value).(*ast.Object)
@@ -56,7 +56,7 @@ func envBlocks(pass *Pass) (blocks []ast.Path, dynamic bool) {
 				dynamic = true
 				continue
 			}
-			if obj.HasSpread() || hasComputedKey(obj) {
+			if obj.HasSpread() || obj.HasComputedKey() {
 				dynamic = true
 			}
 			for _, e := range obj.Props {
@@ -110,12 +110,12 @@ func envValues(pass *Pass, prefix ast.Path, self, option string) []envVal {
 		if st == compat.Absent {
 			continue
 		}
-		if envKeys[b[0]] {
+		if compat.IsEnvOverride(b[0]) {
 			modes++
 		}
 		out = append(out, envVal{block: b, v: v, st: st})
 	}
-	if modes < len(envKeys) {
+	if modes < len(compat.EnvOverrides) {
 		v, st := pass.Config.Value(option)
 		out = append([]envVal{{v: v, st: st}}, out...)
 	}
@@ -154,7 +154,7 @@ func partialValue(n ast.Node) any {
 		}
 		return out
 	case *ast.Object:
-		if n.HasSpread() || hasComputedKey(n) {
+		if n.HasSpread() || n.HasComputedKey() {
 			return compat.DynamicValue{}
 		}
 		out := make(map[string]any, len(n.Props))
@@ -294,7 +294,7 @@ func narrow(t compat.Type, n ast.Node, where string) (ast.Node, string, compat.T
 				shapes = append(shapes, a)
 			}
 		}
-		if len(shapes) != 1 || u.HasSpread() || hasComputedKey(u) {
+		if len(shapes) != 1 || u.HasSpread() || u.HasComputedKey() {
 			break
 		}
 		s := shapes[0]

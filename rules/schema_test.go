@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -77,7 +78,7 @@ func checkTree(t *testing.T, tree *optTree, target int, sel ...string) []*rules.
 	if err := os.WriteFile(cfg, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := rules.LoadProject(cfg, "fw.config.ts")
+	p := project.LoadProject(cfg, "fw.config.ts")
 	if p.File == nil || p.File.Config == nil {
 		t.Fatalf("generated config does not parse: %v\n%s", p.Err, b.String())
 	}

@@ -150,7 +150,7 @@ func isAccessor(p *ast.Property) bool {
 // offers a move only when it can be made. A spread or computed key in either
 // object is a conflict ("...").
 func mergeConflict(src, dst *ast.Object) string {
-	if src.HasSpread() || dst.HasSpread() || hasComputedKey(src) || hasComputedKey(dst) {
+	if src.HasSpread() || dst.HasSpread() || src.HasComputedKey() || dst.HasComputedKey() {
 		return "..."
 	}
 	for _, sp := range src.Props {

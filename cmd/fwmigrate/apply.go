@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -130,7 +131,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 
 // fileApply is what apply did, or would do, to one config file.
 type fileApply struct {
-	p *rules.Project
+	p *project.Project
 	// framework is the major the checks ran with; frameworkFrom says where
 	// it came from: "package.json", "--framework", or "" when unknown (the
 	// rules then treat the project as major 3).
@@ -176,7 +177,7 @@ func runApply(args []string, o applyOptions) []*fileApply {
 	// changes nothing the user did not point it at. Its findings stay with
 	// `check`.
 	found := discover(args)
-	projects := make([]*rules.Project, len(found))
+	projects := make([]*project.Project, len(found))
 	l := newLoader()
 	parallel(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
@@ -261,7 +262,7 @@ func runApply(args []string, o applyOptions) []*fileApply {
 			r.written = true
 			// The diagnostics that still stand are those of the moved
 			// project: the layout ones are gone with the move.
-			np := rules.LoadProject(r.p.ConfigPath, r.p.ConfigDisplay)
+			np := project.LoadProject(r.p.ConfigPath, r.p.ConfigDisplay)
 			r.remaining = rules.Check(np, o.rules)
 			continue
 		}
@@ -276,7 +277,7 @@ func runApply(args []string, o applyOptions) []*fileApply {
 
 // applyConfig computes the new text of one project's config. check is
 // rules.Check (a test injects broken fixes through it).
-func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, rules.Options) []*rules.Diagnostic) *fileApply {
+func applyConfig(p *project.Project, o applyOptions, check func(*project.Project, rules.Options) []*rules.Diagnostic) *fileApply {
 	r := &fileApply{p: p}
 	r.setFramework(o)
 	diags := check(p, o.rules)
@@ -369,7 +370,7 @@ func applyConfig(p *rules.Project, o applyOptions, check func(*rules.Project, ru
 
 // layerOutside is the report of a layer that projects under the paths given
 // extend from outside them: checked, not rewritten.
-func layerOutside(p *rules.Project, o applyOptions) *fileApply {
+func layerOutside(p *project.Project, o applyOptions) *fileApply {
 	r := &fileApply{p: p, outside: true}
 	r.setFramework(o)
 	r.remaining = rules.Check(p, o.rules)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -100,12 +101,12 @@ func TestApplyInternalError(t *testing.T) {
 	path := filepath.Join(dir, "fw.config.ts")
 	const src = "export default defineFwConfig({\n  ssr: true,\n})\n"
 	os.WriteFile(path, []byte(src), 0o644)
-	p := rules.LoadProject(path, "fw.config.ts")
+	p := project.LoadProject(path, "fw.config.ts")
 	if p.File == nil {
 		t.Fatal(p.Err)
 	}
 	at := strings.Index(src, "true")
-	broken := func(*rules.Project, rules.Options) []*rules.Diagnostic {
+	broken := func(*project.Project, rules.Options) []*rules.Diagnostic {
 		return []*rules.Diagnostic{{
 			Code: "FW201", Name: "test", File: "fw.config.ts", Option: "ssr", Message: "broken fix",
 			Fix: &rules.Fix{Description: "break the file", Ops: []rewrite.Op{

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -50,7 +51,7 @@ const (
 //
 // A forced mode (another config of the same directory owns the move) skips
 // the planning: the project follows that mode and moves nothing itself.
-func applyProject(p *rules.Project, o applyOptions, forced string) *fileApply {
+func applyProject(p *project.Project, o applyOptions, forced string) *fileApply {
 	var (
 		plan    *move.Plan
 		mode    = forced
@@ -110,7 +111,7 @@ func applyProject(p *rules.Project, o applyOptions, forced string) *fileApply {
 // (the version step included) are still made and a note says why nothing
 // moved; a mixed project (app/ holds files) would lose its root sources the
 // moment it runs version 4, so nothing of it is written.
-func planLayout(p *rules.Project, o applyOptions) (plan *move.Plan, mode string, notes []string, refusal string) {
+func planLayout(p *project.Project, o applyOptions) (plan *move.Plan, mode string, notes []string, refusal string) {
 	d := p.Detection
 	if o.layout == layoutKeep {
 		return nil, modeKeep, nil, ""
@@ -126,7 +127,7 @@ func planLayout(p *rules.Project, o applyOptions) (plan *move.Plan, mode string,
 		}
 		return nil, modeKeep, []string{"not moved into app/: " + why}, ""
 	}
-	cfg := rules.ConfigValues(p.File)
+	cfg := project.ConfigValues(p.File)
 	if v, st := cfg.Value("srcDir"); st == compat.Static {
 		// An explicit srcDir: the project chose where its sources are.
 		return nil, modeMove, []string{fmt.Sprintf("not moved: srcDir is set to %q", v)}, ""
@@ -225,10 +226,10 @@ func planPaths(plan *move.Plan) []string {
 // them up.
 func configRank(path string) int {
 	base := filepath.Base(path)
-	for i, n := range rules.ConfigNames {
+	for i, n := range project.ConfigNames {
 		if n == base {
 			return i
 		}
 	}
-	return len(rules.ConfigNames)
+	return len(project.ConfigNames)
 }

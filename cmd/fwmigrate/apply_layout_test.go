@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -85,7 +86,7 @@ func TestApplyMoveTrees(t *testing.T) {
 				}
 				moved++
 				cfg := filepath.Join(dir, filepath.FromSlash(f.File))
-				p := rules.LoadProject(cfg, f.File)
+				p := project.LoadProject(cfg, f.File)
 				if p.Detection == nil {
 					t.Fatalf("%s: %v", f.File, p.DetectErr)
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -137,13 +138,13 @@ func contains(list []string, s string) bool {
 
 // newLoader makes the Loader of a run. Tests replace it to inject read
 // errors that the OS does not give a root user.
-var newLoader = rules.NewLoader
+var newLoader = project.NewLoader
 
 // loadOne loads one config discovery found (or records why it could not).
-func loadOne(l *rules.Loader, f found) *rules.Project {
+func loadOne(l *project.Loader, f found) *project.Project {
 	display := filepath.Clean(f.path)
 	if f.err != nil {
-		return &rules.Project{ConfigPath: f.path, ConfigDisplay: display, Err: f.err}
+		return &project.Project{ConfigPath: f.path, ConfigDisplay: display, Err: f.err}
 	}
 	return l.Load(f.path, display)
 }
@@ -173,17 +174,17 @@ func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
 	}
 
 	type checked struct {
-		p     *rules.Project
+		p     *project.Project
 		diags []*rules.Diagnostic
 	}
 	var (
 		mu      sync.Mutex
 		results []checked
 	)
-	keep := func(p *rules.Project, diags []*rules.Diagnostic) {
+	keep := func(p *project.Project, diags []*rules.Diagnostic) {
 		// Only what the report uses: the diagnostics, and for code frames
 		// the sources of the config and the .env files.
-		kept := &rules.Project{ConfigDisplay: p.ConfigDisplay}
+		kept := &project.Project{ConfigDisplay: p.ConfigDisplay}
 		if frames && len(diags) > 0 {
 			kept.Src, kept.Env = p.Src, p.Env
 		}

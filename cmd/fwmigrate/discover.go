@@ -10,10 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
-func isConfigName(name string) bool { return rules.IsConfigName(name) }
+func isConfigName(name string) bool { return project.IsConfigName(name) }
 
 // skipDirs are never walked into: dependencies, VCS data and build output.
 var skipDirs = map[string]bool{
@@ -103,7 +103,7 @@ func discoverEach(args []string, emit func(found)) {
 		if isEnvName(filepath.Base(arg)) {
 			// A .env file (a pre-commit hook passes the files that
 			// changed): its project is the config beside it.
-			for _, n := range rules.ConfigNames {
+			for _, n := range project.ConfigNames {
 				p := filepath.Join(filepath.Dir(arg), n)
 				if _, err := os.Lstat(p); err == nil {
 					add(found{path: p})

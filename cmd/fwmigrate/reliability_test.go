@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // writeTree writes files (slash paths relative to dir).
@@ -104,9 +104,9 @@ func TestReliability(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	defer func(f func() *rules.Loader) { newLoader = f }(newLoader)
-	newLoader = func() *rules.Loader {
-		l := rules.NewLoader()
+	defer func(f func() *project.Loader) { newLoader = f }(newLoader)
+	newLoader = func() *project.Loader {
+		l := project.NewLoader()
 		l.ReadFile = func(path string) ([]byte, error) {
 			switch filepath.Base(filepath.Dir(path)) {
 			case "denied":
@@ -116,7 +116,7 @@ func TestReliability(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			return rules.ReadSource(path)
+			return project.ReadSource(path)
 		}
 		return l
 	}

@@ -1,10 +1,7 @@
-package rules
+package project
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,104 +9,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 )
-
-// ConfigNames are the file names of a framework config, in the framework's
-// own lookup order.
-var ConfigNames = []string{"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts"}
-
-// IsConfigName reports whether name is one of ConfigNames.
-func IsConfigName(name string) bool {
-	for _, n := range ConfigNames {
-		if name == n {
-			return true
-		}
-	}
-	return false
-}
-
-// MaxSourceSize is the largest config or .env file fwmigrate reads. Real
-// configs are a few kilobytes; the limit only keeps a huge file that happens
-// to be named fw.config.js (a bundle) from taking the run's memory.
-const MaxSourceSize = 32 << 20
-
-// ReadSource reads a config or .env file. It opens without blocking and
-// checks the file type on the open descriptor before reading, so that a
-// FIFO, a device, a socket or a directory given as a config is an error at
-// once instead of a hang or an endless read, and refuses files larger than
-// MaxSourceSize.
-func ReadSource(path string) ([]byte, error) {
-	// O_NONBLOCK makes opening a FIFO return at once; reads of regular files
-	// ignore it.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file but %s", fileKind(info.Mode()))}
-	}
-	if info.Size() > MaxSourceSize {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d MB, larger than the %d MB fwmigrate reads", info.Size()>>20, MaxSourceSize>>20)}
-	}
-	// Read one byte past the size seen, so that a file growing while it is
-	// read is still bounded.
-	buf := make([]byte, 0, info.Size()+1)
-	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if len(buf) == cap(buf) {
-			if len(buf) > MaxSourceSize {
-				return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", MaxSourceSize>>20)}
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-	}
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "an irregular file"
-}
-
-// binaryErr reports a NUL byte in the first 8000 bytes, git's test for a
-// binary file: such a file is not a config, and esbuild's messages about it
-// would be noise.
-func binaryErr(src []byte) error {
-	head := src
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	if i := bytes.IndexByte(head, 0); i >= 0 {
-		return fmt.Errorf("binary file, not a config: NUL byte at offset %d", i)
-	}
-	return nil
-}
 
 // SourceKind says where a layer source points.
 type SourceKind uint8
@@ -697,121 +600,4 @@ func (l *Loader) LayerProjects() []*Project {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ConfigDisplay < out[j].ConfigDisplay })
 	return out
-}
-
-// RuntimeConfigKeys returns the runtimeConfig key paths (dotted, relative to
-// runtimeConfig, objects and leaves, in declaration order: the project's,
-// then each layer's in priority order) that the project and its layers
-// declare, at the top level and in $production, $development, $test and
-// $env.<name>. An FW_ variable that overrides any of them is valid.
-//
-// complete is false when a config may declare keys that cannot be read
-// statically: a config that is not a literal or did not load, a spread or
-// computed key on the way, a runtimeConfig mutated after its declaration,
-// or a layer that is not loaded (remote, a package, set at run time, not
-// found). Modules may add keys when the app builds; they are never known.
-func (p *Project) RuntimeConfigKeys() (keys []string, complete bool) {
-	seen := map[string]bool{}
-	complete = true
-	add := func(ly *Layer) {
-		if ly == nil || ly.ConfigPath != "" && ly.File == nil || !ly.rcStatic {
-			complete = false
-		}
-		if ly == nil {
-			return
-		}
-		for _, k := range ly.rcKeys {
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-		for _, r := range ly.Extends {
-			if r.Layer == nil {
-				complete = false
-			}
-		}
-	}
-	add(p.self)
-	for _, r := range p.Extends {
-		if r.Layer == nil {
-			complete = false
-		}
-	}
-	for _, ly := range p.Layers {
-		add(ly)
-	}
-	return keys, complete
-}
-
-// runtimeConfigKeys returns the key paths of f's runtimeConfig objects, and
-// whether they are all of them.
-func runtimeConfigKeys(f *ast.File) ([]string, bool) {
-	if f.Config == nil {
-		return nil, false
-	}
-	c := astConfig{f}
-	static := !c.mutated("runtimeConfig")
-	var keys []string
-	var visit func(o *ast.Object, prefix string)
-	visit = func(o *ast.Object, prefix string) {
-		for _, pr := range o.Props {
-			if pr.Kind == ast.PropSpread || pr.KeyKind == ast.KeyComputed {
-				static = false
-				continue
-			}
-			k := prefix + pr.Key
-			keys = append(keys, k)
-			if pr.Value == nil {
-				continue
-			}
-			if sub, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
-				visit(sub, k+".")
-			}
-		}
-	}
-	// top finds runtimeConfig in one object that holds options: the config,
-	// or an environment override in it.
-	top := func(o *ast.Object) {
-		if o.HasSpread() || hasComputedKey(o) {
-			static = false
-		}
-		pr := o.Get("runtimeConfig")
-		if pr == nil {
-			return
-		}
-		if pr.Value != nil {
-			if obj, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
-				visit(obj, "")
-				return
-			}
-		}
-		static = false
-	}
-	top(f.Config)
-	for _, pr := range f.Config.Props {
-		if pr.Value == nil {
-			continue
-		}
-		obj, ok := ast.Unwrap(pr.Value).(*ast.Object)
-		if !ok {
-			continue
-		}
-		switch {
-		case envKeys[pr.Key]:
-			top(obj)
-		case pr.Key == "$env":
-			for _, env := range obj.Props {
-				if env.Value == nil {
-					continue
-				}
-				if o, ok := ast.Unwrap(env.Value).(*ast.Object); ok {
-					top(o)
-				} else {
-					static = false
-				}
-			}
-		}
-	}
-	return keys, static
 }

@@ -1,4 +1,4 @@
-package rules_test
+package project_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
-	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // layerTree is a monorepo: two apps share a layer chain, one app is also a
@@ -54,17 +54,17 @@ func writeArchive(t testing.TB, text string) string {
 }
 
 // countingLoader counts the reads of each config.
-func countingLoader() (*rules.Loader, func() map[string]int) {
+func countingLoader() (*project.Loader, func() map[string]int) {
 	var mu sync.Mutex
 	reads := map[string]int{}
-	l := rules.NewLoader()
+	l := project.NewLoader()
 	l.ReadFile = func(path string) ([]byte, error) {
-		if rules.IsConfigName(filepath.Base(path)) {
+		if project.IsConfigName(filepath.Base(path)) {
 			mu.Lock()
 			reads[path]++
 			mu.Unlock()
 		}
-		return rules.ReadSource(path)
+		return project.ReadSource(path)
 	}
 	return l, func() map[string]int { mu.Lock(); defer mu.Unlock(); return reads }
 }
@@ -86,7 +86,7 @@ func TestLayers(t *testing.T) {
 	l, reads := countingLoader()
 	web := l.Load(filepath.Join(dir, "apps/web/fw.config.ts"), "apps/web/fw.config.ts")
 	docs := l.Load(filepath.Join(dir, "apps/docs/fw.config.ts"), "apps/docs/fw.config.ts")
-	for _, p := range []*rules.Project{web, docs} {
+	for _, p := range []*project.Project{web, docs} {
 		if p.Err != nil {
 			t.Fatal(p.Err)
 		}
@@ -198,7 +198,7 @@ func TestLayersConcurrent(t *testing.T) {
 	}
 	cfgs = append(cfgs, filepath.Join(dir, "layers/x/fw.config.ts"), filepath.Join(dir, "layers/y/fw.config.ts"))
 	l, reads := countingLoader()
-	projects := make([]*rules.Project, len(cfgs))
+	projects := make([]*project.Project, len(cfgs))
 	var wg sync.WaitGroup
 	for i := range cfgs {
 		wg.Add(1)
@@ -241,10 +241,10 @@ func TestLayersConcurrent(t *testing.T) {
 // before reading it.
 func TestReadSource(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := rules.ReadSource(dir); err == nil || !strings.Contains(err.Error(), "not a regular file but a directory") {
+	if _, err := project.ReadSource(dir); err == nil || !strings.Contains(err.Error(), "not a regular file but a directory") {
 		t.Errorf("directory: %v", err)
 	}
-	if _, err := rules.ReadSource(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+	if _, err := project.ReadSource(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
 		t.Errorf("missing: %v", err)
 	}
 	big := filepath.Join(dir, "big")
@@ -252,11 +252,11 @@ func TestReadSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(rules.MaxSourceSize + 1); err != nil {
+	if err := f.Truncate(project.MaxSourceSize + 1); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, err := rules.ReadSource(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := project.ReadSource(big); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("oversized: %v", err)
 	}
 	ok := filepath.Join(dir, "fw.config.ts")
@@ -264,7 +264,7 @@ func TestReadSource(t *testing.T) {
 	if err := os.WriteFile(ok, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if src, err := rules.ReadSource(ok); err != nil || string(src) != text {
+	if src, err := project.ReadSource(ok); err != nil || string(src) != text {
 		t.Errorf("regular file: %d bytes, %v", len(src), err)
 	}
 	// A binary file reads, and is refused when loaded as a config.
@@ -273,7 +273,7 @@ func TestReadSource(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("abc\x00def"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := rules.LoadProject(bin, "fw.config.ts"); p.Err == nil || p.Err.Error() != "binary file, not a config: NUL byte at offset 3" {
+	if p := project.LoadProject(bin, "fw.config.ts"); p.Err == nil || p.Err.Error() != "binary file, not a config: NUL byte at offset 3" {
 		t.Errorf("binary: %v", p.Err)
 	}
 }
@@ -315,50 +315,6 @@ export default defineFwConfig({ extends: '../b' })
 	}
 }
 
-// FuzzLayers loads arbitrary config text beside a layer tree: reading its
-// extends, theme and runtimeConfig never panics, and the layer rules run.
-func FuzzLayers(f *testing.F) {
-	for _, s := range []string{
-		"export default defineFwConfig({ extends: ['./a', ['../b', {}], 'github:x/y', 'pkg', null, ...x, [], [[]]], theme: './a' })",
-		"export default { extends: './a', runtimeConfig: { a: { b: '' }, ...c, [d]: 1, e() {} }, $production: { runtimeConfig: 1 }, $env: { x: { runtimeConfig: { f: 1 } }, y: 2 } }",
-		"module.exports = { extends: `./a`, theme: `${x}` }",
-		"export default defineFwConfig({ extends: '.' })",
-	} {
-		f.Add(s)
-	}
-	files, _ := filepath.Glob("../testdata/corpus/*.txtar")
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, fl := range ar.Files {
-			if rules.IsConfigName(fl.Name) {
-				f.Add(string(fl.Data))
-			}
-		}
-	}
-	dir := writeArchive(f, `
--- a/fw.config.ts --
-export default defineFwConfig({ extends: '../p', runtimeConfig: { a: 1 } })
--- p/layers/x/.keep --
-`)
-	cfg := filepath.Join(dir, "p", "fw.config.ts")
-	opts := rules.Options{Target: 4, Select: []string{rules.CodeLayerNotLoaded, rules.CodeExtendsCycle}}
-	f.Fuzz(func(t *testing.T, src string) {
-		if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p := rules.NewLoader().Load(cfg, "fw.config.ts")
-		p.RuntimeConfigKeys()
-		for _, d := range rules.Check(p, opts) {
-			if d.Code == rules.CodeInternal {
-				t.Fatalf("%s", RenderDiagnostic(d))
-			}
-		}
-	})
-}
-
 // TestLayerInheritsFramework: a layer checked as a project of its own, with
 // no framework major in its own package.json, runs under the major of the
 // apps that extend it when they agree, and stays unknown when they do not.
@@ -378,7 +334,7 @@ func TestLayerInheritsFramework(t *testing.T) {
 				text += fmt.Sprintf("-- %s/package.json --\n{\"dependencies\": {\"fw\": %q}}\n-- %s/fw.config.ts --\nexport default defineFwConfig({ extends: ['../base'] })\n", app, m, app)
 			}
 			dir := writeArchive(t, text)
-			l := rules.NewLoader()
+			l := project.NewLoader()
 			for i := range tc.majors {
 				cfg := filepath.Join(dir, fmt.Sprintf("app%d", i), "fw.config.ts")
 				l.Load(cfg, cfg)

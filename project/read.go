@@ -1,0 +1,103 @@
+package project
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ConfigNames are the file names of a framework config, in the framework's
+// own lookup order.
+var ConfigNames = []string{"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts"}
+
+// IsConfigName reports whether name is one of ConfigNames.
+func IsConfigName(name string) bool {
+	for _, n := range ConfigNames {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxSourceSize is the largest config or .env file fwmigrate reads. Real
+// configs are a few kilobytes; the limit only keeps a huge file that happens
+// to be named fw.config.js (a bundle) from taking the run's memory.
+const MaxSourceSize = 32 << 20
+
+// ReadSource reads a config or .env file. It opens without blocking and
+// checks the file type on the open descriptor before reading, so that a
+// FIFO, a device, a socket or a directory given as a config is an error at
+// once instead of a hang or an endless read, and refuses files larger than
+// MaxSourceSize.
+func ReadSource(path string) ([]byte, error) {
+	// O_NONBLOCK makes opening a FIFO return at once; reads of regular files
+	// ignore it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file but %s", fileKind(info.Mode()))}
+	}
+	if info.Size() > MaxSourceSize {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d MB, larger than the %d MB fwmigrate reads", info.Size()>>20, MaxSourceSize>>20)}
+	}
+	// Read one byte past the size seen, so that a file growing while it is
+	// read is still bounded.
+	buf := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if len(buf) == cap(buf) {
+			if len(buf) > MaxSourceSize {
+				return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", MaxSourceSize>>20)}
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "an irregular file"
+}
+
+// binaryErr reports a NUL byte in the first 8000 bytes, git's test for a
+// binary file: such a file is not a config, and esbuild's messages about it
+// would be noise.
+func binaryErr(src []byte) error {
+	head := src
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return fmt.Errorf("binary file, not a config: NUL byte at offset %d", i)
+	}
+	return nil
+}
