@@ -97,7 +97,7 @@ func (p *Project) RuntimeConfigKeys() (keys []string, complete bool) {
 			}
 		}
 	}
-	add(p.self)
+	add(p.Layer)
 	for _, r := range p.Extends {
 		if r.Layer == nil {
 			complete = false

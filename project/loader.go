@@ -451,14 +451,13 @@ func (l *Loader) Load(configPath, display string) *Project {
 	return p
 }
 
-// fill copies a loaded entry into p and resolves p's layers.
+// fill gives p the entry's layer and resolves p's layers.
 func (l *Loader) fill(p *Project, e *entry) {
 	ly := l.withAuto(e)
-	p.Src, p.File, p.Err = ly.Src, ly.File, ly.Err
+	p.Layer = ly
 	if p.Err != nil {
 		return
 	}
-	p.Detection, p.DetectErr = ly.Detection, ly.DetectErr
 	if p.Detection != nil {
 		p.Framework = p.Detection.Major
 	} else if major, ok := compat.FrameworkMajor(p.Root); ok {
@@ -467,7 +466,6 @@ func (l *Loader) fill(p *Project, e *entry) {
 	if p.Framework != 0 {
 		p.FrameworkSource = "package.json"
 	}
-	p.self = ly
 	p.Env = l.loadEnvFiles(p.Root, filepath.Dir(p.ConfigDisplay))
 
 	// Layers: each source's layer, then the layers it extends (depth

@@ -2,28 +2,26 @@ package project
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/compat"
 )
 
-// Project is one config file and what surrounds it.
+// Project is one config file and what surrounds it: its layout, its .env
+// files, its framework major and its layers.
+//
+// A project's own config is a layer like any other (a layer shared by two
+// apps may be checked as a project too): the embedded Layer holds what they
+// share (Src, File, Err, Detection, DetectErr), read-only, as the Loader
+// cached it. Root, ConfigPath, ConfigDisplay and Extends are the project's
+// own: where the config was named (a layer's are its real paths), and its
+// layer sources with the auto-registered <Root>/layers/* directories added.
 type Project struct {
+	*Layer
+
 	// Root is the directory holding the config (the rootDir), absolute.
 	Root string
 	// ConfigPath is the config file, absolute; ConfigDisplay is the same
 	// path as shown to the user (relative to the working directory).
 	ConfigPath    string
 	ConfigDisplay string
-
-	// Src is the config's text (nil when it could not be read). File is
-	// the parsed config, nil when reading or parsing failed: Err then says
-	// why (an *ast.SyntaxError for syntax errors).
-	Src  []byte
-	File *ast.File
-	Err  error
-
-	// Detection is the project's layout, nil when Detect failed (DetectErr).
-	Detection *compat.Detection
-	DetectErr error
 
 	// Framework is the framework major, 0 when unknown; FrameworkSource says
 	// where it comes from: "package.json", "the projects that extend it" (a
@@ -46,8 +44,24 @@ type Project struct {
 	// (Layer.Detection); RuntimeConfigKeys merges their runtimeConfig keys.
 	Layers []*Layer
 
-	self *Layer // the project's config as a layer
-	key  string // its Loader cache key
+	key string // the Loader cache key of its Layer
+}
+
+// Failed returns the project of a config that could not be loaded at all
+// (it vanished, it is a directory): err says why.
+func Failed(configPath, display string, err error) *Project {
+	return &Project{Layer: &Layer{Err: err}, ConfigPath: configPath, ConfigDisplay: display}
+}
+
+// WithFile returns a copy of p whose config is f (a rewritten text of the
+// same file), sharing everything else: apply checks each round of fixes on
+// it. p is not changed.
+func (p *Project) WithFile(f *ast.File) *Project {
+	ly := *p.Layer
+	ly.File, ly.Src = f, f.Src
+	next := *p
+	next.Layer = &ly
+	return &next
 }
 
 // LoadProject reads, parses and inspects the project whose config is at

@@ -79,7 +79,7 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 }
 
 func cachePass(f *ast.File) *Pass {
-	return &Pass{Project: &project.Project{File: f}, File: f, Config: project.ConfigValues(f), Target: 4}
+	return &Pass{Project: &project.Project{Layer: &project.Layer{File: f}}, File: f, Config: project.ConfigValues(f), Target: 4}
 }
 
 // TestWalkCached checks walkCached against ast.File.Walk, with every
@@ -212,7 +212,7 @@ func TestCacheFollowsFile(t *testing.T) {
 		p.optionProps("ssr", func(_, _ ast.Path, prop *ast.Property) { out = append(out, prop) })
 		return out
 	}
-	proj := &project.Project{File: f1}
+	proj := &project.Project{Layer: &project.Layer{File: f1}}
 	if got := props(&Pass{Project: proj, File: f1}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
 		t.Fatalf("first file: %v", got)
 	}

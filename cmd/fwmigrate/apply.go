@@ -347,9 +347,7 @@ func applyConfig(p *project.Project, o applyOptions, check func(*project.Project
 			r.internal(err) // Verify parsed it: cannot happen
 			return r
 		}
-		next := *cur
-		next.File = f
-		cur = &next
+		cur = cur.WithFile(f)
 		diags = check(cur, o.rules)
 		if rules.Fatal(diags) {
 			r.remaining, r.fatal = diags, true

@@ -144,7 +144,7 @@ var newLoader = project.NewLoader
 func loadOne(l *project.Loader, f found) *project.Project {
 	display := filepath.Clean(f.path)
 	if f.err != nil {
-		return &project.Project{ConfigPath: f.path, ConfigDisplay: display, Err: f.err}
+		return project.Failed(f.path, display, f.err)
 	}
 	return l.Load(f.path, display)
 }
@@ -173,23 +173,25 @@ func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
 	}
 
+	// checked is what the report keeps of a project: the diagnostics, and
+	// for code frames the sources of the config and the .env files.
 	type checked struct {
-		p     *project.Project
-		diags []*rules.Diagnostic
+		display string
+		src     []byte
+		env     []*project.EnvFile
+		diags   []*rules.Diagnostic
 	}
 	var (
 		mu      sync.Mutex
 		results []checked
 	)
 	keep := func(p *project.Project, diags []*rules.Diagnostic) {
-		// Only what the report uses: the diagnostics, and for code frames
-		// the sources of the config and the .env files.
-		kept := &project.Project{ConfigDisplay: p.ConfigDisplay}
+		kept := checked{display: p.ConfigDisplay, diags: diags}
 		if frames && len(diags) > 0 {
-			kept.Src, kept.Env = p.Src, p.Env
+			kept.src, kept.env = p.Src, p.Env
 		}
 		mu.Lock()
-		results = append(results, checked{kept, diags})
+		results = append(results, kept)
 		mu.Unlock()
 	}
 	l := newLoader()
@@ -210,14 +212,14 @@ func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
 
 	// Workers finish in any order: sort by file before the final sort, so
 	// that diagnostics that compare equal come out the same every run.
-	sort.Slice(results, func(i, j int) bool { return results[i].p.ConfigDisplay < results[j].p.ConfigDisplay })
+	sort.Slice(results, func(i, j int) bool { return results[i].display < results[j].display })
 	rep := &report{files: len(results), sources: map[string][]byte{}}
 	fatal := false
 	for _, r := range results {
-		if r.p.Src != nil {
-			rep.sources[r.p.ConfigDisplay] = r.p.Src
+		if r.src != nil {
+			rep.sources[r.display] = r.src
 		}
-		for _, ef := range r.p.Env {
+		for _, ef := range r.env {
 			rep.sources[ef.Display] = ef.Src
 		}
 		if rules.Fatal(r.diags) {
