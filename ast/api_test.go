@@ -3,8 +3,6 @@ package ast
 import (
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 )
 
@@ -257,33 +255,6 @@ func TestCorpusStyle(t *testing.T) {
 		if f.Style != w {
 			t.Errorf("%s: Style = %+v, want %+v", c.id, f.Style, w)
 		}
-	}
-}
-
-func TestMemo(t *testing.T) {
-	f, err := Parse("fw.config.ts", []byte(`export default {}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	type key struct{ n int }
-	var calls atomic.Int32
-	var wg sync.WaitGroup
-	for i := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got := f.Memo(key{i % 2}, func() any { calls.Add(1); return i % 2 })
-			if got != i%2 {
-				t.Errorf("Memo(key{%d}) = %v", i%2, got)
-			}
-		}()
-	}
-	wg.Wait()
-	if n := calls.Load(); n != 2 {
-		t.Errorf("compute ran %d times for 2 keys", n)
-	}
-	if got := f.Memo(struct{}{}, func() any { return nil }); got != nil {
-		t.Errorf("Memo of nil = %v", got)
 	}
 }
 

@@ -14,8 +14,6 @@
 // exported config and the const it may be bound to.
 package ast
 
-import "sync"
-
 // Span is a half-open byte range [Start, End) into File.Src.
 type Span struct {
 	Start, End int
@@ -347,9 +345,6 @@ type File struct {
 
 	text  string  // Src as a string, for zero-copy substrings
 	lines []int32 // byte offset of the start of each line
-
-	memoMu sync.Mutex
-	memo   map[any]*memoEntry // see Memo
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16
@@ -359,30 +354,4 @@ type Position struct {
 	Line        int
 	Column      int
 	ColumnUTF16 int
-}
-
-type memoEntry struct {
-	once sync.Once
-	v    any
-}
-
-// Memo returns the value kept with the file under key, calling compute to
-// make it on first use; compute runs once per key, also under concurrent
-// calls. Code that derives data from a file and asks for it many times (the
-// rules index the config's properties once for all their passes) keeps it
-// here, so that it lives exactly as long as the file. key must be
-// comparable; use a type of your own package, as with context values.
-func (f *File) Memo(key any, compute func() any) any {
-	f.memoMu.Lock()
-	e := f.memo[key]
-	if e == nil {
-		if f.memo == nil {
-			f.memo = map[any]*memoEntry{}
-		}
-		e = &memoEntry{}
-		f.memo[key] = e
-	}
-	f.memoMu.Unlock()
-	e.once.Do(func() { e.v = compute() })
-	return e.v
 }

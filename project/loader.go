@@ -68,6 +68,7 @@ type Layer struct {
 	Extends []*LayerRef
 
 	auto     []*LayerRef // <Root>/layers/*: registered only when the config is a project's
+	autoDirs []string    // their directories, as compat.Layers lists them
 	autoErr  error       // <Root>/layers could not be listed
 	rcKeys   []string    // static runtimeConfig key paths
 	rcStatic bool        // rcKeys are all the keys the config declares
@@ -196,7 +197,7 @@ func (l *Loader) withAuto(e *entry) *Layer {
 	ly := l.linked(e)
 	e.autoOnce.Do(func() {
 		dirs, err := compat.Layers(ly.Root)
-		ly.autoErr = err
+		ly.autoDirs, ly.autoErr = dirs, err
 		// Later names take priority (migration facts §13): highest first.
 		for i := len(dirs) - 1; i >= 0; i-- {
 			d := dirs[i]
@@ -434,7 +435,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		abs = configPath
 	}
-	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display}
+	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}}
 	// The config is cached by its real path, so that a project reached
 	// again as another's layer is the same parse. A file gone since it was
 	// found is reported by the read.
@@ -582,7 +583,7 @@ func (l *Loader) LayerProjects() []*Project {
 		// nothing new comes.
 		for _, e := range todo {
 			ly := l.load(e)
-			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay}
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}}
 			l.fill(p, e)
 			if p.Framework == 0 {
 				l.mu.Lock()

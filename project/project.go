@@ -44,13 +44,14 @@ type Project struct {
 	// (Layer.Detection); RuntimeConfigKeys merges their runtimeConfig keys.
 	Layers []*Layer
 
-	key string // the Loader cache key of its Layer
+	key  string // the Loader cache key of its Layer
+	tree *tree  // what the rules asked of the disk (files.go)
 }
 
 // Failed returns the project of a config that could not be loaded at all
 // (it vanished, it is a directory): err says why.
 func Failed(configPath, display string, err error) *Project {
-	return &Project{Layer: &Layer{Err: err}, ConfigPath: configPath, ConfigDisplay: display}
+	return &Project{Layer: &Layer{Err: err}, ConfigPath: configPath, ConfigDisplay: display, tree: &tree{}}
 }
 
 // WithFile returns a copy of p whose config is f (a rewritten text of the

@@ -89,11 +89,12 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 		finish(p, diags)
 		return diags
 	}
+	index := NewIndex(p, p.File, opts.Target)
 	for _, r := range All() {
 		if r.Run == nil || !opts.Selected(r) {
 			continue
 		}
-		pass := &Pass{Rule: r, Project: p, File: p.File, Config: project.ConfigValues(p.File), Target: opts.Target}
+		pass := &Pass{Rule: r, Project: p, File: p.File, Config: index.config, Target: opts.Target, Index: index}
 		runRule(pass)
 		diags = append(diags, pass.diags...)
 	}

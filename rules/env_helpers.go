@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // Helpers shared by the runtimeConfig and environment rules (FW4xx) and the
@@ -330,9 +330,9 @@ var frameworkKeys = sync.OnceValue(func() []string {
 // nothing may.
 func othersMayDeclare(pass *Pass, complete bool) string {
 	var what []string
-	hasModules := declaresModules(pass.File, pass.Project.Root)
+	hasModules := declaresModules(pass.Project, pass.File, pass.Project.Root)
 	for _, ly := range pass.Project.Layers {
-		if ly != nil && declaresModules(ly.File, ly.Root) {
+		if ly != nil && declaresModules(pass.Project, ly.File, ly.Root) {
 			hasModules = true
 		}
 	}
@@ -347,11 +347,9 @@ func othersMayDeclare(pass *Pass, complete bool) string {
 
 // declaresModules reports whether a config lists modules (at the top level
 // or in an override) or its root has a modules/ directory.
-func declaresModules(f *ast.File, root string) bool {
-	if root != "" {
-		if fi, err := os.Stat(filepath.Join(root, "modules")); err == nil && fi.IsDir() {
-			return true
-		}
+func declaresModules(pr *project.Project, f *ast.File, root string) bool {
+	if root != "" && pr.IsDir(filepath.Join(root, "modules")) {
+		return true
 	}
 	if f == nil || f.Config == nil {
 		return f != nil // a config that is not a literal may list any

@@ -43,7 +43,7 @@ func runMixedLayout(pass *Pass) {
 		}
 		diag := pass.ReportPath(entry, "root `%s` is ignored under version 4: srcDir is `app/`, so only `app/%s` is read", entry, entry)
 		diag.Notes = append(diag.Notes, "version 4 picks srcDir from the tree, and here it picks `app/` ("+d.SrcDirReason+"; migration facts §1)")
-		if onDisk(filepath.Join(app, name)) {
+		if pass.Project.Exists(filepath.Join(app, name)) {
 			diag.Notes = append(diag.Notes, "`app/"+entry+"` exists too: merge the two by hand, or delete the root one if it is a leftover")
 		} else {
 			diag.Notes = append(diag.Notes, "move it into `app/` (`fwmigrate apply` does), or delete it if it is a leftover")

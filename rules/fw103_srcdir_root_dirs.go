@@ -50,7 +50,7 @@ var srcDirRootDirs = []struct {
 
 func runSrcDirRootDirs(pass *Pass) {
 	d := pass.Project.Detection
-	s := pass.explicitSrcDir()
+	s := explicitSrcDir(pass.Config)
 	if d == nil || pass.Target < 4 || s == "" {
 		return
 	}
@@ -67,13 +67,13 @@ func runSrcDirRootDirs(pass *Pass) {
 		}
 		old := filepath.Join(src, k.name)
 		now := k.resolved(&d.V4)
-		if now == "" || now == old || !dirOnDisk(old) {
+		if now == "" || now == old || !pass.Project.IsDir(old) {
 			continue
 		}
 		shown := shownRel(d.Root, old, true)
 		diag := pass.ReportPath(shown, "`%s` is not %s under version 4: `%s` resolves from the root, not from srcDir, and names `%s`", shown, k.role, k.option, shownRel(d.Root, now, true))
 		diag.Option = k.option
-		if dirOnDisk(now) {
+		if pass.Project.IsDir(now) {
 			diag.Notes = append(diag.Notes, "`"+shownRel(d.Root, now, true)+"` exists too: keep one of the two by hand")
 			continue
 		}

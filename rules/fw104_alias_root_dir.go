@@ -43,7 +43,7 @@ func runAliasRootDir(pass *Pass) {
 			return
 		}
 		seg := firstSegment(rest)
-		if seg == "" || seg == "." || seg == ".." || onDisk(filepath.Join(v.Src, seg)) {
+		if seg == "" || seg == "." || seg == ".." || pass.Project.Exists(filepath.Join(v.Src, seg)) {
 			return // a folder of that name in app/ may be what is meant
 		}
 		target := filepath.Join(v.Root, filepath.FromSlash(rest))

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
@@ -65,7 +66,7 @@ func runDoubledApp(pass *Pass) {
 		} else {
 			return
 		}
-		if onDisk(doubled) || hasGlobPrefixDir(doubled) {
+		if pass.Project.Exists(doubled) || hasGlobPrefixDir(pass.Project, doubled) {
 			return // app/app/... is real
 		}
 		d := pass.Report(ps.Node.Span(), ps.Option.String(), "`%s` resolves to `%s` in layout A, where srcDir is `app/` itself: write `%s`", ps.Value, shownRel(v.Root, doubled, false), fixed)
@@ -96,10 +97,10 @@ func cutApp(rel string) (string, bool) {
 
 // hasGlobPrefixDir reports that the literal folder in front of a glob
 // (app/app/stores for app/app/stores/**) exists.
-func hasGlobPrefixDir(p string) bool {
+func hasGlobPrefixDir(pr *project.Project, p string) bool {
 	i := strings.IndexAny(p, "*?[{")
 	if i < 0 {
 		return false
 	}
-	return dirOnDisk(filepath.Dir(p[:i] + "x"))
+	return pr.IsDir(filepath.Dir(p[:i] + "x"))
 }

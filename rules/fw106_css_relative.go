@@ -86,7 +86,7 @@ func cssTarget(pass *Pass, v layoutView, moved map[string]bool, root, value stri
 	}
 	fromSrc := filepath.Join(src, rel)
 	var target string
-	switch a, b := fileOnDisk(fromRoot), fileOnDisk(fromSrc); {
+	switch a, b := pass.Project.IsFile(fromRoot), pass.Project.IsFile(fromSrc); {
 	case a && (b && fromRoot == fromSrc || !b):
 		target = fromRoot
 	case b && !a:

@@ -79,10 +79,10 @@ func runDirMeaning(pass *Pass) {
 						return
 					}
 				}
-				if !onDisk(today) {
+				if !pass.Project.Exists(today) {
 					return // nothing to keep: the value may be written for version 4 already
 				}
-			} else if today != v.Src && !onDisk(today) {
+			} else if today != v.Src && !pass.Project.Exists(today) {
 				return
 			}
 			shown := func(p string) string { return "`" + shownRel(v.Root, p, true) + "`" }
@@ -101,7 +101,7 @@ func runDirMeaning(pass *Pass) {
 				}
 				return
 			}
-			if onDisk(after) {
+			if pass.Project.Exists(after) {
 				diag.Notes = append(diag.Notes, shown(after)+" exists too: keep the value or change it by hand")
 				return
 			}

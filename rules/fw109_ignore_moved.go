@@ -57,7 +57,7 @@ func runIgnoreMoved(pass *Pass) {
 		set := moved
 		if !v.Moving {
 			// Layout A: the pattern names something that exists only in app/.
-			if onDisk(filepath.Join(v.Root, seg)) || !onDisk(filepath.Join(v.Src, seg)) {
+			if pass.Project.Exists(filepath.Join(v.Root, seg)) || !pass.Project.Exists(filepath.Join(v.Src, seg)) {
 				return "", ""
 			}
 			set = map[string]bool{seg: true}
@@ -68,7 +68,7 @@ func runIgnoreMoved(pass *Pass) {
 		if !changed {
 			return "", ""
 		}
-		if dirOnDisk(filepath.Join(v.Root, seg)) || dirOnDisk(filepath.Join(v.Src, seg)) {
+		if pass.Project.IsDir(filepath.Join(v.Root, seg)) || pass.Project.IsDir(filepath.Join(v.Src, seg)) {
 			seg += "/"
 		}
 		return out, seg
@@ -105,7 +105,7 @@ func runIgnoreMoved(pass *Pass) {
 		})
 	})
 
-	ig, err := readFwIgnore(pass.Project)
+	ig, err := pass.Project.FwIgnore()
 	if err != nil || ig == nil {
 		return // an unreadable .fwignore is the framework's error too; nothing to judge
 	}

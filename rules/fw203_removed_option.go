@@ -48,7 +48,7 @@ func runRemovedOption(pass *Pass) {
 	if pass.Target < 4 {
 		return
 	}
-	c := pass.cache()
+	c := pass.Index
 	for _, r := range removedOptions() {
 		if removedElsewhere[r.Path] != "" {
 			continue

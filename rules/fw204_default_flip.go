@@ -48,7 +48,7 @@ func runDefaultFlip(pass *Pass) {
 		// run major 4, where nothing changes: say nothing.
 		return
 	}
-	c := pass.cache()
+	c := pass.Index
 	for _, f := range flippedDefaults() {
 		if isPathFlip(f) {
 			continue

@@ -46,7 +46,7 @@ func runRedundantDefault(pass *Pass) {
 		return
 	}
 	layers := layerSources(pass)
-	c := pass.cache()
+	c := pass.Index
 	for _, f := range flippedDefaults() {
 		if isPathFlip(f) || !f.V4.Set || removedPath(f.Path) {
 			continue

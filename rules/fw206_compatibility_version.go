@@ -100,7 +100,7 @@ func addLayerNote(pass *Pass, d *Diagnostic, major int) {
 	if major >= 4 {
 		return
 	}
-	if dirs, err := compat.Layers(pass.Project.Root); err == nil && len(dirs) > 0 {
+	if dirs, err := pass.Project.LayerDirs(); err == nil && len(dirs) > 0 {
 		d.Notes = append(d.Notes, "on v3 each layer runs with its own compatibility version: set it in the config of every layer in layers/ too")
 	}
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"os"
 	"path/filepath"
 )
 
@@ -45,15 +44,14 @@ func runExternalConfigFiles(pass *Pass) {
 		return
 	}
 	// One listing of the root rules out most of the 17 names at once.
-	listing := listDir(pass.Project.Root)
+	listing := pass.Project.List(pass.Project.Root)
 	for _, c := range externalConfigs {
 		for _, ext := range c.exts {
 			name := c.base + "." + ext
-			if !listing.mayHold(name) {
+			if !listing.MayHold(name) {
 				continue
 			}
-			fi, err := os.Stat(filepath.Join(pass.Project.Root, name))
-			if err != nil || fi.IsDir() {
+			if p := filepath.Join(pass.Project.Root, name); !pass.Project.Exists(p) || pass.Project.IsDir(p) {
 				continue
 			}
 			d := pass.ReportPath(name, "`%s` is not read by the framework: its settings do not apply; move them into `%s` in the config", name, c.key)

@@ -29,7 +29,7 @@ func join(prefix ast.Path, segs ...string) ast.Path {
 // The paths are shared with other passes: fn may keep them but must not
 // modify them.
 func (p *Pass) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
-	p.cache().optionProps(option, fn)
+	p.Index.optionProps(option, fn)
 }
 
 // staticValue returns the static Go value of a property's value.

@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -52,10 +49,16 @@ func (v layoutView) fixLayout() FixLayout {
 
 // layoutAfter returns the project's layout view; ok is false when the layout
 // is unknown (srcDir set at run time, detection failed) or the target is not
-// version 4 or later.
+// version 4 or later. The view is the same for every pass: the index keeps it.
 func (p *Pass) layoutAfter() (v layoutView, ok bool) {
-	d := p.Project.Detection
-	if d == nil || p.Target < 4 {
+	x := p.Index
+	x.layoutOnce.Do(func() { x.layout, x.layoutOK = x.layoutView() })
+	return x.layout, x.layoutOK
+}
+
+func (x *Index) layoutView() (v layoutView, ok bool) {
+	d := x.project.Detection
+	if d == nil || x.target < 4 {
 		return v, false
 	}
 	v = layoutView{d: d, Root: d.Root}
@@ -66,7 +69,7 @@ func (p *Pass) layoutAfter() (v layoutView, ok bool) {
 		}
 		v.Src = d.V4.SrcDir
 	case compat.LayoutB:
-		if p.explicitSrcDir() != "" {
+		if explicitSrcDir(x.config) != "" {
 			v.Src, v.Pinned = d.Root, true
 		} else {
 			v.Src, v.Moving = filepath.Join(d.Root, "app"), true
@@ -88,10 +91,10 @@ func (v layoutView) appSrc(p *Pass, alias string) bool {
 	return st == compat.Absent
 }
 
-// explicitSrcDir returns the static srcDir the config sets, "" when it sets
+// explicitSrcDir returns the static srcDir a config sets, "" when it sets
 // none (or one only known at run time).
-func (p *Pass) explicitSrcDir() string {
-	v, st := p.Config.Value("srcDir")
+func explicitSrcDir(c compat.Config) string {
+	v, st := c.Value("srcDir")
 	if s, ok := v.(string); st == compat.Static && ok {
 		return s
 	}
@@ -109,14 +112,13 @@ func (v layoutView) moved(p *Pass) []string {
 	}
 	// The same for every pass over the project, and it reads the disk:
 	// once per project. Callers must not modify it.
-	if p.File == nil {
-		return v.findMoved()
-	}
-	return p.File.Memo(movedKey{v.d}, func() any { return v.findMoved() }).([]string)
+	x := p.Index
+	x.movedOnce.Do(func() { x.moved = v.findMoved(p.Project) })
+	return x.moved
 }
 
-func (v layoutView) findMoved() []string {
-	stray, err := compat.Stray(v.Root) // Detect's Stray with srcDir app/
+func (v layoutView) findMoved(pr *project.Project) []string {
+	stray, err := pr.Stray() // Detect's Stray with srcDir app/
 	if err != nil {
 		return nil
 	}
@@ -130,7 +132,7 @@ func (v layoutView) findMoved() []string {
 	}
 	for _, k := range srcRelativeDirs {
 		cur := v.d.Current.Dir[k]
-		if cur == "" || filepath.Dir(cur) != v.Root || !dirOnDisk(cur) {
+		if cur == "" || filepath.Dir(cur) != v.Root || !pr.IsDir(cur) {
 			continue
 		}
 		if name := filepath.Base(cur) + "/"; !seen[name] {
@@ -302,7 +304,7 @@ func psComponents(n ast.Node, emit func(ast.Node)) {
 // option. Values that are not static strings are skipped: the rules that
 // use this cannot judge them.
 func (p *Pass) pathStrings(fn func(ps pathString)) {
-	c := p.cache()
+	c := p.Index
 	for _, po := range aliasPathOptions {
 		c.optionProps(po.option, func(prefix, path ast.Path, prop *ast.Property) {
 			if prop.Kind != ast.PropInit || prop.Value == nil {
@@ -362,57 +364,6 @@ func pathWithin(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
-// dirListing is what listDir finds in a directory.
-type dirListing struct {
-	names  []string
-	listed bool // false: the directory could not be listed
-}
-
-// listDir lists dir, so that the names it does not hold need no stat.
-func listDir(dir string) dirListing {
-	d, err := os.Open(dir)
-	if err != nil {
-		return dirListing{}
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
-	if err != nil {
-		return dirListing{}
-	}
-	return dirListing{names: names, listed: true}
-}
-
-// mayHold reports whether a stat of name in the directory may find
-// something: the listing holds it, letter case ignored (on a file system
-// that ignores case, a stat of Vite.config.ts finds vite.config.ts), or the
-// directory could not be listed.
-func (l dirListing) mayHold(name string) bool {
-	if !l.listed {
-		return true
-	}
-	for _, n := range l.names {
-		if strings.EqualFold(n, name) {
-			return true
-		}
-	}
-	return false
-}
-
-func onDisk(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-func dirOnDisk(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
-func fileOnDisk(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
 // shownRel shows an absolute path relative to the project root, with a
 // trailing slash for directories.
 func shownRel(root, p string, dir bool) string {
@@ -425,28 +376,6 @@ func shownRel(root, p string, dir bool) string {
 		r += "/"
 	}
 	return r
-}
-
-// fwIgnoreFile is the project's .fwignore, read for the rules that check its
-// lines. The Project does not load it: only FW109 needs it.
-type fwIgnoreFile struct {
-	Path    string // absolute
-	Display string // as shown to the user, like the config's display path
-	Src     []byte
-}
-
-// readFwIgnore reads <root>/.fwignore; nil when there is none (a symlink
-// is read through: the framework reads it the same way).
-func readFwIgnore(pr *project.Project) (*fwIgnoreFile, error) {
-	path := filepath.Join(pr.Root, ".fwignore")
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &fwIgnoreFile{Path: path, Display: filepath.Join(filepath.Dir(pr.ConfigDisplay), ".fwignore"), Src: src}, nil
 }
 
 // fwIgnoreLines calls fn with every pattern line of an ignore file: its span

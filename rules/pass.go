@@ -21,6 +21,9 @@ type Pass struct {
 	Config compat.Config
 	// Target is the compatibility version checked against (4).
 	Target int
+	// Index is what the rules derive from the project, shared by all the
+	// passes of one check (see Index).
+	Index *Index
 
 	diags []*Diagnostic
 }

@@ -60,7 +60,7 @@ func layerSources(pass *Pass) string {
 			what = append(what, "`extends`")
 		}
 	}
-	if dirs, err := compat.Layers(pass.Project.Root); err != nil || len(dirs) > 0 {
+	if dirs, err := pass.Project.LayerDirs(); err != nil || len(dirs) > 0 {
 		what = append(what, "layers/")
 	}
 	return strings.Join(what, " and ")

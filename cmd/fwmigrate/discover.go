@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -131,15 +132,15 @@ func walkConfigs(dir string, emit func(found)) {
 	}
 	top := repoTop(abs)
 	// The .gitignore files from the top of the repository down to dir apply.
-	var gi *gitignore
-	gi = gi.child("", filepath.Join(top, ".gitignore"))
+	var gi *ignore.Git
+	gi = gitignoreAt(gi, "", filepath.Join(top, ".gitignore"))
 	startRel, _ := filepath.Rel(top, abs)
 	startRel = relSlash(startRel)
 	if startRel != "" {
 		cur := ""
 		for _, part := range strings.Split(startRel, "/") {
 			cur = path.Join(cur, part)
-			gi = gi.child(cur, filepath.Join(top, filepath.FromSlash(cur), ".gitignore"))
+			gi = gitignoreAt(gi, cur, filepath.Join(top, filepath.FromSlash(cur), ".gitignore"))
 		}
 	}
 
@@ -148,15 +149,15 @@ func walkConfigs(dir string, emit func(found)) {
 	// shown by its real path, and is walked once.
 	type link struct {
 		path, rel string
-		gi        *gitignore
+		gi        *ignore.Git
 	}
 	var links []link
 	visited := map[string]bool{} // real paths already walked
 	// walk lists dir; its own .gitignore, when it has one and own is set,
 	// is read then: looking at the listing first spares an open per
 	// directory.
-	var walk func(dir, real, rel string, gi *gitignore, own bool)
-	walk = func(dir, real, rel string, gi *gitignore, own bool) {
+	var walk func(dir, real, rel string, gi *ignore.Git, own bool)
+	walk = func(dir, real, rel string, gi *ignore.Git, own bool) {
 		if visited[real] {
 			return // reached again through another link: already checked
 		}
@@ -169,7 +170,7 @@ func walkConfigs(dir string, emit func(found)) {
 		if own {
 			for _, e := range entries {
 				if e.Name() == ".gitignore" {
-					gi = gi.child(rel, filepath.Join(dir, ".gitignore"))
+					gi = gitignoreAt(gi, rel, filepath.Join(dir, ".gitignore"))
 					break
 				}
 			}
@@ -199,7 +200,7 @@ func walkConfigs(dir string, emit func(found)) {
 				}
 			}
 			childRel := path.Join(rel, name)
-			if gi.ignored(childRel, isDir) {
+			if gi.Ignored(childRel, isDir) {
 				continue
 			}
 			if !isDir {

@@ -1,13 +1,13 @@
 package move
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 )
 
 // RewriteIgnorePattern rewrites one `ignore` option entry or .fwignore line
@@ -115,32 +115,6 @@ func rewriteIgnore(pat string, mapRel func(string) (string, bool), moved []strin
 	return pat, false, ""
 }
 
-// ignoreLines calls fn with the byte range of every pattern line of an
-// ignore file (comments, blank lines and trailing white space excluded).
-func ignoreLines(data []byte, fn func(start, end, line int)) {
-	line, pos := 0, 0
-	for pos < len(data) {
-		line++
-		end := bytes.IndexByte(data[pos:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += pos
-		}
-		s, e := pos, end
-		for e > s && (data[e-1] == '\r' || data[e-1] == ' ' || data[e-1] == '\t') {
-			if e-2 >= s && data[e-2] == '\\' && data[e-1] == ' ' {
-				break // an escaped trailing space is part of the pattern
-			}
-			e--
-		}
-		if e > s && data[s] != '#' {
-			fn(s, e, line)
-		}
-		pos = end + 1
-	}
-}
-
 // planIgnore rewrites the root .fwignore and notes .gitignore lines that
 // name moved paths.
 func (p *Plan) planIgnore(in Input) {
@@ -152,7 +126,7 @@ func (p *Plan) planIgnore(in Input) {
 	if ok {
 		var edits []udiff.Edit
 		var why []string
-		ignoreLines(data, func(s, e, line int) {
+		ignore.Lines(data, func(s, e, line int) {
 			pat := string(data[s:e])
 			out, changed, note := p.RewriteIgnore(pat)
 			if note != "" {
@@ -169,7 +143,7 @@ func (p *Plan) planIgnore(in Input) {
 	// at any depth and keeps working; anchored ones name a place.
 	path = filepath.Join(p.Root, ".gitignore")
 	if data, _, ok, _ := readRegular(path); ok {
-		ignoreLines(data, func(s, e, line int) {
+		ignore.Lines(data, func(s, e, line int) {
 			pat := string(data[s:e])
 			if !strings.Contains(strings.TrimSuffix(strings.TrimPrefix(pat, "!"), "/"), "/") {
 				return

@@ -5,25 +5,41 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
-// What several rules derive from the same config, computed once instead of
-// once per pass: the config's properties in walk order, indexed by option
-// path, and the entries apply moves into app/. Check runs some fifty passes
-// over each project; without this, each walked the config again, and the
-// layout rules ran compat.Detect again for moved. It is kept with the
-// ast.File (File.Memo), so that it goes when the file goes.
-
-// fileCache is what the rules derive from one parsed config. Each part is
-// computed on first use and read-only afterwards.
-type fileCache struct {
-	file *ast.File
+// Index is what the rules derive from one project, built once per check by
+// Check and handed to every pass (as x/tools' analysis hands a pass the
+// results of the analyzers it requires): the config's properties in walk
+// order, indexed by option path, the layout view, and the entries apply
+// moves into app/. Check runs some fifty passes over each project; without
+// it, each walked the config again. Each part is computed on the first pass
+// that asks (a run that selects a few rules pays for what they use) and is
+// read-only afterwards.
+type Index struct {
+	project *project.Project
+	file    *ast.File
+	config  compat.Config
+	target  int
 
 	walkOnce sync.Once
 	walk     []walked
 	// options maps an option path (Path.String, environment prefix
 	// removed) to 1 + the index in walk of its first occurrence.
 	options map[string]int32
+
+	layoutOnce sync.Once
+	layout     layoutView
+	layoutOK   bool
+
+	movedOnce sync.Once
+	moved     []string
+}
+
+// NewIndex returns the index of a project's config f (the project's own, or
+// a rewritten text of it) checked against target.
+func NewIndex(p *project.Project, f *ast.File, target int) *Index {
+	return &Index{project: p, file: f, config: project.ConfigValues(f), target: target}
 }
 
 // walked is one property of the config, in the order ast.File.Walk visits
@@ -43,30 +59,14 @@ type walked struct {
 	same int32
 }
 
-type fileCacheKey struct{}
-
-// cache returns the cache of the pass's config.
-func (p *Pass) cache() *fileCache {
-	f := p.File
-	if f == nil {
-		return &fileCache{}
-	}
-	return f.Memo(fileCacheKey{}, func() any { return &fileCache{file: f} }).(*fileCache)
-}
-
-// movedKey keys layoutView.moved's result in the file's memo: it follows
-// from the project's Detection and the disk, and the file goes with the
-// project.
-type movedKey struct{ d *compat.Detection }
-
 // walked returns the config's properties at every depth in ast.File.Walk's
 // order, nil when there is no literal config.
-func (c *fileCache) walked() []walked {
+func (c *Index) walked() []walked {
 	c.walkOnce.Do(c.buildWalk)
 	return c.walk
 }
 
-func (c *fileCache) buildWalk() {
+func (c *Index) buildWalk() {
 	f := c.file
 	if f == nil || f.Config == nil {
 		return
@@ -92,7 +92,7 @@ func (c *fileCache) buildWalk() {
 // index parent, -1 for the config), as ast.File.Walk visits them. Paths are
 // cut from arena, whose capacity countProps computed: appending within it
 // keeps the earlier paths where they are.
-func (c *fileCache) addProps(o *ast.Object, prefix ast.Path, parent int, arena []string) []string {
+func (c *Index) addProps(o *ast.Object, prefix ast.Path, parent int, arena []string) []string {
 	for _, pr := range o.Props {
 		start := len(arena)
 		arena = append(append(arena, prefix...), c.file.Segment(pr))
@@ -140,7 +140,7 @@ func countProps(o *ast.Object, depth int) (n, segs int) {
 // paths in the same order, and a false result skips the property's subtree.
 // The paths are shared: fn may keep them but must not modify them.
 func (p *Pass) walkCached(fn func(w *walked) bool) {
-	ws := p.cache().walked()
+	ws := p.Index.walked()
 	for i := 0; i < len(ws); {
 		if fn(&ws[i]) {
 			i++
@@ -152,10 +152,10 @@ func (p *Pass) walkCached(fn func(w *walked) bool) {
 
 // hasOption reports whether the config sets option anywhere optionProps
 // looks.
-func (p *Pass) hasOption(option string) bool { return p.cache().first(option) > 0 }
+func (p *Pass) hasOption(option string) bool { return p.Index.first(option) > 0 }
 
 // first returns 1 + the index of option's first occurrence, 0 for none.
-func (c *fileCache) first(option string) int32 {
+func (c *Index) first(option string) int32 {
 	c.walked()
 	if !plainPath(option) {
 		option = ast.ParsePath(option).String()
@@ -164,8 +164,8 @@ func (c *fileCache) first(option string) int32 {
 }
 
 // optionProps is Pass.optionProps; rules that look up many options take the
-// cache once and ask it.
-func (c *fileCache) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
+// index once and ask it.
+func (c *Index) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
 	for i := c.first(option); i > 0; {
 		w := &c.walk[i-1]
 		fn(w.prefix, w.path, w.prop)

@@ -79,7 +79,8 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 }
 
 func cachePass(f *ast.File) *Pass {
-	return &Pass{Project: &project.Project{Layer: &project.Layer{File: f}}, File: f, Config: project.ConfigValues(f), Target: 4}
+	proj := &project.Project{Layer: &project.Layer{File: f}}
+	return &Pass{Project: proj, File: f, Config: project.ConfigValues(f), Target: 4, Index: NewIndex(proj, f, 4)}
 }
 
 // TestWalkCached checks walkCached against ast.File.Walk, with every
@@ -203,9 +204,10 @@ func TestPlainPath(t *testing.T) {
 	}
 }
 
-// TestCacheFollowsFile checks that a project whose File is replaced (apply
-// checks its rewritten config that way) is judged by the new file.
-func TestCacheFollowsFile(t *testing.T) {
+// TestIndexFollowsFile checks that a project whose File is replaced (apply
+// checks its rewritten config that way) is judged by the new file: each
+// check builds its index from the file it checks.
+func TestIndexFollowsFile(t *testing.T) {
 	f1, _ := ast.Parse("fw.config.ts", []byte(`export default { ssr: false }`))
 	f2, _ := ast.Parse("fw.config.ts", []byte(`export default { app: { ssr: false }, ssr: true }`))
 	props := func(p *Pass) (out []*ast.Property) {
@@ -213,32 +215,14 @@ func TestCacheFollowsFile(t *testing.T) {
 		return out
 	}
 	proj := &project.Project{Layer: &project.Layer{File: f1}}
-	if got := props(&Pass{Project: proj, File: f1}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
+	if got := props(&Pass{Project: proj, File: f1, Index: NewIndex(proj, f1, 4)}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
 		t.Fatalf("first file: %v", got)
 	}
-	proj.File = f2
-	if got := props(&Pass{Project: proj, File: f2}); len(got) != 1 || got[0] != f2.Lookup("ssr") {
+	next := proj.WithFile(f2)
+	if got := props(&Pass{Project: next, File: f2, Index: NewIndex(next, f2, 4)}); len(got) != 1 || got[0] != f2.Lookup("ssr") {
 		t.Fatalf("after the File changed: %v", got)
 	}
-	if got := props(&Pass{Project: proj}); got != nil {
+	if got := props(&Pass{Project: proj, Index: NewIndex(proj, nil, 4)}); got != nil {
 		t.Fatalf("without a file: %v", got)
-	}
-}
-
-func TestDirListing(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []string{"bundlerA.config.ts", "Engine.config.mts"} {
-		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l := listDir(dir)
-	for name, want := range map[string]bool{"bundlerA.config.ts": true, "engine.config.mts": true, "bundlerA.config.js": false, "": false} {
-		if got := l.mayHold(name); got != want {
-			t.Errorf("mayHold(%q) = %v, want %v", name, got, want)
-		}
-	}
-	if l := listDir(filepath.Join(dir, "missing")); l.listed || !l.mayHold("anything") {
-		t.Errorf("a directory that cannot be listed must send every name to stat: %+v", l)
 	}
 }

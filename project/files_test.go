@@ -1,0 +1,49 @@
+package project_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+func TestList(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"bundlerA.config.ts", "Engine.config.mts"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := project.Failed(filepath.Join(dir, "fw.config.ts"), "fw.config.ts", nil)
+	l := p.List(dir)
+	for name, want := range map[string]bool{"bundlerA.config.ts": true, "engine.config.mts": true, "bundlerA.config.js": false, "": false} {
+		if got := l.MayHold(name); got != want {
+			t.Errorf("MayHold(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if l := p.List(filepath.Join(dir, "missing")); !l.MayHold("anything") {
+		t.Errorf("a directory that cannot be listed must send every name to stat: %+v", l)
+	}
+}
+
+// TestTreeCached: the project answers from what it saw first, so that the
+// rules of one check agree on the tree.
+func TestTreeCached(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := project.Failed(filepath.Join(dir, "fw.config.ts"), "fw.config.ts", nil)
+	if !p.IsFile(f) || p.IsDir(f) || !p.Exists(f) || p.Exists(f+"x") {
+		t.Fatal("wrong answers")
+	}
+	os.Remove(f)
+	if !p.Exists(f) {
+		t.Error("the answer changed within the project's life")
+	}
+	if project.Failed(p.ConfigPath, p.ConfigDisplay, nil).Exists(f) {
+		t.Error("another project sees a stale answer")
+	}
+}
