@@ -6,11 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/project"
-	"github.com/fwmigrate/fwmigrate/rewrite"
-	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // TestApplyGitGuard: in a git work tree, apply refuses config files with
@@ -91,37 +86,5 @@ func TestApplyGitGuard(t *testing.T) {
 	os.WriteFile(filepath.Join(out, "fw.config.ts"), []byte(config), 0o644)
 	if _, _, code := runIn(t, out, args); code != 0 {
 		t.Errorf("outside git: exit %d", code)
-	}
-}
-
-// TestApplyInternalError: a fix whose result does not verify is not
-// written; the file gets an FW999 diagnostic and the exit status is 2.
-func TestApplyInternalError(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "fw.config.ts")
-	const src = "export default defineFwConfig({\n  ssr: true,\n})\n"
-	os.WriteFile(path, []byte(src), 0o644)
-	p := project.LoadProject(path, "fw.config.ts")
-	if p.File == nil {
-		t.Fatal(p.Err)
-	}
-	at := strings.Index(src, "true")
-	broken := func(*project.Project, rules.Options) []*rules.Diagnostic {
-		return []*rules.Diagnostic{{
-			Code: "FW201", Name: "test", File: "fw.config.ts", Option: "ssr", Message: "broken fix",
-			Fix: &rules.Fix{Description: "break the file", Ops: []rewrite.Op{
-				{Kind: rewrite.OpReplace, Span: ast.Span{Start: at, End: at + 4}, Text: "true,,"},
-			}},
-		}}
-	}
-	r := applyConfig(p, applyOptions{}, broken)
-	if !r.fatal || r.new != nil || len(r.remaining) != 1 || r.remaining[0].Code != rules.CodeInternal {
-		t.Fatalf("fatal %v, new %q, remaining %+v", r.fatal, r.new, r.remaining)
-	}
-	if !strings.Contains(r.remaining[0].Message, "fw.config.ts") {
-		t.Errorf("the message does not name the file: %s", r.remaining[0].Message)
-	}
-	if b, _ := os.ReadFile(path); string(b) != src {
-		t.Errorf("the file changed: %s", b)
 	}
 }

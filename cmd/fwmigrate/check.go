@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -200,13 +200,13 @@ func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
 		discoverEach(args, func(f found) { next <- f })
 		close(next)
 	}()
-	each(next, func(f found) {
+	par.Each(next, func(f found) {
 		p := loadOne(l, f)
 		keep(p, rules.Check(p, opts))
 		l.Release(p)
 	})
 	layers := l.LayerProjects()
-	parallel(len(layers), func(i int) {
+	par.For(len(layers), func(i int) {
 		keep(layers[i], rules.Check(layers[i], opts))
 	})
 
@@ -229,50 +229,4 @@ func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
 	}
 	rules.SortDiagnostics(rep.diags)
 	return rep, fatal
-}
-
-// each runs fn on every value received from next, on GOMAXPROCS workers,
-// until next is closed.
-func each[T any](next <-chan T, fn func(T)) {
-	var wg sync.WaitGroup
-	for w := runtime.GOMAXPROCS(0); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for v := range next {
-				fn(v)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// parallel runs fn(0..n-1) on GOMAXPROCS workers.
-func parallel(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

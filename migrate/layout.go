@@ -1,4 +1,4 @@
-package main
+package migrate
 
 import (
 	"fmt"
@@ -22,17 +22,17 @@ import (
 
 // Layout choices of apply.
 const (
-	layoutMove = "move"
-	layoutKeep = "keep"
+	LayoutMove = "move"
+	LayoutKeep = "keep"
 )
 
 // fixAllowed reports whether apply uses d's fix under the layout choice.
 func fixAllowed(d *rules.Diagnostic, layout string) bool {
 	switch d.Fix.Layout {
 	case rules.MoveOnly:
-		return layout == layoutMove
+		return layout == LayoutMove
 	case rules.KeepOnly:
-		return layout == layoutKeep
+		return layout == LayoutKeep
 	}
 	return true
 }
@@ -42,8 +42,8 @@ func fixAllowed(d *rules.Diagnostic, layout string) bool {
 // project whose move cannot be made gets them too: a layout-B project is
 // then pinned, and version 4 keeps it in layout B whatever appears in app/.
 const (
-	modeMove = layoutMove // the sources move (or there is nothing to move)
-	modeKeep = layoutKeep // the sources stay: layout B is pinned
+	modeMove = LayoutMove // the sources move (or there is nothing to move)
+	modeKeep = LayoutKeep // the sources stay: layout B is pinned
 )
 
 // applyProject plans the project's layout move, then computes its config
@@ -51,7 +51,7 @@ const (
 //
 // A forced mode (another config of the same directory owns the move) skips
 // the planning: the project follows that mode and moves nothing itself.
-func applyProject(p *project.Project, o applyOptions, forced string) *fileApply {
+func applyProject(p *project.Project, o Options, forced string) *Result {
 	var (
 		plan    *move.Plan
 		mode    = forced
@@ -62,41 +62,41 @@ func applyProject(p *project.Project, o applyOptions, forced string) *fileApply 
 		plan, mode, notes, refusal = planLayout(p, o)
 	}
 	if refusal != "" {
-		r := &fileApply{p: p, moveNotes: notes}
+		r := &Result{Project: p, Notes: notes}
 		r.setFramework(o)
 		r.refuse(refusal)
 		return r
 	}
 	oo := o
-	oo.layout = mode
+	oo.Layout = mode
 	r := applyConfig(p, oo, rules.Check)
-	r.mode = mode
-	r.moveNotes = append(r.moveNotes, notes...)
-	if len(notes) > 0 && mode == modeKeep && o.layout == layoutMove {
+	r.Mode = mode
+	r.Notes = append(r.Notes, notes...)
+	if len(notes) > 0 && mode == modeKeep && o.Layout == LayoutMove {
 		pinned := false
-		for _, f := range r.fixed {
-			pinned = pinned || f.d.Fix.Layout == rules.KeepOnly && f.d.Code == "FW102"
+		for _, f := range r.Fixed {
+			pinned = pinned || f.D.Fix.Layout == rules.KeepOnly && f.D.Code == "FW102"
 		}
 		if pinned {
-			r.moveNotes = append(r.moveNotes, "layout B is pinned instead (FW102), so that version 4 keeps it; move the sources (by hand, or with --also) and run apply again to reach layout A")
+			r.Notes = append(r.Notes, "layout B is pinned instead (FW102), so that version 4 keeps it; move the sources (by hand, or with --also) and run apply again to reach layout A")
 		} else {
-			r.moveNotes = append(r.moveNotes, "the project stays in layout B, which version 4 keeps only while app/ holds nothing (FW102)")
+			r.Notes = append(r.Notes, "the project stays in layout B, which version 4 keeps only while app/ holds nothing (FW102)")
 		}
 	}
-	if r.fatal || plan == nil {
+	if r.Fatal || plan == nil {
 		return r
 	}
-	if r.new != nil {
+	if r.New != nil {
 		mode := os.FileMode(0o644)
 		if st, err := os.Stat(p.ConfigPath); err == nil {
 			mode = st.Mode()
 		}
-		if err := plan.MergeContent(p.ConfigPath, r.old, r.new, mode, "config fixes"); err != nil {
+		if err := plan.MergeContent(p.ConfigPath, r.Old, r.New, mode, "config fixes"); err != nil {
 			r.internal(err)
 			return r
 		}
 	}
-	r.plan = plan
+	r.Plan = plan
 	return r
 }
 
@@ -111,9 +111,9 @@ func applyProject(p *project.Project, o applyOptions, forced string) *fileApply 
 // (the version step included) are still made and a note says why nothing
 // moved; a mixed project (app/ holds files) would lose its root sources the
 // moment it runs version 4, so nothing of it is written.
-func planLayout(p *project.Project, o applyOptions) (plan *move.Plan, mode string, notes []string, refusal string) {
+func planLayout(p *project.Project, o Options) (plan *move.Plan, mode string, notes []string, refusal string) {
 	d := p.Detection
-	if o.layout == layoutKeep {
+	if o.Layout == LayoutKeep {
 		return nil, modeKeep, nil, ""
 	}
 	if p.File == nil || d == nil || (d.Layout != compat.LayoutB && d.Layout != compat.LayoutMixed) {
@@ -151,7 +151,7 @@ func planLayout(p *project.Project, o applyOptions) (plan *move.Plan, mode strin
 		Root:     d.Root,
 		SrcDir:   d.Root, // layout B and mixed: the sources to move are at the root
 		Target:   filepath.Join(d.Root, "app"),
-		Also:     o.also,
+		Also:     o.Also,
 		BuildDir: d.Current.BuildDir,
 		V4Paths:  d.Compat >= 4,
 	}
@@ -206,8 +206,8 @@ func layoutSkipReason(d *rules.Diagnostic, mode string) string {
 
 // refuse marks the project as not migrated, with the reason: exit status 2,
 // nothing written.
-func (r *fileApply) refuse(why string) {
-	r.fatal, r.new, r.err = true, nil, why
+func (r *Result) refuse(why string) {
+	r.Fatal, r.New, r.Err = true, nil, why
 }
 
 // planPaths lists the paths a plan moves or edits, for the git guard.

@@ -1,0 +1,409 @@
+package migrate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// Result is what apply did, or would do, to one config file.
+type Result struct {
+	Project *project.Project
+	// Framework is the major the checks ran with; FrameworkFrom says where
+	// it came from: "package.json", "--framework", "the projects that
+	// extend it", or "" when unknown (the rules then treat the project as
+	// major 3). FrameworkNote is set when a --framework is overridden.
+	Framework     int
+	FrameworkFrom string
+	FrameworkNote string
+
+	Fixed    []FixReport
+	NotFixed []FixReport // fixes that could not be made, with the reason
+	// Remaining are the diagnostics that still stand after the fixes: the
+	// checks run again on the new text.
+	Remaining []*rules.Diagnostic
+	Unsafe    int // unsafe fixes left out (no --unsafe)
+
+	Old, New []byte // the config's text; New is nil when it does not change
+	Diff     string // with DryRun: the patch
+
+	Plan    *move.Plan // the layout move, nil when nothing moves
+	Mode    string     // the fix layout mode the config fixes followed
+	Outside bool       // a layer outside the paths given: checked, not rewritten
+	Notes   []string   // what the move left for a person, or why nothing moved
+	Written bool
+	Fatal   bool   // exit status 2
+	Err     string // why the project was not written
+}
+
+// FixReport is a fix apply made, or could not make (Reason says why).
+type FixReport struct {
+	D      *rules.Diagnostic
+	Reason string
+}
+
+// maxRounds bounds how often the checks run again on a rewritten file: a
+// fix can bring a new fixable finding to light (moving generate.routes
+// may leave generate empty), and apply must reach a state that a second
+// run leaves alone. Fixes that keep undoing each other are a bug.
+const maxRounds = 3
+
+// Run applies the fixes to projects, and reports on outside: the local
+// layers they extend from outside the paths given (Loader.LayerProjects),
+// which are checked and never rewritten. The results are in the order of
+// projects, then outside.
+//
+// Only the projects given are rewritten (and moved): a layer they extend
+// from elsewhere is shared with other projects, and apply changes nothing
+// the user did not point it at. Its findings stay with `check`.
+func Run(projects, outside []*project.Project, o Options) []*Result {
+	results := make([]*Result, len(projects))
+	// Configs that share a directory share one tree: the first by the
+	// framework's lookup order owns the layout move, and the others follow
+	// the mode it ends up with, after it.
+	groups := map[string][]int{}
+	var roots []string
+	for i, p := range projects {
+		if _, ok := groups[p.Root]; !ok {
+			roots = append(roots, p.Root)
+		}
+		groups[p.Root] = append(groups[p.Root], i)
+	}
+	par.For(len(roots), func(g int) {
+		idx := groups[roots[g]]
+		sort.SliceStable(idx, func(a, b int) bool {
+			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
+		})
+		first := applyProject(projects[idx[0]], o, "")
+		results[idx[0]] = first
+		for _, i := range idx[1:] {
+			if first.Mode == "" { // refused: the directory is left alone
+				r := &Result{Project: projects[i]}
+				r.setFramework(o)
+				r.refuse("nothing written: " + filepath.Base(first.Project.ConfigPath) + " in the same directory was refused")
+				results[i] = r
+				continue
+			}
+			results[i] = applyProject(projects[i], o, first.Mode)
+			results[i].Notes = append(results[i].Notes, "the layout move of this directory is "+filepath.Base(first.Project.ConfigPath)+"'s: the framework loads one config per directory")
+		}
+	})
+	for _, p := range outside {
+		results = append(results, layerOutside(p, o))
+	}
+	// The layout move is planned, and everything written, one project at
+	// a time: the git guard and the writes of one project do not race with
+	// another's in the same repository. Config edits join the move's
+	// transaction, so a project is migrated whole or not at all.
+	for _, r := range results {
+		if r.Fatal || !r.Changed() {
+			continue
+		}
+		if o.DryRun {
+			if r.Plan != nil {
+				wd, _ := os.Getwd()
+				diff, err := r.Plan.GitDiff(wd)
+				if err != nil {
+					// A symlink move cannot be a text patch: describe it.
+					diff = "# " + err.Error() + "\n" + r.Plan.Diff()
+				}
+				r.Diff = diff
+			} else {
+				r.Diff = rewrite.Diff(diffPath(r.Project.ConfigDisplay), r.Old, r.New)
+			}
+			continue
+		}
+		if !o.AllowDirty {
+			paths := []string{r.Project.ConfigPath}
+			if r.Plan != nil {
+				paths = append(paths, planPaths(r.Plan)...)
+			}
+			dirty, err := gitDirty(r.Project.Root, paths)
+			if err != nil {
+				r.Fatal, r.Err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
+				continue
+			}
+			if len(dirty) > 0 {
+				r.Fatal, r.Err = true, "not written: uncommitted changes in "+strings.Join(dirty, ", ")+" (commit or stash them first, or use --allow-dirty)"
+				continue
+			}
+		}
+		if r.Plan != nil {
+			if err := r.Plan.Execute(); err != nil {
+				r.Fatal, r.Err = true, "not written: "+err.Error()
+				continue
+			}
+			r.Written = true
+			// The diagnostics that still stand are those of the moved
+			// project: the layout ones are gone with the move.
+			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
+			r.Remaining = rules.Check(np, o.Rules)
+			continue
+		}
+		if err := rewrite.WriteFile(r.Project.ConfigPath, r.New); err != nil {
+			r.Fatal, r.Err = true, "not written: "+err.Error()
+			continue
+		}
+		r.Written = true
+	}
+	return results
+}
+
+// applyConfig computes the new text of one project's config. check is
+// rules.Check (a test injects broken fixes through it).
+func applyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
+	r := &Result{Project: p}
+	r.setFramework(o)
+	diags := check(p, o.Rules)
+	if p.File == nil || rules.Fatal(diags) {
+		r.Remaining, r.Fatal = diags, rules.Fatal(diags)
+		return r
+	}
+	r.Old = p.File.Src
+	cur := p
+	failed := map[string]string{} // fix key -> why it could not be made
+	for round := 1; ; round++ {
+		var groups [][]rewrite.Op
+		var owners []*rules.Diagnostic
+		for _, d := range diags {
+			if d.Fix == nil || len(d.Fix.Ops) == 0 || d.File != p.ConfigDisplay {
+				continue
+			}
+			if _, ok := failed[fixKey(d)]; ok {
+				continue
+			}
+			if d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+				continue
+			}
+			if !fixAllowed(d, o.Layout) {
+				reason := layoutSkipReason(d, o.Layout)
+				failed[fixKey(d)] = reason
+				r.NotFixed = append(r.NotFixed, FixReport{d, reason})
+				continue
+			}
+			groups = append(groups, d.Fix.Ops)
+			owners = append(owners, d)
+		}
+		if len(groups) == 0 {
+			break
+		}
+		res, err := rewrite.ApplyGroups(cur.File, groups)
+		if err == nil {
+			err = rewrite.Verify(p.ConfigDisplay, cur.File, res.Src, res.Applied)
+		}
+		if err != nil {
+			r.internal(err)
+			return r
+		}
+		why := map[int]string{}
+		for _, s := range res.Skipped {
+			if _, ok := why[s.Group]; !ok || !s.Blocked {
+				why[s.Group] = s.Reason
+			}
+		}
+		for g, d := range owners {
+			if reason, ok := why[g]; ok {
+				failed[fixKey(d)] = reason
+				r.NotFixed = append(r.NotFixed, FixReport{d, reason})
+			} else if !r.hasFixed(d) {
+				r.Fixed = append(r.Fixed, FixReport{D: d})
+			}
+		}
+		if !res.Changed() {
+			break
+		}
+		if round == maxRounds {
+			r.internal(fmt.Errorf("%s: the fixes still change the file after %d rounds: two fixes undo each other", p.ConfigDisplay, maxRounds))
+			return r
+		}
+		f, err := ast.Parse(p.ConfigDisplay, res.Src)
+		if err != nil {
+			r.internal(err) // Verify parsed it: cannot happen
+			return r
+		}
+		cur = cur.WithFile(f)
+		diags = check(cur, o.Rules)
+		if rules.Fatal(diags) {
+			r.Remaining, r.Fatal = diags, true
+			return r
+		}
+	}
+	if cur != p {
+		r.New = cur.File.Src
+	}
+	for _, d := range diags {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			r.Unsafe++
+		}
+	}
+	r.Remaining = diags
+	return r
+}
+
+// layerOutside is the report of a layer that projects under the paths given
+// extend from outside them: checked, not rewritten.
+func layerOutside(p *project.Project, o Options) *Result {
+	r := &Result{Project: p, Outside: true}
+	r.setFramework(o)
+	r.Remaining = rules.Check(p, o.Rules)
+	for _, d := range r.Remaining {
+		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.Unsafe) {
+			r.NotFixed = append(r.NotFixed, FixReport{d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)"})
+		}
+	}
+	r.Fatal = rules.Fatal(r.Remaining)
+	return r
+}
+
+// setFramework records the framework major the checks run with: package.json's,
+// else --framework's (which then becomes the project's).
+func (r *Result) setFramework(o Options) {
+	p := r.Project
+	switch {
+	case p.Framework != 0:
+		r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
+		if r.FrameworkFrom == "" {
+			r.FrameworkFrom = "package.json"
+		}
+		if o.Framework != 0 && o.Framework != p.Framework {
+			r.FrameworkNote = fmt.Sprintf("--framework=%d ignored: %s says %d", o.Framework, r.FrameworkFrom, p.Framework)
+		}
+	case o.Framework != 0:
+		p.Framework, p.FrameworkSource = o.Framework, "--framework"
+		r.Framework, r.FrameworkFrom = o.Framework, "--framework"
+	}
+}
+
+// fixKey identifies a fix across rounds, when positions have moved.
+func fixKey(d *rules.Diagnostic) string {
+	return d.Code + "\x00" + d.Option + "\x00" + d.Fix.Description
+}
+
+func (r *Result) internal(err error) {
+	r.Fatal, r.New = true, nil
+	r.Err = "not written"
+	r.Remaining = []*rules.Diagnostic{{
+		Code: rules.CodeInternal, Name: "internal-error", Category: rules.Tool, Severity: rules.Error,
+		File:    r.Project.ConfigDisplay,
+		Message: "the rewrite failed its own checks, so the file was not written: " + err.Error(),
+		Notes:   []string{"this is a bug in fwmigrate: please report it with the config"},
+	}}
+}
+
+// diffPath is the path a diff names: relative to the working directory,
+// where `git apply` and `patch -p1` will be run.
+func diffPath(display string) string {
+	if filepath.IsAbs(display) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, display); err == nil && !strings.HasPrefix(rel, "..") {
+				return rel
+			}
+		}
+	}
+	return display
+}
+
+// gitDirty asks git which of paths (files or directories under root) have
+// changes that are not committed: modified, staged, or untracked. Outside a
+// work tree, or without git, there is nothing to protect and the answer is
+// none.
+func gitDirty(root string, paths []string) ([]string, error) {
+	args := []string{"status", "--porcelain", "--"}
+	for _, p := range paths {
+		if rel, err := filepath.Rel(root, p); err == nil {
+			args = append(args, rel)
+		}
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) || strings.Contains(stderr.String(), "not a git repository") {
+			return nil, nil
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, errors.New(msg)
+	}
+	var dirty []string
+	for _, line := range strings.Split(string(out), "\n") {
+		// "XY path": two status letters, a space, the path (relative to
+		// the repository's top).
+		if len(line) > 3 {
+			dirty = append(dirty, line[3:])
+		}
+	}
+	const most = 5
+	if len(dirty) > most {
+		dirty = append(dirty[:most], fmt.Sprintf("and %d more", len(dirty)-most))
+	}
+	return dirty, nil
+}
+
+func (r *Result) hasFixed(d *rules.Diagnostic) bool {
+	for _, f := range r.Fixed {
+		if fixKey(f.D) == fixKey(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// NotFixedReason returns why d's fix was not applied, "" when it was not
+// tried.
+func (r *Result) NotFixedReason(d *rules.Diagnostic) string {
+	if d.Fix == nil {
+		return ""
+	}
+	for _, n := range r.NotFixed {
+		if fixKey(n.D) == fixKey(d) {
+			return n.Reason
+		}
+	}
+	return ""
+}
+
+// Changed reports that apply changes (or would change) the project.
+func (r *Result) Changed() bool {
+	return !r.Fatal && (r.New != nil || r.Plan != nil)
+}
+
+// MovedNames are the entries the layout move renames, project-relative.
+func (r *Result) MovedNames() []string {
+	var out []string
+	for _, mv := range r.Plan.Moves {
+		name := relSlashTo(r.Project.Root, mv.From)
+		if mv.Dir {
+			name += "/"
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// EditedOthers counts the files the move edits besides the config.
+func (r *Result) EditedOthers() int {
+	n := 0
+	for _, e := range r.Plan.Edits {
+		if e.Path != r.Project.ConfigPath {
+			n++
+		}
+	}
+	return n
+}

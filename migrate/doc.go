@@ -1,0 +1,33 @@
+// Package migrate is the apply engine of fwmigrate, apart from its command
+// (as x/tools' checker is apart from the commands that drive analyzers):
+// for each project it plans the layout move (rewrite/move), makes the
+// rules' fixes to the config in rounds until nothing changes, verifies
+// every rewritten text, and writes the project whole or not at all, behind
+// the git guard. The command line (flags, discovery, the report's wording
+// and format, exit codes) is cmd/fwmigrate's.
+package migrate
+
+import (
+	"path/filepath"
+
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// Options say what apply does.
+type Options struct {
+	Rules      rules.Options // the checks whose fixes are made
+	Unsafe     bool          // make unsafe fixes too
+	DryRun     bool          // write nothing: compute Result.Diff
+	AllowDirty bool          // write files with uncommitted changes in git
+	Framework  int           // --framework, 0 when not given
+	Layout     string        // LayoutMove or LayoutKeep
+	Also       []string      // more root folders to move
+}
+
+// relSlashTo is p relative to root, slash-separated.
+func relSlashTo(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
