@@ -55,9 +55,15 @@ func (c astConfig) Value(path string) (any, compat.ValueState) {
 	return nil, compat.Absent
 }
 
-func (c astConfig) mutated(key string) bool {
-	for _, m := range c.f.Mutations {
-		if strings.Contains(c.f.Text(m), key) {
+func (c astConfig) mutated(key string) bool { return Mutates(c.f, key) }
+
+// Mutates reports whether a statement after the config's declaration may
+// change the config's top-level key (config.key = ..., Object.assign(config,
+// ...)): what the config ends up holding there is then more than the literal
+// shows.
+func Mutates(f *ast.File, key string) bool {
+	for _, m := range f.Mutations {
+		if strings.Contains(f.Text(m), key) {
 			return true
 		}
 	}
@@ -79,16 +85,18 @@ func (p *Project) RuntimeConfigKeys() (keys []string, complete bool) {
 	seen := map[string]bool{}
 	complete = true
 	add := func(ly *Layer) {
-		if ly == nil || ly.ConfigPath != "" && ly.File == nil || !ly.rcStatic {
+		if ly == nil || ly.ConfigPath != "" && (ly.rc == nil || !ly.rc.Complete) {
 			complete = false
 		}
 		if ly == nil {
 			return
 		}
-		for _, k := range ly.rcKeys {
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
+		if ly.rc != nil {
+			for _, k := range ly.rc.Keys {
+				if d := k.Dotted(); !seen[d] {
+					seen[d] = true
+					keys = append(keys, d)
+				}
 			}
 		}
 		for _, r := range ly.Extends {
@@ -109,74 +117,85 @@ func (p *Project) RuntimeConfigKeys() (keys []string, complete bool) {
 	return keys, complete
 }
 
-// runtimeConfigKeys returns the key paths of f's runtimeConfig objects, and
-// whether they are all of them.
-func runtimeConfigKeys(f *ast.File) ([]string, bool) {
-	if f.Config == nil {
-		return nil, false
+// RCKey is one key a config declares under runtimeConfig, at any depth, at
+// the top level or inside an environment override.
+type RCKey struct {
+	Rel    ast.Path // below runtimeConfig: {"public", "apiBase"}
+	Prefix ast.Path // the environment override it is written in, or nil
+	Path   ast.Path // the full option path
+	Prop   *ast.Property
+}
+
+// Dotted is the key path as compat's env functions take it. Segments are
+// joined with "." even when they contain one: the engine splits on "." like
+// on "_", so 'a.b' and a: { b } read the same variable.
+func (k RCKey) Dotted() string { return strings.Join(k.Rel, ".") }
+
+// RuntimeConfig is what a config declares under runtimeConfig.
+type RuntimeConfig struct {
+	// Keys are the keys at every depth (objects and leaves), in source
+	// order, at the top level and in $production, $development, $test and
+	// $env.<name>.
+	Keys []RCKey
+	// Complete reports that Keys are all the keys the config itself
+	// declares: no spread or computed key in runtimeConfig, at the top level
+	// or in an override, no runtimeConfig (or override) that is not an
+	// object literal, no later statement that names runtimeConfig.
+	Complete bool
+}
+
+// DeclaredRuntimeConfig returns the runtimeConfig keys f declares; nil when
+// its config is not a literal.
+func DeclaredRuntimeConfig(f *ast.File) *RuntimeConfig {
+	if f == nil || f.Config == nil {
+		return nil
 	}
-	c := astConfig{f}
-	static := !c.mutated("runtimeConfig")
-	var keys []string
-	var visit func(o *ast.Object, prefix string)
-	visit = func(o *ast.Object, prefix string) {
-		for _, pr := range o.Props {
-			if pr.Kind == ast.PropSpread || pr.KeyKind == ast.KeyComputed {
-				static = false
-				continue
-			}
-			k := prefix + pr.Key
-			keys = append(keys, k)
-			if pr.Value == nil {
-				continue
-			}
-			if sub, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
-				visit(sub, k+".")
-			}
-		}
+	out := &RuntimeConfig{Complete: !Mutates(f, "runtimeConfig")}
+	if f.Config.HasSpread() || f.Config.HasComputedKey() {
+		out.Complete = false
 	}
-	// top finds runtimeConfig in one object that holds options: the config,
-	// or an environment override in it.
-	top := func(o *ast.Object) {
-		if o.HasSpread() || o.HasComputedKey() {
-			static = false
-		}
-		pr := o.Get("runtimeConfig")
-		if pr == nil {
-			return
-		}
-		if pr.Value != nil {
-			if obj, ok := ast.Unwrap(pr.Value).(*ast.Object); ok {
-				visit(obj, "")
-				return
+	f.Walk(func(path ast.Path, prop *ast.Property) bool {
+		n := compat.EnvOverrideLen(path)
+		if prop.Kind == ast.PropSpread || prop.KeyKind == ast.KeyComputed {
+			if len(path) > n+1 && path[n] == "runtimeConfig" {
+				out.Complete = false
 			}
+			return false
 		}
-		static = false
-	}
-	top(f.Config)
-	for _, pr := range f.Config.Props {
-		if pr.Value == nil {
-			continue
-		}
-		obj, ok := ast.Unwrap(pr.Value).(*ast.Object)
-		if !ok {
-			continue
-		}
-		switch {
-		case compat.IsEnvOverride(pr.Key):
-			top(obj)
-		case pr.Key == "$env":
-			for _, env := range obj.Props {
-				if env.Value == nil {
-					continue
-				}
-				if o, ok := ast.Unwrap(env.Value).(*ast.Object); ok {
-					top(o)
-				} else {
-					static = false
-				}
+		if len(path) == n || len(path) == 1 && path[0] == "$env" {
+			// An override, or $env itself: descend; one that is not an
+			// object could hold a runtimeConfig.
+			o, ok := ast.Unwrap(prop.Value).(*ast.Object)
+			if !ok {
+				out.Complete = false
+				return false
 			}
+			if o.HasSpread() || o.HasComputedKey() {
+				out.Complete = false
+			}
+			return true
 		}
-	}
-	return keys, static
+		rest := path[n:]
+		if rest[0] != "runtimeConfig" {
+			return false
+		}
+		obj, isObj := ast.Unwrap(prop.Value).(*ast.Object)
+		if len(rest) == 1 {
+			if !isObj {
+				out.Complete = false
+				return false
+			}
+			if obj.HasSpread() || obj.HasComputedKey() {
+				out.Complete = false
+			}
+			return true
+		}
+		var prefix ast.Path
+		if n > 0 {
+			prefix = path[:n:n]
+		}
+		out.Keys = append(out.Keys, RCKey{Rel: rest[1:], Prefix: prefix, Path: path, Prop: prop})
+		return isObj
+	})
+	return out
 }

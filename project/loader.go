@@ -67,11 +67,10 @@ type Layer struct {
 	// extends entries), in priority order.
 	Extends []*LayerRef
 
-	auto     []*LayerRef // <Root>/layers/*: registered only when the config is a project's
-	autoDirs []string    // their directories, as compat.Layers lists them
-	autoErr  error       // <Root>/layers could not be listed
-	rcKeys   []string    // static runtimeConfig key paths
-	rcStatic bool        // rcKeys are all the keys the config declares
+	auto     []*LayerRef    // <Root>/layers/*: registered only when the config is a project's
+	autoDirs []string       // their directories, as compat.Layers lists them
+	autoErr  error          // <Root>/layers could not be listed
+	rc       *RuntimeConfig // the runtimeConfig keys its config declares
 }
 
 // LayerRef is one layer source as a config declares it.
@@ -247,9 +246,7 @@ func (l *Loader) loadLayer(root, cfg string) *Layer {
 		ly.File = f
 		conf = astConfig{f}
 		ly.Extends = l.declaredRefs(f, filepath.Dir(cfg))
-		ly.rcKeys, ly.rcStatic = runtimeConfigKeys(f)
-	} else {
-		ly.rcStatic = true
+		ly.rc = DeclaredRuntimeConfig(f)
 	}
 	ly.Detection, ly.DetectErr = compat.Detect(root, conf)
 	return ly

@@ -13,102 +13,34 @@ import (
 // Helpers shared by the runtimeConfig and environment rules (FW4xx) and the
 // security rules that read runtimeConfig (FW5xx).
 
-// rcKey is one key the config declares under runtimeConfig, at any depth,
-// at the top level or inside an environment override.
-type rcKey struct {
-	Rel    ast.Path // below runtimeConfig: {"public", "apiBase"}
-	Prefix ast.Path // the environment override it is written in, or nil
-	Path   ast.Path // the full option path
-	Prop   *ast.Property
-}
-
-// dotted is the key path as compat's env functions take it. Segments are
-// joined with "." even when they contain one: the engine splits on "." like
-// on "_", so 'a.b' and a: { b } read the same variable.
-func (k rcKey) dotted() string { return strings.Join(k.Rel, ".") }
-
-// rcKeySet is what collectRCKeys finds.
+// rcKeySet is the runtimeConfig keys of the pass's config
+// (project.DeclaredRuntimeConfig), with the keys whose value is computed.
 type rcKeySet struct {
-	Keys []rcKey
-	// Complete reports that Keys are all the keys the config itself
-	// declares: no spread or computed key in runtimeConfig, at the top level
-	// or in an override, no runtimeConfig (or override) that is not an
-	// object literal, no later statement that names runtimeConfig.
-	Complete bool
+	*project.RuntimeConfig
 	// Opaque are keys whose value is computed (an identifier, a call): it
 	// may be an object with keys of its own, so variables below them cannot
 	// be judged.
-	Opaque []rcKey
+	Opaque []project.RCKey
 }
 
-// collectRCKeys collects the runtimeConfig keys of the config, in source
-// order. It returns nil when the config is not a literal.
+// collectRCKeys returns the runtimeConfig keys of the config, in source
+// order, computed once per check. It returns nil when the config is not a
+// literal.
 func collectRCKeys(pass *Pass) *rcKeySet {
-	f := pass.File
-	if f == nil || f.Config == nil {
-		return nil
-	}
-	out := &rcKeySet{Complete: true}
-	if f.Config.HasSpread() || f.Config.HasComputedKey() {
-		out.Complete = false
-	}
-	for _, m := range f.Mutations {
-		if strings.Contains(f.Text(m), "runtimeConfig") {
-			out.Complete = false
+	x := pass.Index
+	x.rcOnce.Do(func() {
+		rc := project.DeclaredRuntimeConfig(x.file)
+		if rc == nil {
+			return
 		}
-	}
-	pass.walkCached(func(w *walked) bool {
-		path, prop := w.path, w.prop
-		if prop.Kind == ast.PropSpread || prop.KeyKind == ast.KeyComputed {
-			if inRuntimeConfig(path) {
-				out.Complete = false
+		x.rc = &rcKeySet{RuntimeConfig: rc}
+		for _, k := range rc.Keys {
+			if _, isObj := ast.Unwrap(k.Prop.Value).(*ast.Object); !isObj && opaqueValue(x.file, k.Prop) {
+				x.rc.Opaque = append(x.rc.Opaque, k)
 			}
-			return false
 		}
-		switch {
-		case len(path) == 1 && compat.IsEnvOverride(path[0]), len(path) <= 2 && path[0] == "$env":
-			// An override, or $env itself: descend; one that is not an
-			// object could hold a runtimeConfig.
-			if _, ok := ast.Unwrap(prop.Value).(*ast.Object); !ok {
-				out.Complete = false
-				return false
-			}
-			if o := ast.Unwrap(prop.Value).(*ast.Object); o.HasSpread() || o.HasComputedKey() {
-				out.Complete = false
-			}
-			return true
-		}
-		prefix, rest := SplitEnvPrefix(path)
-		if len(rest) == 0 || rest[0] != "runtimeConfig" {
-			return false
-		}
-		obj, isObj := ast.Unwrap(prop.Value).(*ast.Object)
-		if len(rest) == 1 {
-			if !isObj {
-				out.Complete = false
-				return false
-			}
-			if obj.HasSpread() || obj.HasComputedKey() {
-				out.Complete = false
-			}
-			return true
-		}
-		k := rcKey{Rel: rest[1:], Prefix: prefix, Path: path, Prop: prop}
-		out.Keys = append(out.Keys, k)
-		if isObj {
-			return true
-		}
-		if opaqueValue(f, prop) {
-			out.Opaque = append(out.Opaque, k)
-		}
-		return false
 	})
-	return out
-}
-
-func inRuntimeConfig(path ast.Path) bool {
-	_, rest := SplitEnvPrefix(path)
-	return len(rest) > 1 && rest[0] == "runtimeConfig"
+	return x.rc
 }
 
 // opaqueValue reports whether a property's value could be an object the
@@ -388,7 +320,7 @@ func envMentioned(pass *Pass, name string) bool {
 
 // envKeyName returns the variable (with prefix) that overrides a declared
 // key.
-func envKeyName(prefix string, k rcKey) string { return prefix + compat.EnvKey(k.dotted()) }
+func envKeyName(prefix string, k project.RCKey) string { return prefix + compat.EnvKey(k.Dotted()) }
 
 // suggestKeyPath turns a variable name into the runtimeConfig key path its
 // author most likely meant to declare: FW_PUBLIC_SITE_URL -> public.siteUrl.

@@ -50,7 +50,7 @@ func runProcessEnvName(pass *Pass) {
 			continue
 		}
 		right := envKeyName(prefix, k)
-		engine := compat.EngineEnvPrefix + compat.EnvKey(k.dotted())
+		engine := compat.EngineEnvPrefix + compat.EnvKey(k.Dotted())
 		good := false
 		for _, r := range reads {
 			if r == right || r == engine {
@@ -60,7 +60,7 @@ func runProcessEnvName(pass *Pass) {
 		if good {
 			continue
 		}
-		d := pass.ReportValue(k.Prop, k.Path, "`runtimeConfig.%s` reads `%s` when the app is built: at run time only `%s` overrides it", k.dotted(), reads[0], right)
+		d := pass.ReportValue(k.Prop, k.Path, "`runtimeConfig.%s` reads `%s` when the app is built: at run time only `%s` overrides it", k.Dotted(), reads[0], right)
 		d.Notes = append(d.Notes,
 			"fw.config runs at build time: the value of "+reads[0]+" is frozen into the build, and setting it on the server changes nothing",
 			"set `"+right+"` where the app runs (the value written here stays the build-time default)")

@@ -116,7 +116,7 @@ func newEnvCheck(pass *Pass) *envCheck {
 		}
 	}
 	for _, k := range set.Keys {
-		add(k.dotted())
+		add(k.Dotted())
 	}
 	for _, k := range layerKeys { // the project's own and its layers'
 		add(k)
@@ -125,7 +125,7 @@ func newEnvCheck(pass *Pass) *envCheck {
 		add(k)
 	}
 	for _, k := range set.Opaque {
-		c.opaque = append(c.opaque, prefix+compat.EnvKey(k.dotted())+"_")
+		c.opaque = append(c.opaque, prefix+compat.EnvKey(k.Dotted())+"_")
 	}
 	c.target = compat.NewEnvTargets(c.keys)
 	return c

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 var ruleEnvCollision = &Rule{
@@ -37,10 +38,10 @@ func runEnvCollision(pass *Pass) {
 	if !ok {
 		return
 	}
-	first := map[string]rcKey{}
+	first := map[string]project.RCKey{}
 	var paths []string
 	for _, k := range set.Keys {
-		p := k.dotted()
+		p := k.Dotted()
 		if _, seen := first[p]; !seen {
 			first[p] = k
 			paths = append(paths, p)

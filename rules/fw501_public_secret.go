@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
@@ -58,14 +59,14 @@ func runPublicSecret(pass *Pass) {
 		if !ok {
 			continue
 		}
-		d := pass.ReportProperty(k.Prop, k.Path, "`runtimeConfig.%s` looks like a secret (%s): everything under `runtimeConfig.public` is sent to every browser", k.dotted(), word)
+		d := pass.ReportProperty(k.Prop, k.Path, "`runtimeConfig.%s` looks like a secret (%s): everything under `runtimeConfig.public` is sent to every browser", k.Dotted(), word)
 		if !certain {
 			d.Severity = Warning
 			d.Notes = append(d.Notes, "browser SDKs also take publishable API keys and tokens: if this one is meant for the browser, it is fine here")
 		}
-		private := rcKey{Rel: k.Rel[1:]}
+		private := project.RCKey{Rel: k.Rel[1:]}
 		to := join(k.Prefix, append([]string{"runtimeConfig"}, k.Rel[1:]...)...)
-		d.Notes = append(d.Notes, "declare it outside `public` to keep it on the server: `runtimeConfig."+private.dotted()+"`")
+		d.Notes = append(d.Notes, "declare it outside `public` to keep it on the server: `runtimeConfig."+private.Dotted()+"`")
 		if prefix != "" {
 			d.Notes = append(d.Notes, "its variable then becomes `"+envKeyName(prefix, private)+"` instead of `"+envKeyName(prefix, k)+"`")
 		}

@@ -60,7 +60,7 @@ func runHardcodedSecret(pass *Pass) {
 		if !ok {
 			continue
 		}
-		d := pass.ReportValue(k.Prop, k.Path, "`runtimeConfig.%s` looks like a secret (%s) written in the config: it is committed with the source and built into the server bundle", k.dotted(), word)
+		d := pass.ReportValue(k.Prop, k.Path, "`runtimeConfig.%s` looks like a secret (%s) written in the config: it is committed with the source and built into the server bundle", k.Dotted(), word)
 		if prefix != "" {
 			d.Notes = append(d.Notes, "declare it empty and set `"+envKeyName(prefix, k)+"` where the app runs")
 		}

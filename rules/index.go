@@ -34,6 +34,9 @@ type Index struct {
 
 	movedOnce sync.Once
 	moved     []string
+
+	rcOnce sync.Once
+	rc     *rcKeySet
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or
