@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -446,74 +445,6 @@ func isASCII(s string) bool {
 // key anywhere else is too weak a hint: build.plugins is not dir.plugins or
 // cssproc.plugins.
 var movedTo = map[string]bool{"app": true, "experimental": true, "features": true, "future": true}
-
-// closest returns the candidate nearest to name, if it is near enough to be
-// a typo: distance at most 1 for short names, a quarter of the length for
-// long ones. Special $ keys are offered only for names that start with $.
-func closest(name string, candidates []string) string {
-	limit := max(1, utf8.RuneCountInString(name)/4)
-	best, bestD := "", limit+1
-	lower := strings.ToLower(name)
-	n := utf8.RuneCountInString(name)
-	for _, c := range candidates {
-		if c == name || strings.HasPrefix(c, "$") != strings.HasPrefix(name, "$") {
-			continue
-		}
-		// The distance is at least the difference in length.
-		if m := utf8.RuneCountInString(c); m-n >= bestD || n-m >= bestD {
-			continue
-		}
-		if d := distanceBelow(lower, strings.ToLower(c), bestD); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// Distance is the Levenshtein distance between a and b, in runes.
-func Distance(a, b string) int { return distanceBelow(a, b, math.MaxInt) }
-
-// distanceBelow is Distance(a, b) when that is less than bound, else some
-// value not less than bound: it stops as soon as a row's minimum reaches
-// bound (a row's minimum never decreases).
-func distanceBelow(a, b string, bound int) int {
-	// Option names are short: keep the runes and the two rows on the stack.
-	var abuf, bbuf [48]rune
-	var pbuf, cbuf [49]int
-	ra, rb := appendRunes(abuf[:0], a), appendRunes(bbuf[:0], b)
-	prev, cur := pbuf[:0], cbuf[:0]
-	if len(rb)+1 > len(pbuf) {
-		prev, cur = make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1)
-	}
-	prev, cur = prev[:len(rb)+1], cur[:len(rb)+1]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		low := i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			low = min(low, cur[j])
-		}
-		if low >= bound {
-			return low
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-func appendRunes(dst []rune, s string) []rune {
-	for _, r := range s {
-		dst = append(dst, r)
-	}
-	return dst
-}
 
 // realWords maps the product words that real configs keep in nested keys to
 // the neutral words of the reference (its naming table and the corpus

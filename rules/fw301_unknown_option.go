@@ -56,7 +56,7 @@ func runUnknownOption(pass *Pass) {
 		meant := compat.Suggest(name)
 		if len(rest) == 1 {
 			if meant == "" {
-				meant = transposed(key, compat.Siblings(""))
+				meant = compat.Transposed(key, compat.Siblings(""))
 			}
 			reportUnknownTop(pass, prefix, path, prop, key, meant)
 			return false
@@ -68,7 +68,7 @@ func runUnknownOption(pass *Pass) {
 		}
 		d := pass.ReportProperty(prop, path, "`%s` is not an option of `%s`: the framework ignores it", name, parent)
 		if meant == "" {
-			if s := transposed(key, compat.Siblings(parent)); s != "" {
+			if s := compat.Transposed(key, compat.Siblings(parent)); s != "" {
 				meant = parent + "." + s
 			}
 		}
@@ -78,7 +78,7 @@ func runUnknownOption(pass *Pass) {
 			unknownOptionFix(pass, d, prefix, path, meant)
 		default:
 			// A looser guess: named, but not worth a fix.
-			if s := Suggest(key, compat.Siblings(parent)); s != "" {
+			if s := compat.SuggestWord(key, compat.Siblings(parent)); s != "" {
 				d.Message += "; did you mean `" + parent + "." + s + "`?"
 			}
 		}

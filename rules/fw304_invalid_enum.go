@@ -57,7 +57,7 @@ func runInvalidEnum(pass *Pass) {
 		}
 		app := Safe
 		if meant == "" {
-			meant, app = Suggest(s, lits), Unsafe
+			meant, app = compat.SuggestWord(s, lits), Unsafe
 		}
 		if meant == "" {
 			return

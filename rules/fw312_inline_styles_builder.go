@@ -92,7 +92,7 @@ func otherBuilder(pass *Pass, opt *compat.Option, e envVal) string {
 			return "'" + s + "'"
 		}
 	}
-	if Suggest(s, append(names, def)) != "" || strings.EqualFold(s, def) {
+	if compat.SuggestWord(s, append(names, def)) != "" || strings.EqualFold(s, def) {
 		return "" // FW316's
 	}
 	return "the custom builder '" + s + "'"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 )
 
 var ruleServerHandler = &Rule{
@@ -84,9 +85,9 @@ func runServerHandler(pass *Pass) {
 			}
 			d := pass.ReportValue(m, path, "`%s.method` is %s, which is not an HTTP method: the handler never answers a request", name, quote(s))
 			d.Severity = Error
-			g := Suggest(strings.ToUpper(s), httpMethods)
+			g := compat.SuggestWord(strings.ToUpper(s), httpMethods)
 			if g == "" {
-				g = transposed(s, httpMethods)
+				g = compat.Transposed(s, httpMethods)
 			}
 			if g != "" {
 				d.Message += "; did you mean '" + g + "'?"

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
@@ -95,9 +96,9 @@ func checkLayerSource(pass *Pass, option string, path ast.Path, n ast.Node, acce
 	got := m[0]
 	d := pass.Report(n.Span(), path.String(), "`%s` source %s starts with %s, which is not a prefix `%s` accepts: the layer cannot be resolved", option, quote(s), quote(got), option)
 	d.Notes = append(d.Notes, "`"+option+"` accepts local paths, packages and the prefixes "+strings.Join(accepted, ", "))
-	meant := Suggest(got, accepted)
+	meant := compat.SuggestWord(got, accepted)
 	if meant == "" {
-		meant = transposed(got, accepted)
+		meant = compat.Transposed(got, accepted)
 	}
 	lit, isLit := ast.Unwrap(n).(*ast.String)
 	if meant == "" || strings.HasSuffix(meant, "//") != strings.HasSuffix(got, "//") {

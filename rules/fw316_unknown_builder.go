@@ -75,8 +75,8 @@ func runUnknownBuilder(pass *Pass) {
 				}
 			}
 			if meant == "" {
-				if meant = Suggest(s, names); meant == "" {
-					meant = transposed(s, names)
+				if meant = compat.SuggestWord(s, names); meant == "" {
+					meant = compat.Transposed(s, names)
 				}
 			}
 			if meant == "" {
@@ -85,7 +85,7 @@ func runUnknownBuilder(pass *Pass) {
 			d := pass.ReportValue(prop, path, "`%s` is %s, which is not a builder name the framework knows, so it is loaded as a package of that name", option, quote(s))
 			lit, isLit := ast.Unwrap(prop.Value).(*ast.String)
 			if app == Unsafe {
-				if all := ties(s, meant, names); len(all) > 1 {
+				if all := compat.Ties(s, meant, names); len(all) > 1 {
 					quoted := make([]string, len(all))
 					for i, n := range all {
 						quoted[i] = quote(n)

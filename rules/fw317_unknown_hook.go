@@ -85,7 +85,7 @@ func checkHook(pass *Pass, path ast.Path, segs []string, pr *ast.Property) {
 	}
 	meant := compat.SuggestHook(name)
 	if meant == "" {
-		meant = transposed(name, compat.Hooks())
+		meant = compat.Transposed(name, compat.Hooks())
 	}
 	if meant == "" {
 		return // a module's hook, most likely

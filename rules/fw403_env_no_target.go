@@ -49,7 +49,7 @@ func runEnvNoTarget(pass *Pass) {
 			if !c.candidate(v.Name) || c.wrongSection(v.Name) != nil {
 				continue
 			}
-			meant := Suggest(v.Name, c.names)
+			meant := compat.SuggestWord(v.Name, c.names)
 			if c.others != "" && meant == "" {
 				continue
 			}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -429,51 +428,3 @@ func describe(v any) string {
 }
 
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// transposed returns the candidate that word is with two adjacent letters
-// swapped (letter case ignored), the typo plain edit distance counts twice
-// (prot: port), or "".
-func transposed(word string, candidates []string) string {
-	w := []rune(strings.ToLower(word))
-	for _, c := range candidates {
-		// Lower-casing keeps the number of runes: compare it first.
-		if utf8.RuneCountInString(c) != len(w) || strings.HasPrefix(c, "$") {
-			continue
-		}
-		r := []rune(strings.ToLower(c))
-		diff := -1
-		ok := true
-		for i := range w {
-			if w[i] == r[i] {
-				continue
-			}
-			if diff == -1 && i+1 < len(w) && w[i] == r[i+1] && w[i+1] == r[i] && w[i] != w[i+1] {
-				diff = i
-				continue
-			}
-			if diff >= 0 && diff == i-1 {
-				continue
-			}
-			ok = false
-			break
-		}
-		if ok && diff >= 0 {
-			return c
-		}
-	}
-	return ""
-}
-
-// ties returns meant and the other candidates exactly as close to word as
-// meant is (by compat.Distance, letter case ignored): when there are several,
-// the suggestion is a coin toss and no fix should pick one.
-func ties(word, meant string, candidates []string) []string {
-	out := []string{meant}
-	d := compat.Distance(strings.ToLower(word), strings.ToLower(meant))
-	for _, c := range candidates {
-		if c != meant && c != word && compat.Distance(strings.ToLower(word), strings.ToLower(c)) == d {
-			out = append(out, c)
-		}
-	}
-	return out
-}

@@ -8,27 +8,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/compat"
 )
 
-func TestTransposed(t *testing.T) {
-	cands := []string{"port", "host", "modules", "$env", "GET", "POST"}
-	for _, tc := range []struct{ word, want string }{
-		{"prot", "port"},
-		{"modlues", "modules"},
-		{"PSOT", "POST"},
-		{"GTE", "GET"},
-		{"hsot", "host"},
-		{"port", ""},     // equal is not a typo
-		{"potr", "port"}, // last two swapped
-		{"tpor", ""},     // two swaps
-		{"ports", ""},    // other length
-		{"nev$", ""},     // $ keys are never offered
-		{"pport", ""},
-	} {
-		if got := transposed(tc.word, cands); got != tc.want {
-			t.Errorf("transposed(%q) = %q, want %q", tc.word, got, tc.want)
-		}
-	}
-}
-
 func TestSourcePrefixes(t *testing.T) {
 	for option, want := range map[string]string{
 		"extends": "github: gh: gitlab: bitbucket:",

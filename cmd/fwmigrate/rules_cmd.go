@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -116,5 +117,5 @@ func suggestRule(s string) string {
 	for _, r := range rules.All() {
 		names = append(names, r.Code, r.Name)
 	}
-	return rules.Suggest(s, names)
+	return compat.SuggestWord(s, names)
 }
