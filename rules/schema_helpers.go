@@ -3,7 +3,6 @@ package rules
 import (
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -383,48 +382,3 @@ func sourcePrefixes(option string) []string {
 	}
 	return out
 }
-
-// quote renders a static value for a message: strings in single quotes,
-// other values as JavaScript would write them.
-func quote(v any) string {
-	switch v := v.(type) {
-	case string:
-		return "'" + strings.ReplaceAll(v, "'", "\\'") + "'"
-	case nil:
-		return "null"
-	case bool:
-		if v {
-			return "true"
-		}
-		return "false"
-	case float64:
-		return formatNumber(v)
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a value"
-}
-
-// describe names a static value's kind and value for a message: "the string
-// 'false'", "the number 3000", "an object".
-func describe(v any) string {
-	switch v.(type) {
-	case string:
-		return "the string " + quote(v)
-	case float64:
-		return "the number " + quote(v)
-	case bool:
-		return "the boolean " + quote(v)
-	case nil:
-		return "null"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a value of another type"
-}
-
-func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -84,44 +82,6 @@ func emptyValue(v any) bool {
 // sameValue compares a static config value with a knowledge-base default.
 func sameValue(v, def any) bool {
 	return reflect.DeepEqual(v, def)
-}
-
-// jsLiteral renders a static value as it would be written in a config:
-// strings single-quoted, numbers without a trailing .0.
-func jsLiteral(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "'" + strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), "'", `\'`) + "'"
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case int:
-		return strconv.Itoa(v)
-	case bool:
-		return strconv.FormatBool(v)
-	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			parts[i] = jsLiteral(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		return "{...}"
-	}
-	return fmt.Sprint(v)
-}
-
-// defaultWords renders a knowledge-base default for a message: the value
-// as a literal, or its note when it is not a plain value.
-func defaultWords(d compat.Default) string {
-	if d.Set {
-		return "`" + jsLiteral(d.Value) + "`"
-	}
-	if d.Note != "" {
-		return d.Note
-	}
-	return "no value"
 }
 
 // nearestProp returns the deepest property that exists on the way to the
