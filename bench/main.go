@@ -30,7 +30,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/compat"
 	"golang.org/x/tools/txtar"
 )
 
@@ -83,7 +83,7 @@ func bench(sizeList string, runs, oneRuns int, work string) error {
 		}
 		cfg := ""
 		for _, f := range a.ar.Files {
-			if !strings.Contains(f.Name, "/") && project.IsConfigName(f.Name) {
+			if !strings.Contains(f.Name, "/") && compat.IsConfigName(f.Name) {
 				cfg = f.Name
 				break
 			}
@@ -215,7 +215,7 @@ func writeArchive(ar *txtar.Archive, dir string) ([]string, error) {
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			return nil, err
 		}
-		if project.IsConfigName(filepath.Base(p)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
+		if compat.IsConfigName(filepath.Base(p)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
 			configs = append(configs, f.Name)
 		}
 	}
@@ -252,7 +252,7 @@ func monorepo(archives []archive, n int, dir string) ([]string, error) {
 			}
 		} else {
 			for _, f := range a.ar.Files {
-				if project.IsConfigName(filepath.Base(f.Name)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
+				if compat.IsConfigName(filepath.Base(f.Name)) && !strings.HasPrefix(f.Name, ".") && !strings.Contains(f.Name, "/.") && !strings.Contains(f.Name, "node_modules/") {
 					cs = append(cs, f.Name)
 				}
 			}

@@ -226,10 +226,10 @@ func planPaths(plan *move.Plan) []string {
 // them up.
 func configRank(path string) int {
 	base := filepath.Base(path)
-	for i, n := range project.ConfigNames {
+	for i, n := range compat.ConfigNames {
 		if n == base {
 			return i
 		}
 	}
-	return len(project.ConfigNames)
+	return len(compat.ConfigNames)
 }

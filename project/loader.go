@@ -382,7 +382,7 @@ func installed(dir, name string) bool {
 func (l *Loader) resolveLocal(r *LayerRef, p string) {
 	info, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		for _, ext := range []string{".ts", ".js", ".mjs", ".cjs", ".mts", ".cts"} {
+		for _, ext := range compat.ConfigExts {
 			if i, e := os.Stat(p + ext); e == nil && !i.IsDir() {
 				p, info, err = p+ext, i, nil
 				break
@@ -398,7 +398,7 @@ func (l *Loader) resolveLocal(r *LayerRef, p string) {
 	}
 	root, cfg := p, ""
 	if info.IsDir() {
-		for _, n := range ConfigNames {
+		for _, n := range compat.ConfigNames {
 			c := filepath.Join(p, n)
 			if _, err := os.Lstat(c); err == nil {
 				cfg = c

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
@@ -59,7 +60,7 @@ func countingLoader() (*project.Loader, func() map[string]int) {
 	reads := map[string]int{}
 	l := project.NewLoader()
 	l.ReadFile = func(path string) ([]byte, error) {
-		if project.IsConfigName(filepath.Base(path)) {
+		if compat.IsConfigName(filepath.Base(path)) {
 			mu.Lock()
 			reads[path]++
 			mu.Unlock()

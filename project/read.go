@@ -9,20 +9,6 @@ import (
 	"syscall"
 )
 
-// ConfigNames are the file names of a framework config, in the framework's
-// own lookup order.
-var ConfigNames = []string{"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts"}
-
-// IsConfigName reports whether name is one of ConfigNames.
-func IsConfigName(name string) bool {
-	for _, n := range ConfigNames {
-		if name == n {
-			return true
-		}
-	}
-	return false
-}
-
 // MaxSourceSize is the largest config or .env file fwmigrate reads. Real
 // configs are a few kilobytes; the limit only keeps a huge file that happens
 // to be named fw.config.js (a bundle) from taking the run's memory.

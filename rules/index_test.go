@@ -67,7 +67,7 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 			t.Fatal(err)
 		}
 		for _, af := range txtar.Parse(data).Files {
-			if !project.IsConfigName(filepath.Base(af.Name)) {
+			if !compat.IsConfigName(filepath.Base(af.Name)) {
 				continue
 			}
 			if f, err := ast.Parse(af.Name, af.Data); err == nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -29,7 +30,7 @@ func FuzzLayers(f *testing.F) {
 			f.Fatal(err)
 		}
 		for _, fl := range ar.Files {
-			if project.IsConfigName(fl.Name) {
+			if compat.IsConfigName(fl.Name) {
 				f.Add(string(fl.Data))
 			}
 		}

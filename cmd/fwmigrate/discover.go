@@ -10,11 +10,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
-	"github.com/fwmigrate/fwmigrate/project"
 )
-
-func isConfigName(name string) bool { return project.IsConfigName(name) }
 
 // skipDirs are never walked into: dependencies, VCS data and build output.
 var skipDirs = map[string]bool{
@@ -74,7 +72,7 @@ func discoverEach(args []string, emit func(found)) {
 	for _, arg := range args {
 		info, err := os.Stat(arg)
 		if err != nil {
-			if isConfigName(filepath.Base(arg)) || !errors.Is(err, fs.ErrNotExist) {
+			if compat.IsConfigName(filepath.Base(arg)) || !errors.Is(err, fs.ErrNotExist) {
 				add(found{path: arg, err: err, explict: true})
 			} else {
 				// A path that does not exist and is not a config: a
@@ -86,7 +84,7 @@ func discoverEach(args []string, emit func(found)) {
 			}
 			continue
 		}
-		if isConfigName(filepath.Base(arg)) {
+		if compat.IsConfigName(filepath.Base(arg)) {
 			// Named directly: taken as a config whatever it is. A FIFO, a
 			// device or a binary file is refused when it is read, without
 			// blocking; a directory is refused here, not walked.
@@ -104,7 +102,7 @@ func discoverEach(args []string, emit func(found)) {
 		if isEnvName(filepath.Base(arg)) {
 			// A .env file (a pre-commit hook passes the files that
 			// changed): its project is the config beside it.
-			for _, n := range project.ConfigNames {
+			for _, n := range compat.ConfigNames {
 				p := filepath.Join(filepath.Dir(arg), n)
 				if _, err := os.Lstat(p); err == nil {
 					add(found{path: p})
@@ -179,7 +177,7 @@ func walkConfigs(dir string, emit func(found)) {
 			name := e.Name()
 			isDir := e.IsDir()
 			isLink := e.Type()&fs.ModeSymlink != 0
-			config := isConfigName(name)
+			config := compat.IsConfigName(name)
 			// Most entries are files that are not configs, and skipped
 			// directories: decide those from the name alone.
 			if !config && (!isDir && !isLink || skipDirs[name] || strings.HasPrefix(name, ".")) {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/compat"
 )
 
 // TestPreCommitFiles checks that the files pattern of .pre-commit-hooks.yaml
@@ -36,7 +38,7 @@ func TestPreCommitFiles(t *testing.T) {
 		"fw.config.json", "myfw.config.ts", "fw.config.ts.bak", "README.md", ".envrc", ".env.", "a/.env/x", "env",
 	} {
 		base := path[strings.LastIndex(path, "/")+1:]
-		want := isConfigName(base) || isEnvName(base)
+		want := compat.IsConfigName(base) || isEnvName(base)
 		if got := re.MatchString(path); got != want {
 			t.Errorf("pattern matches %s: %v, discovery acts on it: %v", path, got, want)
 		}

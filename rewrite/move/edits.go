@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/fwmigrate/fwmigrate/compat"
 )
 
 // addEdit records the edits of one file (none: nothing recorded).
@@ -52,7 +53,7 @@ func (p *Plan) planEdits(files []*srcFile) {
 			}
 		}
 		p.addEdit(f.path, f.data, f.mode, edits, why)
-		if f.foreign || newPath != f.path || isConfigName(filepath.Base(f.path)) {
+		if f.foreign || newPath != f.path || compat.IsConfigName(filepath.Base(f.path)) {
 			continue
 		}
 		for _, sr := range f.strs {

@@ -38,6 +38,7 @@ import (
 	"syscall"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/fwmigrate/fwmigrate/compat"
 )
 
 // Input is what PlanMove needs to know about the project. All paths are
@@ -352,7 +353,7 @@ func PlanMove(in Input) (*Plan, error) {
 			return nil
 		}
 		m.known[path] = true
-		if isConfigName(d.Name()) && filepath.Dir(path) != root {
+		if compat.IsConfigName(d.Name()) && filepath.Dir(path) != root {
 			configDirs[filepath.Dir(path)] = true
 		}
 		if !d.Type().IsRegular() {
@@ -448,18 +449,6 @@ func PlanMove(in Input) (*Plan, error) {
 func isDir(p string) bool {
 	st, err := os.Lstat(p)
 	return err == nil && st.IsDir()
-}
-
-func isConfigName(name string) bool {
-	base, ok := strings.CutPrefix(name, "fw.config.")
-	if !ok {
-		return false
-	}
-	switch base {
-	case "ts", "js", "mjs", "cjs", "mts", "cts":
-		return true
-	}
-	return false
 }
 
 // planMoves decides what moves where.
@@ -682,7 +671,7 @@ func (p *Plan) also(a string, in Input, add func(from, to, why string), stay map
 	from := filepath.Join(in.SrcDir, clean)
 	first := strings.SplitN(clean, string(filepath.Separator), 2)[0]
 	switch {
-	case staysAtRoot[first] || stay[from] || strings.HasPrefix(first, ".") || isConfigName(first) || first == filepath.Base(in.Target):
+	case staysAtRoot[first] || stay[from] || strings.HasPrefix(first, ".") || compat.IsConfigName(first) || first == filepath.Base(in.Target):
 		p.conflict(from, "--also=%s: %s stays at the project root in layout A", a, first)
 		return
 	}
