@@ -1,12 +1,10 @@
 package ast
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"path"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -118,35 +116,7 @@ func esbuildOffset(src []byte, line, col int) int {
 }
 
 func newFile(filename string, src []byte) *File {
-	f := &File{Name: filename, Src: src, text: string(src)}
-	n := 1 + bytes.Count(src, []byte{'\n'})
-	cr := bytes.IndexByte(src, '\r') >= 0
-	if !cr {
-		// Only LF line ends, the usual case: find them with IndexByte.
-		f.lines = make([]int32, 1, n)
-		for i := 0; ; {
-			j := bytes.IndexByte(src[i:], '\n')
-			if j < 0 {
-				return f
-			}
-			i += j + 1
-			f.lines = append(f.lines, int32(i))
-		}
-	}
-	n += bytes.Count(src, []byte{'\r'})
-	f.lines = make([]int32, 1, n)
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
-			f.lines = append(f.lines, int32(i+1))
-		case '\n':
-			f.lines = append(f.lines, int32(i+1))
-		}
-	}
-	return f
+	return &File{Name: filename, Src: src, text: string(src), Lines: NewLines(src)}
 }
 
 // ParseUnchecked parses src without the esbuild gate. On input esbuild
@@ -222,24 +192,6 @@ func (p *parser) style() Style {
 
 // ---- positions ----
 
-func (f *File) clamp(offset int) int {
-	if offset < 0 {
-		return 0
-	}
-	if offset > len(f.Src) {
-		return len(f.Src)
-	}
-	return offset
-}
-
-func (f *File) lineIndex(offset int) int {
-	return sort.Search(len(f.lines), func(i int) bool { return int(f.lines[i]) > offset }) - 1
-}
-
-func (f *File) hasBOM() bool {
-	return len(f.Src) >= 3 && f.Src[0] == 0xEF && f.Src[1] == 0xBB && f.Src[2] == 0xBF
-}
-
 // Text returns the source text of s.
 func (f *File) Text(s Span) string {
 	start, end := f.clamp(s.Start), f.clamp(s.End)
@@ -247,17 +199,6 @@ func (f *File) Text(s Span) string {
 		return ""
 	}
 	return f.text[start:end]
-}
-
-// LineStart returns the offset of the first byte of offset's line (after
-// the BOM on the first line).
-func (f *File) LineStart(offset int) int {
-	offset = f.clamp(offset)
-	ls := int(f.lines[f.lineIndex(offset)])
-	if ls == 0 && f.hasBOM() {
-		return 3
-	}
-	return ls
 }
 
 // LineIndent returns the leading spaces and tabs of offset's line.
@@ -268,36 +209,6 @@ func (f *File) LineIndent(offset int) string {
 		i++
 	}
 	return f.text[ls:i]
-}
-
-// Position returns the 1-based line and columns of offset.
-func (f *File) Position(offset int) Position {
-	offset = f.clamp(offset)
-	i := f.lineIndex(offset)
-	ls := int(f.lines[i])
-	if i == 0 && f.hasBOM() {
-		ls = 3
-		if offset < ls {
-			offset = ls
-		}
-	}
-	u16 := 0
-	for j := ls; j < offset; {
-		c := f.Src[j]
-		if c < 0x80 {
-			u16++
-			j++
-			continue
-		}
-		r, size := utf8.DecodeRune(f.Src[j:])
-		if r >= 0x10000 {
-			u16 += 2
-		} else {
-			u16++
-		}
-		j += size
-	}
-	return Position{Line: i + 1, Column: offset - ls + 1, ColumnUTF16: u16 + 1}
 }
 
 // ---- lookups ----

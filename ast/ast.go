@@ -343,8 +343,10 @@ type File struct {
 	Comments []*Comment
 	Style    Style
 
-	text  string  // Src as a string, for zero-copy substrings
-	lines []int32 // byte offset of the start of each line
+	// Lines is Src's line table: LineStart and Position.
+	Lines
+
+	text string // Src as a string, for zero-copy substrings
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16

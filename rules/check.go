@@ -234,34 +234,12 @@ func finish(p *project.Project, diags []*Diagnostic) {
 		if f != nil {
 			start, end = f.Position(d.Span.Start), f.Position(d.Span.End)
 		} else {
-			start, end = position(src, d.Span.Start), position(src, d.Span.End)
+			lines := ast.NewLines(src)
+			start, end = lines.Position(d.Span.Start), lines.Position(d.Span.End)
 		}
 		d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16
 		d.EndLine, d.EndColumn, d.EndColumnUTF16 = end.Line, end.Column, end.ColumnUTF16
 	}
-}
-
-// position computes a 1-based position in a file that is not a config (.env).
-func position(src []byte, off int) ast.Position {
-	if off > len(src) {
-		off = len(src)
-	}
-	line, start := 1, 0
-	for i := 0; i < off; i++ {
-		if src[i] == '\n' {
-			line++
-			start = i + 1
-		}
-	}
-	col16 := 0
-	for _, r := range string(src[start:off]) {
-		if r >= 0x10000 {
-			col16 += 2
-		} else {
-			col16++
-		}
-	}
-	return ast.Position{Line: line, Column: off - start + 1, ColumnUTF16: col16 + 1}
 }
 
 // suppression is one `fwmigrate-ignore` comment.
@@ -313,7 +291,7 @@ func suppressions(p *project.Project) []*suppression {
 				if s := parseSuppression(strings.TrimSpace(line[hash+1:])); s != nil {
 					s.file = ef.Display
 					s.span = ast.Span{Start: off + hash, End: end}
-					s.at = position(ef.Src, off+hash)
+					s.at = ast.NewLines(ef.Src).Position(off + hash)
 					s.line = lineNo
 					if strings.TrimSpace(line[:hash]) == "" {
 						s.line++

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
@@ -109,7 +110,8 @@ func runIgnoreMoved(pass *Pass) {
 	if err != nil || ig == nil {
 		return // an unreadable .fwignore is the framework's error too; nothing to judge
 	}
-	fwIgnoreLines(ig.Src, func(span ast.Span, line int) {
+	ignore.Lines(ig.Src, func(start, end, line int) {
+		span := ast.Span{Start: start, End: end}
 		pat := string(ig.Src[span.Start:span.End])
 		out, seg := rewriteFor(pat)
 		if out == "" {

@@ -378,33 +378,13 @@ func shownRel(root, p string, dir bool) string {
 	return r
 }
 
-// fwIgnoreLines calls fn with every pattern line of an ignore file: its span
-// (trailing white space and a CR excluded, as rewrite/move reads it) and
-// 1-based line number. Blank lines and # comments are skipped.
-func fwIgnoreLines(src []byte, fn func(span ast.Span, line int)) {
-	off := 0
-	for line := 1; off < len(src); line++ {
-		end := off
-		for end < len(src) && src[end] != '\n' {
-			end++
-		}
-		s, e := off, end
-		for e > s && (src[e-1] == '\r' || src[e-1] == ' ' || src[e-1] == '\t') {
-			e--
-		}
-		if e > s && src[s] != '#' {
-			fn(ast.Span{Start: s, End: e}, line)
-		}
-		off = end + 1
-	}
-}
-
 // reportIn reports at span of a file other than the config or a .env file,
 // with its positions filled in here (Check only knows those two kinds).
 func (p *Pass) reportIn(file string, src []byte, span ast.Span, format string, args ...any) *Diagnostic {
 	d := p.Report(span, "", format, args...)
 	d.File = file
-	start, end := position(src, span.Start), position(src, span.End)
+	lines := ast.NewLines(src)
+	start, end := lines.Position(span.Start), lines.Position(span.End)
 	d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16
 	d.EndLine, d.EndColumn, d.EndColumnUTF16 = end.Line, end.Column, end.ColumnUTF16
 	return d

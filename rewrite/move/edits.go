@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 )
 
@@ -38,12 +39,12 @@ func (p *Plan) planEdits(files []*srcFile) {
 		var edits []udiff.Edit
 		var why []string
 		isRef := map[int]bool{}
-		lines := lineIndex{data: f.data}
+		lines := ast.NewLines(f.data)
 		for _, r := range f.refs {
 			isRef[r.start] = true
 			s := string(f.data[r.start:r.end])
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
-			line := lines.line(r.start)
+			line := lines.Line(r.start)
 			if note != "" {
 				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
 			}
@@ -62,7 +63,7 @@ func (p *Plan) planEdits(files []*srcFile) {
 			}
 			s := string(f.data[sr[0]:sr[1]])
 			if q := p.namesMoved(s, fromDir); q != "" {
-				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lines.line(sr[0]), s, q)
+				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lines.Line(sr[0]), s, q)
 			}
 		}
 	}

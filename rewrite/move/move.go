@@ -26,7 +26,6 @@
 package move
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -38,6 +37,7 @@ import (
 	"syscall"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 )
 
@@ -644,7 +644,7 @@ func (p *Plan) discover(in Input, files []*srcFile, entries []os.DirEntry, stay 
 				continue
 			}
 			if _, ok := seen[first]; !ok {
-				seen[first] = fmt.Sprintf("imported as %s in %s:%d", s, p.rel(f.path), lineOf(f.data, r.start))
+				seen[first] = fmt.Sprintf("imported as %s in %s:%d", s, p.rel(f.path), ast.NewLines(f.data).Line(r.start))
 			}
 		}
 	}
@@ -792,28 +792,4 @@ func (p *Plan) checkLinks(mv Move) {
 	if err != nil {
 		p.conflict(mv.From, "%v", err)
 	}
-}
-
-func lineOf(data []byte, off int) int {
-	return bytes.Count(data[:min(off, len(data))], []byte{'\n'}) + 1
-}
-
-// lineIndex finds line numbers in one file without rescanning it for each
-// offset.
-type lineIndex struct {
-	data []byte
-	nl   []int // offsets of the newlines, built on first use
-}
-
-func (x *lineIndex) line(off int) int {
-	if x.nl == nil {
-		x.nl = []int{}
-		for i, c := range x.data {
-			if c == '\n' {
-				x.nl = append(x.nl, i)
-			}
-		}
-	}
-	n, _ := slices.BinarySearch(x.nl, off)
-	return n + 1
 }
