@@ -110,3 +110,51 @@ func TestEnvReads(t *testing.T) {
 		}
 	}
 }
+
+func TestWrites(t *testing.T) {
+	type w struct {
+		path    string
+		dynamic bool
+	}
+	cases := []struct {
+		stmt string
+		want []w
+	}{
+		{"config.ssr = false", []w{{"ssr", false}}},
+		{"config.future.x = 1", []w{{"future.x", false}}},
+		{"config['app'].head ||= {}", []w{{"app.head", false}}},
+		{"config.modules.push('m')", []w{{"modules", false}}},
+		{"config.a.b++", []w{{"a.b", false}}},
+		{"--config.a", []w{{"a", false}}},
+		{"delete config['e']", []w{{"e", false}}},
+		{"config[k] = 1", []w{{"", true}}},
+		{"config.a[k].b = 1", []w{{"a", true}}},
+		{"config.a[k].push(1)", []w{{"a", true}}},
+		{"config.set('x', 1)", []w{{"", true}}},
+		{"Object.assign(config, { ssr: false, 'app': {} }, x)", []w{{"ssr", false}, {"app", false}, {"", true}}},
+		{"Object.assign(config, { ...o, [k]: 1 })", []w{{"", true}, {"", true}}},
+		{"Object.defineProperty(config, 'ssr', { value: 1 })", []w{{"ssr", false}}},
+		{"Object.setPrototypeOf(config, null)", []w{{"", true}}},
+		{"if (x) {\n  config.a = 1\n} else config.b.c.delete('d')", []w{{"a", false}, {"b.c", false}}},
+		{"config = {}", []w{{"", true}}},
+		{"console.log(config.a)", nil},
+		{"other.a = config.a", nil},
+	}
+	for _, c := range cases {
+		src := "let config = { a: 1 }\n" + c.stmt + "\nexport default config\n"
+		f, err := ParseUnchecked("fw.config.ts", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", c.stmt, err)
+		}
+		var got []w
+		for _, m := range f.Writes {
+			got = append(got, w{m.Path.String(), m.Dynamic})
+			if m.Stmt != f.Mutations[len(f.Mutations)-1] || m.Loc.Start < m.Stmt.Start || m.Loc.End > m.Stmt.End {
+				t.Errorf("%q: spans %v in statement %v", c.stmt, m.Loc, m.Stmt)
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %v, want %v", c.stmt, got, c.want)
+		}
+	}
+}

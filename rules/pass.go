@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -175,9 +174,12 @@ func (c astConfig) Value(path string) (any, compat.ValueState) {
 	return nil, compat.Absent
 }
 
+// mutated reports whether a statement after the config's declaration may
+// change its top-level key: it writes below key, or writes a key it does not
+// tell (Object.assign(config, x), config[k] = ...).
 func (c astConfig) mutated(key string) bool {
-	for _, m := range c.f.Mutations {
-		if strings.Contains(c.f.Text(m), key) {
+	for _, w := range c.f.Writes {
+		if len(w.Path) == 0 && w.Dynamic || len(w.Path) > 0 && w.Path[0] == key {
 			return true
 		}
 	}
