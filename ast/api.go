@@ -354,6 +354,19 @@ func (o *Object) Get(key string) *Property {
 	return nil
 }
 
+// WriteTo returns the first write of File.Writes that may change the
+// config's top-level key: it writes below key (`config.key = ...`,
+// `Object.assign(config, {key})`), or writes a key it does not tell
+// (`config[k] = ...`, `Object.assign(config, x)`).
+func (f *File) WriteTo(key string) (Mutation, bool) {
+	for _, w := range f.Writes {
+		if len(w.Path) == 0 && w.Dynamic || len(w.Path) > 0 && w.Path[0] == key {
+			return w, true
+		}
+	}
+	return Mutation{}, false
+}
+
 // HasSpread reports whether o has a `...spread` property, whose keys are
 // only known at run time.
 func (o *Object) HasSpread() bool {

@@ -270,6 +270,29 @@ type Property struct {
 	Parent *Object
 }
 
+// Mutation is one change to the bound config, found in a statement of
+// File.Mutations.
+type Mutation struct {
+	// Stmt is the top-level statement that holds it (one of File.Mutations).
+	Stmt Span
+	// Loc is the expression that writes: the assignment, update, delete or
+	// call.
+	Loc Span
+	// Path is the member path written below the binding:
+	// `c.future.x = 1` -> [future x]; `c.modules.push(m)` -> [modules];
+	// `delete c['ssr']` -> [ssr]; `Object.assign(c, { ssr: false })` ->
+	// [ssr] (one Mutation for each key of the literal).
+	Path Path
+	// Dynamic reports a shape that does not tell which key changes past
+	// Path: a computed member (`c[k] = 1` -> Path nil; `c.a[k] = 1` ->
+	// Path [a]), Object.assign with an argument that is not an object
+	// literal or has a spread or computed key, Object.defineProperties and
+	// Object.setPrototypeOf, a mutating method called on the binding itself
+	// (`c.set(...)`), a reassignment of the binding. Any key below Path may
+	// change.
+	Dynamic bool
+}
+
 // Comment is a `// line` or `/* block */` comment. Text is the raw source,
 // delimiters included.
 type Comment struct {
@@ -338,6 +361,10 @@ type File struct {
 	// Object.assign(config, ...)): what the config ends up holding is then
 	// more than the literal shows.
 	Mutations []Span
+	// Writes are the changes those statements make, one for each site, in
+	// source order: what a caller asks when it wants to know which key a
+	// mutation may change.
+	Writes []Mutation
 
 	// Comments holds every comment in the file, in source order.
 	Comments []*Comment

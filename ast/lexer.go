@@ -136,84 +136,6 @@ func (t token) isAssign() bool {
 	return false
 }
 
-func keywordToken(s string) token {
-	switch s {
-	case "break":
-		return tBreak
-	case "case":
-		return tCase
-	case "catch":
-		return tCatch
-	case "class":
-		return tClass
-	case "const":
-		return tConst
-	case "continue":
-		return tContinue
-	case "debugger":
-		return tDebugger
-	case "default":
-		return tDefault
-	case "delete":
-		return tDelete
-	case "do":
-		return tDo
-	case "else":
-		return tElse
-	case "enum":
-		return tEnum
-	case "export":
-		return tExport
-	case "extends":
-		return tExtends
-	case "false":
-		return tFalse
-	case "finally":
-		return tFinally
-	case "for":
-		return tFor
-	case "function":
-		return tFunction
-	case "if":
-		return tIf
-	case "import":
-		return tImport
-	case "in":
-		return tIn
-	case "instanceof":
-		return tInstanceof
-	case "new":
-		return tNew
-	case "null":
-		return tNull
-	case "return":
-		return tReturn
-	case "super":
-		return tSuper
-	case "switch":
-		return tSwitch
-	case "this":
-		return tThis
-	case "throw":
-		return tThrow
-	case "true":
-		return tTrue
-	case "try":
-		return tTry
-	case "typeof":
-		return tTypeof
-	case "var":
-		return tVar
-	case "void":
-		return tVoid
-	case "while":
-		return tWhile
-	case "with":
-		return tWith
-	}
-	return tIdent
-}
-
 // lexStats gathers style votes while lexing. Only bytes past the high-water
 // mark count, so that backtracking does not vote twice.
 type lexStats struct {
@@ -802,43 +724,19 @@ func isHex(c byte) bool {
 }
 
 func (l *lexer) lexString(quote byte) {
-	src := l.src
-	l.pos++
-	for {
-		if l.pos >= len(src) {
-			l.fail(len(src), "Unterminated string literal")
-			return
-		}
-		c := src[l.pos]
-		switch {
-		case c == quote:
-			l.pos++
-			l.tok = tString
-			if l.stats != nil && l.pos > l.stats.high {
-				if quote == '"' {
-					l.stats.double++
-				} else {
-					l.stats.single++
-				}
-			}
-			return
-		case c == '\\':
-			l.esc = true
-			l.pos++
-			// A line continuation with CRLF is one escape.
-			if l.pos+1 < len(src) && src[l.pos] == '\r' && src[l.pos+1] == '\n' {
-				l.pos += 2
-			} else if l.pos < len(src) {
-				l.pos++
-			}
-		case c == '\n' || c == '\r':
-			l.fail(l.pos, "Unterminated string literal")
-			return
-		case c >= 0x80:
-			l.hi = true
-			l.pos++
-		default:
-			l.pos++
+	end, fl, ok := scanString(l.src, l.pos)
+	l.esc, l.hi = fl&litEscape != 0, fl&litHigh != 0
+	if !ok {
+		l.fail(end, "Unterminated string literal")
+		return
+	}
+	l.pos = end
+	l.tok = tString
+	if l.stats != nil && l.pos > l.stats.high {
+		if quote == '"' {
+			l.stats.double++
+		} else {
+			l.stats.single++
 		}
 	}
 }
@@ -846,33 +744,16 @@ func (l *lexer) lexString(quote byte) {
 // lexTemplate lexes template characters from l.pos (after "`" or "}")
 // through the closing "`" (tok = end) or "${" (tok = open).
 func (l *lexer) lexTemplate(end, open token) {
-	src := l.src
-	for {
-		if l.pos >= len(src) {
-			l.fail(len(src), "Unterminated template literal")
-			return
-		}
-		switch c := src[l.pos]; {
-		case c == '`':
-			l.pos++
-			l.tok = end
-			return
-		case c == '$' && l.peek(1) == '{':
-			l.pos += 2
-			l.tok = open
-			return
-		case c == '\\':
-			l.esc = true
-			l.pos += 2
-			if l.pos > len(src) {
-				l.pos = len(src)
-			}
-		case c >= 0x80:
-			l.hi = true
-			l.pos++
-		default:
-			l.pos++
-		}
+	next, sub, fl, ok := scanTemplate(l.src, l.pos)
+	l.esc, l.hi = l.esc || fl&litEscape != 0, l.hi || fl&litHigh != 0
+	if !ok {
+		l.fail(next, "Unterminated template literal")
+		return
+	}
+	l.pos = next
+	l.tok = end
+	if sub {
+		l.tok = open
 	}
 }
 
@@ -896,58 +777,16 @@ func (l *lexer) rescanRegExp() {
 	if l.tok != tSlash && l.tok != tSlashEquals {
 		return
 	}
-	src := l.src
-	l.pos = l.start + 1
-	inClass := false
-	for {
-		if l.pos >= len(src) {
-			l.fail(len(src), "Unterminated regular expression")
-			return
-		}
-		c := src[l.pos]
-		switch c {
-		case '\\':
-			l.pos++
-			if l.pos < len(src) && (src[l.pos] == '\n' || src[l.pos] == '\r') {
-				l.fail(l.pos, "Unterminated regular expression")
-				return
-			}
-			if l.pos < len(src) {
-				l.pos++
-			}
-			continue
-		case '\n', '\r':
-			l.fail(l.pos, "Unterminated regular expression")
-			return
-		case '[':
-			inClass = true
-		case ']':
-			inClass = false
-		case '/':
-			if !inClass {
-				l.pos++
-				for l.pos < len(src) {
-					c := src[l.pos]
-					if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' {
-						l.pos++
-						continue
-					}
-					break
-				}
-				l.tok = tRegExp
-				l.end = l.pos
-				if l.stats != nil && l.end > l.stats.high {
-					l.stats.high = l.end
-				}
-				return
-			}
-		case 0xE2:
-			if l.pos+2 < len(src) && src[l.pos+1] == 0x80 && (src[l.pos+2] == 0xA8 || src[l.pos+2] == 0xA9) {
-				l.fail(l.pos, "Unterminated regular expression")
-				return
-			}
-		}
-		l.pos++
+	end, ok := ScanRegExp(l.src, l.start)
+	if !ok {
+		l.fail(end, "Unterminated regular expression")
+		return
+	}
+	l.pos = end
+	l.tok = tRegExp
+	l.end = l.pos
+	if l.stats != nil && l.end > l.stats.high {
+		l.stats.high = l.end
 	}
 }
 

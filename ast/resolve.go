@@ -164,7 +164,7 @@ type scanTok struct {
 
 // findMutations records the top-level statements after the config's
 // declaration that assign to it, delete from it, call a mutating method on
-// it or pass it to Object.assign.
+// it or pass it to Object.assign, and the writes they make.
 func (p *parser) findMutations() {
 	name := p.f.Binding
 	for i := p.bindingStmt + 1; i < len(p.stmts); i++ {
@@ -175,13 +175,17 @@ func (p *parser) findMutations() {
 		if !strings.Contains(p.text[st.span.Start:st.span.End], name) {
 			continue
 		}
-		if p.mutates(st.span, name) {
+		if ws, ok := p.mutations(st.span, name); ok {
 			p.f.Mutations = append(p.f.Mutations, st.span)
+			p.f.Writes = append(p.f.Writes, ws...)
 		}
 	}
 }
 
-func (p *parser) mutates(span Span, name string) bool {
+// mutations returns the writes to name in the statement at span, and
+// whether the statement mutates it (Object.assign(name, {}) does, with no
+// write to tell).
+func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 	saved := p.save()
 	base := len(p.skipStack)
 	defer func() {
@@ -198,29 +202,63 @@ func (p *parser) mutates(span Span, name string) bool {
 		p.next()
 	}
 	text := func(t scanTok) string { return p.text[t.start:t.end] }
+	var out []Mutation
+	assigned := false
+	add := func(start, end int, path Path, dynamic bool) {
+		out = append(out, Mutation{Stmt: span, Loc: Span{start, end}, Path: path, Dynamic: dynamic})
+	}
 	for i := range toks {
 		if toks[i].tok != tIdent || text(toks[i]) != name || i > 0 && (toks[i-1].tok == tDot || toks[i-1].tok == tQuestionDot) {
 			continue
 		}
 		// Object.assign(name, ...), Object.defineProperty(name, ...)
 		if i >= 4 && toks[i-1].tok == tOpenParen && toks[i-3].tok == tDot && text(toks[i-4]) == "Object" {
+			start := toks[i-4].start
 			switch text(toks[i-2]) {
-			case "assign", "defineProperty", "defineProperties", "setPrototypeOf":
-				return true
+			case "assign":
+				out = append(out, p.assignedKeys(span, start, toks[i].end)...)
+				assigned = true
+				continue
+			case "defineProperty":
+				end := toks[i].end
+				if i+3 < len(toks) && toks[i+1].tok == tComma {
+					end = toks[i+2].end
+					if k, ok := literalKey(toks[i+2].tok, text(toks[i+2])); ok && toks[i+3].tok == tComma {
+						add(start, end, Path{k}, false)
+						continue
+					}
+				}
+				add(start, end, nil, true)
+				continue
+			case "defineProperties", "setPrototypeOf":
+				add(start, toks[i].end, nil, true)
+				continue
 			}
 		}
 		j := i + 1
 		chain := 0
 		last := ""
+		var path Path
+		dynamic := false
 		for j < len(toks) {
 			t := toks[j]
 			if (t.tok == tDot || t.tok == tQuestionDot) && j+1 < len(toks) && (toks[j+1].tok == tIdent || toks[j+1].tok.isReserved()) {
 				last = text(toks[j+1])
+				if !dynamic {
+					path = append(path, last)
+				}
 				j += 2
 				chain++
 				continue
 			}
 			if t.tok == tOpenBracket {
+				if k, ok := literalKey(tokAt(toks, j+1), textAt(toks, j+1, text)); ok && tokAt(toks, j+2) == tCloseBracket {
+					if !dynamic {
+						path = append(path, k)
+					}
+				} else {
+					dynamic = true
+				}
 				depth := 0
 				for ; j < len(toks); j++ {
 					if toks[j].tok == tOpenBracket {
@@ -239,18 +277,103 @@ func (p *parser) mutates(span Span, name string) bool {
 			}
 			break
 		}
+		start := toks[i].start
 		if j < len(toks) {
 			t := toks[j].tok
 			if t.isAssign() || chain > 0 && (t == tPlusPlus || t == tMinusMinus) {
-				return true
+				add(start, toks[j].end, path, dynamic || chain == 0)
+				continue
 			}
 			if chain > 0 && t == tOpenParen && mutatingMethods[last] {
-				return true
+				if !dynamic {
+					path = path[:len(path)-1] // the method's name
+				}
+				add(start, toks[j-1].end, path, dynamic || len(path) == 0)
+				continue
 			}
 		}
 		if chain > 0 && i > 0 && (toks[i-1].tok == tDelete || toks[i-1].tok == tPlusPlus || toks[i-1].tok == tMinusMinus) {
-			return true
+			add(toks[i-1].start, toks[j-1].end, path, dynamic)
 		}
 	}
-	return false
+	return out, assigned || len(out) > 0
+}
+
+func tokAt(toks []scanTok, i int) token {
+	if i < len(toks) {
+		return toks[i].tok
+	}
+	return tEOF
+}
+
+func textAt(toks []scanTok, i int, text func(scanTok) string) string {
+	if i < len(toks) {
+		return text(toks[i])
+	}
+	return ""
+}
+
+// literalKey is the property name a string or number token names.
+func literalKey(tok token, raw string) (string, bool) {
+	switch tok {
+	case tString:
+		body := raw[1 : len(raw)-1]
+		if strings.IndexByte(body, '\\') >= 0 {
+			v, ok := decodeText(body, false)
+			return v, ok
+		}
+		return body, true
+	case tNumber:
+		return formatNumber(parseNumber(raw)), true
+	}
+	return "", false
+}
+
+// assignedKeys returns the writes of `Object.assign(name, ...sources)`,
+// whose callee starts at start and whose first argument (name) ends at
+// argEnd: a write for each key of the object literals among the sources,
+// a dynamic one for any other source.
+func (p *parser) assignedKeys(stmt Span, start, argEnd int) []Mutation {
+	saved := p.save()
+	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
+	defer func() {
+		p.restore(saved)
+		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
+	}()
+	p.l = p.lexerAt(argEnd)
+	p.l.noComments = true
+	var out []Mutation
+	dynamic := func(end int) {
+		out = append(out, Mutation{Stmt: stmt, Loc: Span{start, end}, Dynamic: true})
+	}
+	for p.l.tok == tComma && !p.failed() {
+		p.next()
+		if p.l.tok == tCloseParen {
+			break
+		}
+		spread := p.l.tok == tDotDotDot
+		if spread {
+			p.next()
+		}
+		arg := p.parseExpr(lComma)
+		if p.failed() {
+			break
+		}
+		obj, ok := Unwrap(arg).(*Object)
+		if spread || !ok {
+			dynamic(p.l.prevEnd)
+			continue
+		}
+		for _, pr := range obj.Props {
+			if pr.Kind == PropSpread || pr.KeyKind == KeyComputed {
+				dynamic(pr.Loc.End)
+				continue
+			}
+			out = append(out, Mutation{Stmt: stmt, Loc: Span{start, pr.Loc.End}, Path: Path{pr.Key}})
+		}
+	}
+	if p.failed() {
+		dynamic(argEnd) // what could not be read may change anything
+	}
+	return out
 }

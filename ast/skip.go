@@ -22,7 +22,7 @@ func (r *regexState) allowsRegex() bool {
 	switch r.prev {
 	case tIdent:
 		// Contextual keywords that take an operand.
-		return r.prevText == "await" || r.prevText == "yield"
+		return OperandFollows(r.prevText)
 	case tPrivate, tString, tNoSubTemplate, tTemplateTail, tNumber, tBigInt, tRegExp,
 		tCloseBracket, tThis, tSuper, tNull, tTrue, tFalse, tPlusPlus, tMinusMinus:
 		return false

@@ -62,12 +62,8 @@ func (c astConfig) mutated(key string) bool { return Mutates(c.f, key) }
 // ...)): what the config ends up holding there is then more than the literal
 // shows.
 func Mutates(f *ast.File, key string) bool {
-	for _, m := range f.Mutations {
-		if strings.Contains(f.Text(m), key) {
-			return true
-		}
-	}
-	return false
+	_, ok := f.WriteTo(key)
+	return ok
 }
 
 // RuntimeConfigKeys returns the runtimeConfig key paths (dotted, relative to

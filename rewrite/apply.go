@@ -226,29 +226,12 @@ func (e *editor) checkPath(p ast.Path) string {
 	return ""
 }
 
-// mutation finds a statement after the config's declaration that names key
-// as a word (`config.key = ...`, `Object.assign(config, {key})`).
+// mutation finds a statement after the config's declaration that may
+// change its top-level key: it writes below key (`config.key = ...`,
+// `Object.assign(config, {key})`), or writes a key it does not tell.
 func (e *editor) mutation(key string) (ast.Span, bool) {
-	for _, m := range e.orig.Mutations {
-		if m.Start < 0 || m.End > len(e.orig.Src) || m.Start > m.End {
-			continue
-		}
-		text := e.orig.Src[m.Start:m.End]
-		for i := 0; i+len(key) <= len(text); {
-			j := strings.Index(string(text[i:]), key)
-			if j < 0 {
-				break
-			}
-			j += i
-			before := j == 0 || !isWordByte(text[j-1])
-			after := j+len(key) == len(text) || !isWordByte(text[j+len(key)])
-			if before && after {
-				return m, true
-			}
-			i = j + 1
-		}
-	}
-	return ast.Span{}, false
+	w, ok := e.orig.WriteTo(key)
+	return w.Stmt, ok
 }
 
 func isWordByte(c byte) bool {

@@ -112,7 +112,7 @@ func (e *editor) movedProp(p *ast.Property, key string) (newProp, error) {
 	prefix := string(src[p.Loc.Start:p.KeySpan.Start]) // `async `, `get `, `*`
 	body := ast.Span{Start: p.KeySpan.End, End: p.Loc.End}
 	from := f.LineIndent(p.Loc.Start)
-	protect := literalSpans(src, p.Value)
+	protect := literalSpans(f, p.Value)
 	np := newProp{leaf: true}
 	for _, c := range p.Leading {
 		if !c.Block {
@@ -607,7 +607,7 @@ func (e *editor) carried(sp *ast.Property, a *ast.Array) carried {
 	if len(a.Elements) > 0 && e.startsLine(e.elemStart(a, 0)) {
 		from = f.LineIndent(e.elemStart(a, 0))
 	}
-	protect := literalSpans(src, a)
+	protect := literalSpans(f, a)
 	span := ast.Span{Start: start, End: end}
 	multi := e.multiline(span) || e.hasLineComment(span) || end-start > maxInline
 	if len(sp.Leading) > 0 {

@@ -367,7 +367,8 @@ func protected(off int, spans []ast.Span) bool {
 
 // literalSpans returns the spans under n whose line breaks belong to a
 // value: multi-line strings and templates, also inside expressions.
-func literalSpans(src []byte, n ast.Node) []ast.Span {
+func literalSpans(f *ast.File, n ast.Node) []ast.Span {
+	src := f.Src
 	var out []ast.Span
 	eachNode(n, func(n ast.Node) {
 		s := n.Span()
@@ -387,7 +388,7 @@ func literalSpans(src []byte, n ast.Node) []ast.Span {
 			if bytes.IndexByte(text, '\n') < 0 || bytes.IndexByte(text, '`') < 0 && bytes.IndexByte(text, '\\') < 0 {
 				return
 			}
-			spans, ok := codeLiterals(src, s)
+			spans, ok := f.MultilineLiterals(s)
 			if !ok {
 				spans = []ast.Span{s}
 			}

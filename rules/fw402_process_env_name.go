@@ -45,7 +45,7 @@ func runProcessEnvName(pass *Pass) {
 		if _, isExpr := n.(*ast.Expr); !isExpr {
 			continue
 		}
-		reads := envReads(pass.File.Text(n.Span()))
+		reads := pass.File.EnvReads(n)
 		if len(reads) == 0 {
 			continue
 		}

@@ -1,5 +1,7 @@
 package move
 
+import "github.com/fwmigrate/fwmigrate/ast"
+
 // A lexer for JavaScript and TypeScript (with JSX when asked) that finds the
 // module specifiers a file depends on. It tokenizes just enough to tell code
 // from strings, comments, template literals, regular expressions and JSX
@@ -7,6 +9,10 @@ package move
 // an apostrophe in JSX text never starts a string. It never fails: input it
 // cannot make sense of ends a construct where a compiler would report an
 // error, and the specifiers found so far are kept.
+//
+// It is the tolerant mode of package ast's reader: strings, templates and
+// regular expressions are scanned by ast's scanner, and which words take an
+// operand comes from ast's keyword table.
 
 type tokKind uint8
 
@@ -220,12 +226,10 @@ func (l *jsLexer) regexAllowed(last int) bool {
 	case tNumber, tString, tTemplate, tRegex, tJSX:
 		return false
 	case tIdent:
-		switch string(l.src[t.start:t.end]) {
-		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
-			"case", "do", "else", "yield", "await", "extends":
-			return true
+		if last > 0 && l.isPunct(last-1, '.') {
+			return false // a property name: a.return / 2
 		}
-		return false
+		return ast.OperandFollows(string(l.src[t.start:t.end]))
 	}
 	switch l.src[t.start] {
 	case ')', ']':
@@ -286,7 +290,7 @@ func (l *jsLexer) lexTokens(inBraces bool) {
 			}
 			l.toks = append(l.toks, token{kind: tNumber, start: start, end: l.pos})
 		case c == '"' || c == '\'':
-			l.lexString(c)
+			l.lexString()
 			l.toks = append(l.toks, token{kind: tString, start: start, end: l.pos})
 		case c == '`':
 			l.lexTemplate()
@@ -327,66 +331,38 @@ func (l *jsLexer) lexTokens(inBraces bool) {
 	}
 }
 
-// lexString consumes a string literal opened by quote q at l.pos. A
+// lexString consumes the string literal whose quote is at l.pos. A
 // newline ends an unterminated string, as it ends the literal for a parser.
-func (l *jsLexer) lexString(q byte) {
-	src := l.src
-	l.pos++
-	for l.pos < len(src) {
-		c := src[l.pos]
-		switch c {
-		case '\\':
-			l.pos += 2
-			if l.pos-1 < len(src) && src[l.pos-1] == '\r' && l.pos < len(src) && src[l.pos] == '\n' {
-				l.pos++
-			}
-			continue
-		case '\n', '\r':
-			return
-		}
-		l.pos++
-		if c == q {
-			return
-		}
-	}
-	l.pos = len(src)
+func (l *jsLexer) lexString() {
+	l.pos, _ = ast.ScanString(l.src, l.pos)
 }
 
 // lexTemplate consumes a template literal at l.pos and appends its token
 // before the tokens of its substitutions.
 func (l *jsLexer) lexTemplate() {
-	src := l.src
 	idx := len(l.toks)
 	l.toks = append(l.toks, token{kind: tTemplate, start: l.pos, headEnd: -1})
 	l.pos++
-	for l.pos < len(src) {
-		c := src[l.pos]
-		if c == '\\' {
-			l.pos += 2
-			continue
-		}
-		if c == '`' {
-			if l.toks[idx].headEnd < 0 {
-				l.toks[idx].headEnd = l.pos
+	for {
+		end, sub, ok := ast.ScanTemplate(l.src, l.pos)
+		l.pos = end
+		if l.toks[idx].headEnd < 0 {
+			switch {
+			case !ok:
+				l.toks[idx].headEnd = end
+			case sub:
+				l.toks[idx].headEnd = end - 2
+			default:
+				l.toks[idx].headEnd = end - 1
 			}
-			l.pos++
+		}
+		if !sub {
 			break
 		}
-		if c == '$' && l.pos+1 < len(src) && src[l.pos+1] == '{' {
-			if l.toks[idx].headEnd < 0 {
-				l.toks[idx].headEnd = l.pos
-			}
-			l.toks[idx].subst = true
-			l.pos += 2
-			l.lexTokens(true)
-			continue
-		}
-		l.pos++
+		l.toks[idx].subst = true
+		l.lexTokens(true)
 	}
-	l.pos = min(l.pos, len(src))
-	if l.toks[idx].headEnd < 0 {
-		l.toks[idx].headEnd = l.pos
-	}
+	l.pos = min(l.pos, len(l.src))
 	l.toks[idx].end = l.pos
 	l.toks[idx].inner = len(l.toks) - idx - 1
 }
@@ -395,34 +371,14 @@ func (l *jsLexer) lexTemplate() {
 // (consuming nothing) when the line ends first, which means the "/" was a
 // division after all.
 func (l *jsLexer) lexRegex() bool {
-	src := l.src
 	start := l.pos
-	i := start + 1
-	inClass := false
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '\n' || c == '\r':
-			return false
-		case c == '\\':
-			i += 2
-			continue
-		case c == '[':
-			inClass = true
-		case c == ']':
-			inClass = false
-		case c == '/' && !inClass:
-			i++
-			for i < len(src) && isIdentPart(src[i]) {
-				i++
-			}
-			l.pos = i
-			l.toks = append(l.toks, token{kind: tRegex, start: start, end: i})
-			return true
-		}
-		i++
+	end, ok := ast.ScanRegExp(l.src, start)
+	if !ok {
+		return false
 	}
-	return false
+	l.pos = end
+	l.toks = append(l.toks, token{kind: tRegex, start: start, end: end})
+	return true
 }
 
 // lexJSX consumes a JSX element or fragment at l.pos. On anything that is
