@@ -294,12 +294,9 @@ func fixKey(d *rules.Diagnostic) string {
 func (r *Result) internal(err error) {
 	r.Fatal, r.New = true, nil
 	r.Err = "not written"
-	r.Remaining = []*rules.Diagnostic{{
-		Code: rules.CodeInternal, Name: "internal-error", Category: rules.Tool, Severity: rules.Error,
-		File:    r.Project.ConfigDisplay,
-		Message: "the rewrite failed its own checks, so the file was not written: " + err.Error(),
-		Notes:   []string{"this is a bug in fwmigrate: please report it with the config"},
-	}}
+	d := rules.Find(rules.CodeInternal).Diagnose(r.Project.ConfigDisplay, ast.Span{}, "", "the rewrite failed its own checks, so the file was not written: "+err.Error())
+	d.Notes = []string{"this is a bug in fwmigrate: please report it with the config"}
+	r.Remaining = []*rules.Diagnostic{d}
 }
 
 // diffPath is the path a diff names: relative to the working directory,

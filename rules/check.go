@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -127,8 +126,8 @@ func Fatal(diags []*Diagnostic) bool {
 func runRule(pass *Pass) {
 	defer func() {
 		if e := recover(); e != nil {
-			d := pass.Report(ast.Span{}, "", "internal error in rule %s (%s): %v", pass.Rule.Code, pass.Rule.Name, e)
-			d.Code, d.Name, d.Category, d.Severity = CodeInternal, ruleInternal.Name, Tool, Error
+			d := ruleInternal.Diagnose(pass.Project.ConfigDisplay, ast.Span{}, "", fmt.Sprintf("internal error in rule %s (%s): %v", pass.Rule.Code, pass.Rule.Name, e))
+			pass.diags = append(pass.diags, d)
 			d.Notes = append(d.Notes, "please report this with the config that triggers it", firstFrames(string(debug.Stack()), 12))
 		}
 	}()
@@ -144,19 +143,13 @@ func firstFrames(stack string, n int) string {
 }
 
 func loadErrorDiagnostic(p *project.Project) *Diagnostic {
-	d := &Diagnostic{File: p.ConfigDisplay, Category: Tool, Severity: Error}
 	var se *ast.SyntaxError
-	switch {
-	case errors.As(p.Err, &se):
-		d.Code, d.Name = CodeSyntax, ruleSyntax.Name
-		d.Message = se.Text
-		d.Line, d.Column = se.Line, se.Column
-		d.EndLine, d.EndColumn = se.Line, se.Column
-		d.Span = ast.Span{Start: se.Offset, End: se.Offset}
-	default:
-		d.Code, d.Name = CodeIO, ruleIO.Name
-		d.Message = ioMessage(p.Err)
+	if !errors.As(p.Err, &se) {
+		return ruleIO.Diagnose(p.ConfigDisplay, ast.Span{}, "", ioMessage(p.Err))
 	}
+	d := ruleSyntax.Diagnose(p.ConfigDisplay, ast.Span{Start: se.Offset, End: se.Offset}, "", se.Text)
+	d.Line, d.Column = se.Line, se.Column
+	d.EndLine, d.EndColumn = se.Line, se.Column
 	return d
 }
 
@@ -183,29 +176,21 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 		if reason == "" {
 			reason = "the exported config is not an object literal"
 		}
-		out = append(out, &Diagnostic{
-			Code: CodeNotLiteral, Name: ruleNotLiteral.Name, Category: Tool, Severity: Info,
-			File: p.ConfigDisplay, Span: span,
-			Message: "cannot check: " + reason,
-			Notes:   []string{"fwmigrate checks and rewrites configs written as an object literal (export default defineFwConfig({...}))"},
-		})
+		d := ruleNotLiteral.Diagnose(p.ConfigDisplay, span, "", "cannot check: "+reason)
+		d.Notes = []string{"fwmigrate checks and rewrites configs written as an object literal (export default defineFwConfig({...}))"}
+		out = append(out, d)
 	}
 	for _, ef := range p.Env {
 		if ef.Err != nil && opts.Selected(ruleIO) {
-			out = append(out, &Diagnostic{
-				Code: CodeIO, Name: ruleIO.Name, Category: Tool, Severity: Warning,
-				File: ef.Display, Path: ef.Name,
-				Message: fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)),
-			})
+			d := ruleIO.Diagnose(ef.Display, ast.Span{}, "", fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)))
+			d.Severity, d.Path = Warning, ef.Name
+			out = append(out, d)
 		}
 	}
 	if p.DetectErr != nil && opts.Selected(ruleIO) {
-		out = append(out, &Diagnostic{
-			Code: CodeIO, Name: ruleIO.Name, Category: Tool, Severity: Warning,
-			File:    p.ConfigDisplay,
-			Message: fmt.Sprintf("cannot read the project's directory layout: %v", p.DetectErr),
-			Notes:   []string{"layout checks were skipped"},
-		})
+		d := ruleIO.Diagnose(p.ConfigDisplay, ast.Span{}, "", fmt.Sprintf("cannot read the project's directory layout: %v", p.DetectErr))
+		d.Severity, d.Notes = Warning, []string{"layout checks were skipped"}
+		out = append(out, d)
 	}
 	return out
 }
@@ -240,157 +225,6 @@ func finish(p *project.Project, diags []*Diagnostic) {
 		d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16
 		d.EndLine, d.EndColumn, d.EndColumnUTF16 = end.Line, end.Column, end.ColumnUTF16
 	}
-}
-
-// suppression is one `fwmigrate-ignore` comment.
-type suppression struct {
-	file  string
-	line  int      // the line it covers
-	codes []string // codes or names; empty means every rule
-	span  ast.Span
-	at    ast.Position
-	used  map[string]bool
-}
-
-var suppressRE = regexp.MustCompile(`fwmigrate-ignore(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
-
-// suppressions finds `// fwmigrate-ignore CODE[, CODE...]: reason` comments in
-// the config and `# fwmigrate-ignore ...` lines in .env files. A comment at
-// the end of a line covers that line; a comment on a line of its own covers
-// the next line.
-func suppressions(p *project.Project) []*suppression {
-	var out []*suppression
-	if p.File != nil {
-		for _, c := range p.File.Comments {
-			text := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*"), "*/"))
-			s := parseSuppression(text)
-			if s == nil {
-				continue
-			}
-			s.file = p.ConfigDisplay
-			s.span = c.Loc
-			s.at = p.File.Position(c.Loc.Start)
-			s.line = s.at.Line
-			if strings.TrimSpace(string(p.File.Src[p.File.LineStart(c.Loc.Start):c.Loc.Start])) == "" {
-				s.line++ // own line: covers the next one
-			}
-			out = append(out, s)
-		}
-	}
-	for _, ef := range p.Env {
-		off := 0
-		for lineNo := 1; off < len(ef.Src); lineNo++ {
-			end := strings.IndexByte(string(ef.Src[off:]), '\n')
-			if end < 0 {
-				end = len(ef.Src)
-			} else {
-				end += off
-			}
-			line := string(ef.Src[off:end])
-			if hash := strings.Index(line, "#"); hash >= 0 {
-				if s := parseSuppression(strings.TrimSpace(line[hash+1:])); s != nil {
-					s.file = ef.Display
-					s.span = ast.Span{Start: off + hash, End: end}
-					s.at = ast.NewLines(ef.Src).Position(off + hash)
-					s.line = lineNo
-					if strings.TrimSpace(line[:hash]) == "" {
-						s.line++
-					}
-					out = append(out, s)
-				}
-			}
-			off = end + 1
-		}
-	}
-	return out
-}
-
-func parseSuppression(text string) *suppression {
-	if !strings.HasPrefix(text, "fwmigrate-ignore") {
-		return nil
-	}
-	m := suppressRE.FindStringSubmatch(text)
-	if m == nil {
-		return nil
-	}
-	s := &suppression{used: map[string]bool{}}
-	s.codes = strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
-	return s
-}
-
-func (s *suppression) covers(d *Diagnostic) (string, bool) {
-	if d.File != s.file || d.Line != s.line {
-		return "", false
-	}
-	if len(s.codes) == 0 {
-		return "*", true
-	}
-	for _, c := range s.codes {
-		if strings.EqualFold(c, d.Code) || strings.EqualFold(c, d.Name) {
-			return c, true
-		}
-	}
-	return "", false
-}
-
-// applySuppressions drops suppressed diagnostics and reports unused
-// suppressions (FW903). Diagnostics of the tool itself about unreadable or
-// unparsable input cannot be suppressed.
-func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options) []*Diagnostic {
-	sups := suppressions(p)
-	if len(sups) == 0 {
-		return diags
-	}
-	kept := diags[:0]
-	for _, d := range diags {
-		suppressed := false
-		if d.Code != CodeSyntax && d.Code != CodeIO && d.Code != CodeInternal {
-			for _, s := range sups {
-				if c, ok := s.covers(d); ok {
-					s.used[strings.ToUpper(c)] = true
-					suppressed = true
-				}
-			}
-		}
-		if !suppressed {
-			kept = append(kept, d)
-		}
-	}
-	if !opts.Selected(ruleUnusedSuppression) {
-		return kept
-	}
-	for _, s := range sups {
-		var unused []string
-		if len(s.codes) == 0 {
-			if !s.used["*"] {
-				unused = append(unused, "(all)")
-			}
-		} else {
-			for _, c := range s.codes {
-				r := Find(c)
-				switch {
-				case r == nil:
-					unused = append(unused, c+" (no such rule)")
-				case !s.used[strings.ToUpper(c)] && opts.Selected(r):
-					// A suppression for a rule that was not run this time
-					// (--select/--ignore) is not known to be unused.
-					unused = append(unused, c)
-				}
-			}
-		}
-		if len(unused) == 0 {
-			continue
-		}
-		kept = append(kept, &Diagnostic{
-			Code: CodeUnusedSuppression, Name: ruleUnusedSuppression.Name, Category: Tool, Severity: Warning,
-			File: s.file, Span: s.span,
-			Line: s.at.Line, Column: s.at.Column, ColumnUTF16: s.at.ColumnUTF16,
-			EndLine: s.at.Line, EndColumn: s.at.Column, EndColumnUTF16: s.at.ColumnUTF16,
-			Message: "unused suppression: " + strings.Join(unused, ", "),
-			Notes:   []string{"nothing on the covered line was reported for it; remove it or correct the code"},
-		})
-	}
-	return kept
 }
 
 func sortDiagnostics(diags []*Diagnostic) {

@@ -187,3 +187,109 @@ func camel(parts []string) string {
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+// envCheck holds what FW403 and FW404 judge variables against.
+type envCheck struct {
+	pass   *Pass
+	prefix string
+	keys   []string           // declared and framework key paths, dotted
+	target *compat.EnvTargets // keys indexed by variable
+	names  []string           // their variables
+	byName map[string]string  // variable -> key path
+	opaque []string           // variable stems whose value is computed
+	others string             // what else may declare keys
+}
+
+// newEnvCheck returns nil when variables cannot be judged: no literal config,
+// a runtimeConfig that is not fully literal, or an envPrefix other than FW_.
+func newEnvCheck(pass *Pass) *envCheck {
+	if len(pass.Project.Env) == 0 {
+		return nil
+	}
+	set := collectRCKeys(pass)
+	if set == nil || !set.Complete {
+		return nil
+	}
+	prefix, ok := envPrefixOf(pass)
+	if !ok || prefix != compat.EnvPrefix {
+		return nil
+	}
+	layerKeys, complete := pass.Project.RuntimeConfigKeys()
+	c := &envCheck{pass: pass, prefix: prefix, byName: map[string]string{}, others: othersMayDeclare(pass, complete)}
+	seen := map[string]bool{}
+	add := func(k string) {
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		c.keys = append(c.keys, k)
+		n := prefix + compat.EnvKey(k)
+		if _, dup := c.byName[n]; !dup {
+			c.byName[n] = k
+			c.names = append(c.names, n)
+		}
+	}
+	for _, k := range set.Keys {
+		add(k.Dotted())
+	}
+	for _, k := range layerKeys { // the project's own and its layers'
+		add(k)
+	}
+	for _, k := range frameworkKeys() {
+		add(k)
+	}
+	for _, k := range set.Opaque {
+		c.opaque = append(c.opaque, prefix+compat.EnvKey(k.Dotted())+"_")
+	}
+	c.target = compat.NewEnvTargets(c.keys)
+	return c
+}
+
+// candidate reports whether a variable is one to judge: it carries the
+// prefix, overrides no key, is not read by the config itself, and is not
+// below a key whose value is computed.
+func (c *envCheck) candidate(name string) bool {
+	if !strings.HasPrefix(name, c.prefix) || len(name) == len(c.prefix) {
+		return false
+	}
+	if _, ok := c.target.Target(name); ok {
+		return false
+	}
+	for _, o := range c.opaque {
+		if strings.HasPrefix(name, o) {
+			return false
+		}
+	}
+	return !envMentioned(c.pass, name)
+}
+
+// sectionMiss is a variable written for the wrong section.
+type sectionMiss struct {
+	Key  string // the declared key it was meant for
+	Want string // that key's variable
+}
+
+// wrongSection returns the declared key a variable would override if it
+// named the key's section (public, app) correctly, or nil.
+func (c *envCheck) wrongSection(name string) *sectionMiss {
+	rest := strings.TrimPrefix(name, c.prefix)
+	var tries []string
+	for _, sec := range []string{"PUBLIC_", "APP_"} {
+		if r, ok := strings.CutPrefix(rest, sec); ok {
+			tries = append(tries, r) // FW_PUBLIC_SECRET for the private secret
+			for _, other := range []string{"PUBLIC_", "APP_"} {
+				if other != sec {
+					tries = append(tries, other+r)
+				}
+			}
+		} else {
+			tries = append(tries, sec+rest) // FW_API_BASE for public.apiBase
+		}
+	}
+	for _, t := range tries {
+		if k, ok := c.byName[c.prefix+t]; ok {
+			return &sectionMiss{Key: k, Want: c.prefix + t}
+		}
+	}
+	return nil
+}

@@ -69,42 +69,6 @@ func typeWords(t compat.Type, v any) string {
 	return "of type `" + humanType(t) + "`"
 }
 
-// humanType renders a type for people: the knowledge base's string kinds
-// (path, glob, url, date) are strings to the user.
-func humanType(t compat.Type) string {
-	switch t.Kind {
-	case compat.KindPath, compat.KindGlob, compat.KindURL, compat.KindDate:
-		return "string"
-	case compat.KindArray:
-		if t.Elem == nil {
-			return "array"
-		}
-		return "array<" + humanType(*t.Elem) + ">"
-	case compat.KindRecord:
-		if t.Elem == nil {
-			return "object"
-		}
-		return "record<" + humanType(*t.Elem) + ">"
-	case compat.KindUnion:
-		var parts []string
-		seen := map[string]bool{}
-		for _, a := range t.Alts {
-			if h := humanType(a); !seen[h] {
-				seen[h] = true
-				parts = append(parts, h)
-			}
-		}
-		return strings.Join(parts, " | ")
-	case compat.KindShape:
-		var parts []string
-		for _, f := range t.Fields {
-			parts = append(parts, f.Name+": "+humanType(f.Type))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return t.String()
-}
-
 // Compiled at first use, like the other regexps of the rules: most runs
 // never need them, and compiling takes time at every start.
 var numericRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`) })

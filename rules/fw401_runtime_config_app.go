@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/fwmigrate/fwmigrate/compat"
 )
 
@@ -51,16 +49,4 @@ func runRuntimeConfigApp(pass *Pass) {
 		d.Notes = append(d.Notes,
 			"move it to `runtimeConfig.public` (sent to the browser, like `app`) or to the top level of `runtimeConfig` (server only), and update the code that reads it")
 	}
-}
-
-// ticks renders names as a list of `name`s.
-func ticks(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "`" + n + "`"
-	}
-	if len(q) > 1 {
-		return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
-	}
-	return strings.Join(q, "")
 }

@@ -33,16 +33,7 @@ type Pass struct {
 // rule can add notes, a fix, a project path, or change its severity.
 // Positions are computed after the rule returns.
 func (p *Pass) Report(span ast.Span, option, format string, args ...any) *Diagnostic {
-	d := &Diagnostic{
-		Code:     p.Rule.Code,
-		Name:     p.Rule.Name,
-		Category: p.Rule.Category,
-		Severity: p.Rule.Severity,
-		File:     p.Project.ConfigDisplay,
-		Span:     span,
-		Option:   option,
-		Message:  fmt.Sprintf(format, args...),
-	}
+	d := p.Rule.Diagnose(p.Project.ConfigDisplay, span, option, fmt.Sprintf(format, args...))
 	p.diags = append(p.diags, d)
 	return d
 }

@@ -151,6 +151,24 @@ type Diagnostic struct {
 	Fix     *Fix
 }
 
+// Diagnose returns a diagnostic of rule r at span in file (as shown to the
+// user), about the option path option ("" when none), with r's code, name,
+// category and default severity. Every diagnostic is made here: the rules'
+// (through Pass.Report) and the tool's own (FW901-FW906, FW999), so that
+// they carry the same fields whatever reports them.
+func (r *Rule) Diagnose(file string, span ast.Span, option, message string) *Diagnostic {
+	return &Diagnostic{
+		Code:     r.Code,
+		Name:     r.Name,
+		Category: r.Category,
+		Severity: r.Severity,
+		File:     file,
+		Span:     span,
+		Option:   option,
+		Message:  message,
+	}
+}
+
 var (
 	registry = map[string]*Rule{}
 	sorted   []*Rule // every rule by code, kept in order by Register

@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -381,4 +382,40 @@ func sourcePrefixes(option string) []string {
 		out = append(out, m[1])
 	}
 	return out
+}
+
+// humanType renders a type for people: the knowledge base's string kinds
+// (path, glob, url, date) are strings to the user.
+func humanType(t compat.Type) string {
+	switch t.Kind {
+	case compat.KindPath, compat.KindGlob, compat.KindURL, compat.KindDate:
+		return "string"
+	case compat.KindArray:
+		if t.Elem == nil {
+			return "array"
+		}
+		return "array<" + humanType(*t.Elem) + ">"
+	case compat.KindRecord:
+		if t.Elem == nil {
+			return "object"
+		}
+		return "record<" + humanType(*t.Elem) + ">"
+	case compat.KindUnion:
+		var parts []string
+		seen := map[string]bool{}
+		for _, a := range t.Alts {
+			if h := humanType(a); !seen[h] {
+				seen[h] = true
+				parts = append(parts, h)
+			}
+		}
+		return strings.Join(parts, " | ")
+	case compat.KindShape:
+		var parts []string
+		for _, f := range t.Fields {
+			parts = append(parts, f.Name+": "+humanType(f.Type))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return t.String()
 }

@@ -82,3 +82,15 @@ func defaultWords(d compat.Default) string {
 	}
 	return "no value"
 }
+
+// ticks renders names as a list of `name`s.
+func ticks(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	if len(q) > 1 {
+		return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	}
+	return strings.Join(q, "")
+}

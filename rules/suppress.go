@@ -1,0 +1,161 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+// Suppressions: `// fwmigrate-ignore CODE: reason` comments in configs and
+// `# fwmigrate-ignore CODE` lines in .env files drop the diagnostics on the
+// line they cover; one that drops nothing is reported (FW903).
+
+// suppression is one `fwmigrate-ignore` comment.
+type suppression struct {
+	file  string
+	line  int      // the line it covers
+	codes []string // codes or names; empty means every rule
+	span  ast.Span
+	at    ast.Position
+	used  map[string]bool
+}
+
+var suppressRE = regexp.MustCompile(`fwmigrate-ignore(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
+
+// suppressions finds `// fwmigrate-ignore CODE[, CODE...]: reason` comments in
+// the config and `# fwmigrate-ignore ...` lines in .env files. A comment at
+// the end of a line covers that line; a comment on a line of its own covers
+// the next line.
+func suppressions(p *project.Project) []*suppression {
+	var out []*suppression
+	if p.File != nil {
+		for _, c := range p.File.Comments {
+			text := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*"), "*/"))
+			s := parseSuppression(text)
+			if s == nil {
+				continue
+			}
+			s.file = p.ConfigDisplay
+			s.span = c.Loc
+			s.at = p.File.Position(c.Loc.Start)
+			s.line = s.at.Line
+			if strings.TrimSpace(string(p.File.Src[p.File.LineStart(c.Loc.Start):c.Loc.Start])) == "" {
+				s.line++ // own line: covers the next one
+			}
+			out = append(out, s)
+		}
+	}
+	for _, ef := range p.Env {
+		off := 0
+		for lineNo := 1; off < len(ef.Src); lineNo++ {
+			end := strings.IndexByte(string(ef.Src[off:]), '\n')
+			if end < 0 {
+				end = len(ef.Src)
+			} else {
+				end += off
+			}
+			line := string(ef.Src[off:end])
+			if hash := strings.Index(line, "#"); hash >= 0 {
+				if s := parseSuppression(strings.TrimSpace(line[hash+1:])); s != nil {
+					s.file = ef.Display
+					s.span = ast.Span{Start: off + hash, End: end}
+					s.at = ast.NewLines(ef.Src).Position(off + hash)
+					s.line = lineNo
+					if strings.TrimSpace(line[:hash]) == "" {
+						s.line++
+					}
+					out = append(out, s)
+				}
+			}
+			off = end + 1
+		}
+	}
+	return out
+}
+
+func parseSuppression(text string) *suppression {
+	if !strings.HasPrefix(text, "fwmigrate-ignore") {
+		return nil
+	}
+	m := suppressRE.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	s := &suppression{used: map[string]bool{}}
+	s.codes = strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	return s
+}
+
+func (s *suppression) covers(d *Diagnostic) (string, bool) {
+	if d.File != s.file || d.Line != s.line {
+		return "", false
+	}
+	if len(s.codes) == 0 {
+		return "*", true
+	}
+	for _, c := range s.codes {
+		if strings.EqualFold(c, d.Code) || strings.EqualFold(c, d.Name) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// applySuppressions drops suppressed diagnostics and reports unused
+// suppressions (FW903). Diagnostics of the tool itself about unreadable or
+// unparsable input cannot be suppressed.
+func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options) []*Diagnostic {
+	sups := suppressions(p)
+	if len(sups) == 0 {
+		return diags
+	}
+	kept := diags[:0]
+	for _, d := range diags {
+		suppressed := false
+		if d.Code != CodeSyntax && d.Code != CodeIO && d.Code != CodeInternal {
+			for _, s := range sups {
+				if c, ok := s.covers(d); ok {
+					s.used[strings.ToUpper(c)] = true
+					suppressed = true
+				}
+			}
+		}
+		if !suppressed {
+			kept = append(kept, d)
+		}
+	}
+	if !opts.Selected(ruleUnusedSuppression) {
+		return kept
+	}
+	for _, s := range sups {
+		var unused []string
+		if len(s.codes) == 0 {
+			if !s.used["*"] {
+				unused = append(unused, "(all)")
+			}
+		} else {
+			for _, c := range s.codes {
+				r := Find(c)
+				switch {
+				case r == nil:
+					unused = append(unused, c+" (no such rule)")
+				case !s.used[strings.ToUpper(c)] && opts.Selected(r):
+					// A suppression for a rule that was not run this time
+					// (--select/--ignore) is not known to be unused.
+					unused = append(unused, c)
+				}
+			}
+		}
+		if len(unused) == 0 {
+			continue
+		}
+		d := ruleUnusedSuppression.Diagnose(s.file, s.span, "", "unused suppression: "+strings.Join(unused, ", "))
+		d.Line, d.Column, d.ColumnUTF16 = s.at.Line, s.at.Column, s.at.ColumnUTF16
+		d.EndLine, d.EndColumn, d.EndColumnUTF16 = s.at.Line, s.at.Column, s.at.ColumnUTF16
+		d.Notes = []string{"nothing on the covered line was reported for it; remove it or correct the code"}
+		kept = append(kept, d)
+	}
+	return kept
+}
