@@ -19,7 +19,7 @@ or folder (other than router.options.* and spa-loading-template.html), srcDir
 is app/ and the root is no longer searched for pages/, layouts/, middleware/,
 plugins/, components/, composables/, utils/, assets/, app.vue, error.vue or
 app.config.*. Those root entries are then silently ignored: no routes, no
-psComponents, no error. One diagnostic is reported per ignored entry.`,
+components, no error. One diagnostic is reported per ignored entry.`,
 		Example: `app/app.vue
 pages/index.vue        <- ignored: version 4 reads app/pages/
 fw.config.ts`,

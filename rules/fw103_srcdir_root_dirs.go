@@ -105,7 +105,7 @@ func runSrcDirRootDirs(pass *Pass) {
 	}
 }
 
-// optionSet reports whether the config sets option, or might: at the top
+// optionMaySet reports whether the config sets option, or might: at the top
 // level or in an environment override, statically or at run time.
 func optionMaySet(pass *Pass, option string) bool {
 	if _, st := pass.Config.Value(option); st != compat.Absent {

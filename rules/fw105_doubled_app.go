@@ -16,7 +16,7 @@ var ruleDoubledApp = &Rule{
 	Doc: Doc{
 		Summary: "`~/app/...` in layout A resolves to app/app/...",
 		Why: `In layout A the ~ and @ aliases are app/ itself, so ~/app/components names
-app/app/psComponents, which does not exist: the framework reports the file as not
+app/app/components, which does not exist: the framework reports the file as not
 found (css) or silently scans nothing (components and auto-import dirs). The
 same holds for imports.dirs entries written from srcDir (app/composables).
 Values like these are usually left over from layout B, where ~ was the root.`,

@@ -148,7 +148,7 @@ func (v layoutView) findMoved(pr *project.Project) []string {
 // versions (migration facts §3), in the order srcDir detection probes them.
 var srcRelativeDirs = []string{"assets", "layouts", "middleware", "pages", "plugins"}
 
-// stringValue returns the value of a string literal or a static untagged
+// literalString returns the value of a string literal or a static untagged
 // template, with the span of its contents (inside the quotes); raw reports
 // that the contents are written without escapes, so that a fix may replace
 // them byte for byte.
@@ -242,7 +242,7 @@ func psSpreadAt(a *ast.Array, i int) bool {
 	return false
 }
 
-// field emits the value of key in an object value.
+// psField emits the value of key in an object value.
 func psField(key string) func(ast.Node, func(ast.Node)) {
 	return func(n ast.Node, emit func(ast.Node)) {
 		if o, ok := ast.Unwrap(n).(*ast.Object); ok {
@@ -287,7 +287,7 @@ func psPropValues(n ast.Node, emit func(ast.Node)) {
 	}
 }
 
-// components: a path, an array of paths or {path}, or {dirs: [...]}.
+// psComponents: a path, an array of paths or {path}, or {dirs: [...]}.
 func psComponents(n ast.Node, emit func(ast.Node)) {
 	switch ast.Unwrap(n).(type) {
 	case *ast.Array:
@@ -321,7 +321,7 @@ func (p *Pass) pathStrings(fn func(ps pathString)) {
 	}
 }
 
-// splitAlias splits `~/x/y` into "~" and "x/y" for the srcDir and rootDir
+// splitPathAlias splits `~/x/y` into "~" and "x/y" for the srcDir and rootDir
 // aliases ~, @, ~~ and @@; ok is false for anything else.
 func splitPathAlias(s string) (alias, rest string, ok bool) {
 	for _, a := range []string{"~~", "@@", "~", "@"} {
@@ -335,7 +335,7 @@ func splitPathAlias(s string) (alias, rest string, ok bool) {
 	return "", "", false
 }
 
-// rootAlias is the rootDir alias of the same family as a srcDir alias.
+// rootAliasOf is the rootDir alias of the same family as a srcDir alias.
 func rootAliasOf(a string) string {
 	if a == "@" {
 		return "@@"
@@ -343,13 +343,13 @@ func rootAliasOf(a string) string {
 	return "~~"
 }
 
-// firstSeg returns the first segment of a slash-separated relative path.
+// firstSegment returns the first segment of a slash-separated relative path.
 func firstSegment(rel string) string {
 	seg, _, _ := strings.Cut(rel, "/")
 	return seg
 }
 
-// relSlash returns target relative to base with forward slashes ("." for
+// relFrom returns target relative to base with forward slashes ("." for
 // base itself), and false when target is not inside base.
 func relFrom(base, target string) (string, bool) {
 	r, err := filepath.Rel(base, target)
@@ -359,7 +359,7 @@ func relFrom(base, target string) (string, bool) {
 	return filepath.ToSlash(r), true
 }
 
-// within reports whether p is dir or lies inside it (both clean and absolute).
+// pathWithin reports whether p is dir or lies inside it (both clean and absolute).
 func pathWithin(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
 }
