@@ -23,3 +23,14 @@ func IsConfigName(name string) bool {
 	}
 	return false
 }
+
+// SkipDir reports a directory that holds no project sources or configs of
+// the user's: dependencies, version control, caches and build output. Walks
+// for configs and sources never enter it.
+func SkipDir(name string) bool { return skipDirs[name] }
+
+var skipDirs = map[string]bool{
+	"node_modules": true, ".git": true, ".hg": true, ".svn": true, ".fw": true, ".output": true, ".nuxt": true, ".nitro": true,
+	".cache": true, ".data": true, ".vercel": true, ".netlify": true, ".turbo": true, ".pnpm-store": true, ".yarn": true,
+	"dist": true, "coverage": true,
+}

@@ -14,11 +14,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
 )
 
-// skipDirs are never walked into: dependencies, VCS data and build output.
-var skipDirs = map[string]bool{
-	"node_modules": true, ".git": true, ".fw": true, ".output": true, "dist": true,
-}
-
 // errNotFile is the error of a directory named like a config: the
 // framework cannot load it either.
 var errNotFile = errors.New("is a directory, not a config file")
@@ -128,19 +123,8 @@ func walkConfigs(dir string, emit func(found)) {
 		emit(found{path: dir, err: err})
 		return
 	}
-	top := repoTop(abs)
 	// The .gitignore files from the top of the repository down to dir apply.
-	var gi *ignore.Git
-	gi = gitignoreAt(gi, "", filepath.Join(top, ".gitignore"))
-	startRel, _ := filepath.Rel(top, abs)
-	startRel = relSlash(startRel)
-	if startRel != "" {
-		cur := ""
-		for _, part := range strings.Split(startRel, "/") {
-			cur = path.Join(cur, part)
-			gi = gitignoreAt(gi, cur, filepath.Join(top, filepath.FromSlash(cur), ".gitignore"))
-		}
-	}
+	gi, startRel := ignore.GitDown(ignore.RepoTop(abs), abs)
 
 	// Directories are walked by their own paths first; directory symlinks
 	// are followed afterwards, so that a directory reached both ways is
@@ -168,7 +152,7 @@ func walkConfigs(dir string, emit func(found)) {
 		if own {
 			for _, e := range entries {
 				if e.Name() == ".gitignore" {
-					gi = gitignoreAt(gi, rel, filepath.Join(dir, ".gitignore"))
+					gi = gi.ReadGit(rel, filepath.Join(dir, ".gitignore"))
 					break
 				}
 			}
@@ -180,7 +164,7 @@ func walkConfigs(dir string, emit func(found)) {
 			config := compat.IsConfigName(name)
 			// Most entries are files that are not configs, and skipped
 			// directories: decide those from the name alone.
-			if !config && (!isDir && !isLink || skipDirs[name] || strings.HasPrefix(name, ".")) {
+			if !config && (!isDir && !isLink || compat.SkipDir(name) || strings.HasPrefix(name, ".")) {
 				continue
 			}
 			child := filepath.Join(dir, name)
@@ -249,20 +233,5 @@ func walkConfigs(dir string, emit func(found)) {
 			continue
 		}
 		walk(ln.path, target, ln.rel, ln.gi, true)
-	}
-}
-
-// repoTop is the nearest directory at or above dir that holds a .git entry,
-// or dir itself when there is none.
-func repoTop(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
 	}
 }

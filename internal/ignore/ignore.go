@@ -7,7 +7,9 @@ package ignore
 
 import (
 	"bytes"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -124,4 +126,45 @@ func (g *Git) Ignored(rel string, isDir bool) bool {
 		}
 	}
 	return ignored
+}
+
+// RepoTop is the nearest directory at or above dir (absolute) that holds a
+// .git entry, or dir itself when there is none.
+func RepoTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// ReadGit returns the rules in force in directory rel (relative to the walk
+// root, slash-separated) whose .gitignore file is at file: g's, followed by
+// the file's. A missing or unreadable .gitignore leaves g's rules in force.
+func (g *Git) ReadGit(rel, file string) *Git {
+	data, _ := os.ReadFile(file)
+	return g.Child(rel, data)
+}
+
+// GitDown returns the .gitignore rules in force in dir (absolute) for a walk
+// rooted at top (RepoTop of dir): those of every directory from top down to
+// dir. The walk's relative paths are relative to top; rel is dir's.
+func GitDown(top, dir string) (g *Git, rel string) {
+	g = g.ReadGit("", filepath.Join(top, ".gitignore"))
+	r, err := filepath.Rel(top, dir)
+	if err != nil || r == "." {
+		return g, ""
+	}
+	rel = filepath.ToSlash(r)
+	cur := ""
+	for _, part := range strings.Split(rel, "/") {
+		cur = path.Join(cur, part)
+		g = g.ReadGit(cur, filepath.Join(top, filepath.FromSlash(cur), ".gitignore"))
+	}
+	return g, rel
 }

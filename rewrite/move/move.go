@@ -189,14 +189,6 @@ var staysAtRoot = map[string]bool{
 	"test": true, "tests": true, "__tests__": true, "e2e": true, "cypress": true, "playwright": true, "spec": true, "specs": true,
 }
 
-// skipScan are directories never scanned for imports: dependencies, VCS,
-// caches and build output.
-var skipScan = map[string]bool{
-	"node_modules": true, ".git": true, ".hg": true, ".svn": true, ".fw": true, ".output": true, ".nuxt": true, ".nitro": true,
-	".cache": true, ".data": true, ".vercel": true, ".netlify": true, ".turbo": true, ".pnpm-store": true, ".yarn": true,
-	"dist": true, "coverage": true,
-}
-
 // maxScan is the largest file scanned for imports; bigger ones are generated
 // or vendored code.
 const maxScan = 4 << 20
@@ -346,7 +338,7 @@ func PlanMove(in Input) (*Plan, error) {
 			return err
 		}
 		if d.IsDir() {
-			if path != walkRoot && (skipScan[d.Name()] || path == buildDir || slices.Contains(layerRoots, path)) {
+			if path != walkRoot && (compat.SkipDir(d.Name()) || path == buildDir || slices.Contains(layerRoots, path)) {
 				return filepath.SkipDir
 			}
 			m.known[path] = true
