@@ -30,6 +30,9 @@ type tree struct {
 	strayOnce sync.Once
 	stray     []string
 	strayErr  error
+
+	sourcesOnce sync.Once
+	sources     []*Source
 }
 
 type stat struct {

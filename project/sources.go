@@ -1,0 +1,229 @@
+package project
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
+)
+
+// Role is what a source file is to the framework.
+type Role uint8
+
+const (
+	// RoleApp is app code: every .vue file and script under the srcDir's
+	// app folders (pages/, components/, layouts/, composables/, utils/,
+	// plugins/, middleware/, or the whole srcDir when it is not the
+	// root), app.vue, error.vue and app.config.*.
+	RoleApp Role = iota
+	// RoleModule is module code: <rootDir>/modules/**.
+	RoleModule
+	// RoleServer is server code: <serverDir>/**.
+	RoleServer
+	// RoleShared is code both sides import: <rootDir>/shared/**.
+	RoleShared
+)
+
+var roleNames = [...]string{"app", "module", "server", "shared"}
+
+func (r Role) String() string { return roleNames[r] }
+
+// Source is one source file of the project or of one of its local layers.
+type Source struct {
+	Path    string // absolute
+	Display string // as shown to the user: relative to the working directory, like ConfigDisplay
+	Rel     string // relative to its root (the project's, or its layer's), slash-separated
+	Role    Role
+	// Layer is the local layer the file belongs to, nil for the project's
+	// own files.
+	Layer *Layer
+}
+
+// Lang returns the file's language as the code reader takes it: "vue",
+// "ts", "tsx", "js" or "jsx".
+func (s *Source) Lang() string { return sourceLang(s.Path) }
+
+func sourceLang(name string) string {
+	switch filepath.Ext(name) {
+	case ".vue":
+		return "vue"
+	case ".ts", ".mts", ".cts":
+		if strings.HasSuffix(name, ".d.ts") || strings.HasSuffix(name, ".d.mts") || strings.HasSuffix(name, ".d.cts") {
+			return "" // declarations: no code runs
+		}
+		return "ts"
+	case ".tsx":
+		return "tsx"
+	case ".js", ".mjs", ".cjs":
+		return "js"
+	case ".jsx":
+		return "jsx"
+	}
+	return ""
+}
+
+// appDirs are the srcDir folders that hold app code when srcDir is the root
+// (layout B): the others there (server/, public/, tests, scripts) are not
+// the app's. pages, layouts, middleware and plugins follow dir.*.
+var appDirs = []string{"components", "composables", "utils"}
+
+// appFiles are the srcDir files that are app code.
+var appFiles = []string{"app.vue", "error.vue", "app.config.ts", "app.config.js", "app.config.mjs", "app.config.mts"}
+
+// Sources returns the source files of the project and of its local layers,
+// by role, sorted by path; each file once. The tree is walked on the first
+// call and the answer kept for the project's life. Dependencies, build
+// output, hidden directories and what the repository's .gitignore files
+// exclude are left out, and symlinked directories are not followed.
+func (p *Project) Sources() []*Source {
+	t := p.files()
+	t.sourcesOnce.Do(func() {
+		w := &sourceWalk{p: p, seen: map[string]bool{}}
+		if p.Layer != nil && p.Detection != nil {
+			w.layer(p.Root, p.Detection, nil)
+		}
+		for _, ly := range p.Layers {
+			if ly.Detection != nil {
+				w.layer(ly.Root, ly.Detection, ly)
+			}
+		}
+		sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
+		t.sources = w.out
+	})
+	return t.sources
+}
+
+type sourceWalk struct {
+	p    *Project
+	seen map[string]bool
+	out  []*Source
+}
+
+// layer adds the sources of one root (the project's or a layer's), as its
+// Detection resolves them today.
+func (w *sourceWalk) layer(root string, d *compat.Detection, ly *Layer) {
+	r := d.Current
+	// The roles that own a folder come first: under version 3 the server
+	// folder is inside a custom srcDir (<srcDir>/server), and it is the
+	// server's, not the app's.
+	if dir := r.Dir["modules"]; dir != "" {
+		w.walk(root, dir, RoleModule, ly, nil)
+	}
+	if r.ServerDir != "" {
+		w.walk(root, r.ServerDir, RoleServer, ly, nil)
+	}
+	if dir := r.Dir["shared"]; dir != "" {
+		w.walk(root, dir, RoleShared, ly, nil)
+	}
+	if r.SrcDir == "" {
+		return
+	}
+	if r.SrcDir != root {
+		// Layout A or a custom srcDir: all of it is the app's, but for
+		// the folders above and public/ (assets, not code).
+		skip := map[string]bool{r.Dir["public"]: true, r.Dir["modules"]: true, r.ServerDir: true, r.Dir["shared"]: true}
+		w.walk(root, r.SrcDir, RoleApp, ly, skip)
+	} else {
+		for _, k := range []string{"pages", "layouts", "middleware", "plugins"} {
+			if dir := r.Dir[k]; dir != "" {
+				w.walk(root, dir, RoleApp, ly, nil)
+			}
+		}
+		for _, name := range appDirs {
+			w.walk(root, filepath.Join(r.SrcDir, name), RoleApp, ly, nil)
+		}
+	}
+	for _, name := range appFiles {
+		w.file(root, filepath.Join(r.SrcDir, name), RoleApp, ly)
+	}
+}
+
+func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
+	if w.seen[p] {
+		return
+	}
+	w.seen[p] = true
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		rel = p
+	}
+	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly})
+}
+
+// file adds one file when it is a regular file (symlinks followed).
+func (w *sourceWalk) file(root, p string, role Role, ly *Layer) {
+	if sourceLang(p) == "" || !w.p.IsFile(p) {
+		return
+	}
+	w.add(root, p, role, ly)
+}
+
+// walk adds the sources under dir, but for the directories in skip.
+func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[string]bool) {
+	info, err := os.Lstat(dir)
+	if err != nil || !info.IsDir() {
+		return
+	}
+	gi, rel := ignore.GitDown(ignore.RepoTop(root), dir)
+	var visit func(dir, rel string, gi *ignore.Git)
+	visit = func(dir, rel string, gi *ignore.Git) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.Name() == ".gitignore" {
+				gi = gi.ReadGit(rel, filepath.Join(dir, ".gitignore"))
+				break
+			}
+		}
+		for _, e := range entries {
+			name := e.Name()
+			child := filepath.Join(dir, name)
+			childRel := path.Join(rel, name)
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				// A symlinked file is read through; a symlinked directory
+				// is not walked (it may lead outside, or in circles).
+				if sourceLang(name) != "" && !gi.Ignored(childRel, false) {
+					w.file(root, child, role, ly)
+				}
+			case e.IsDir():
+				if strings.HasPrefix(name, ".") || compat.SkipDir(name) || skip[child] || gi.Ignored(childRel, true) {
+					continue
+				}
+				visit(child, childRel, gi)
+			case e.Type().IsRegular():
+				if sourceLang(name) != "" && !gi.Ignored(childRel, false) {
+					w.add(root, child, role, ly)
+				}
+			}
+		}
+	}
+	visit(dir, rel, gi)
+}
+
+// display shows an absolute path the way the project's config is shown:
+// relative to the working directory.
+func (p *Project) display(abs string) string {
+	rel, err := filepath.Rel(p.Root, abs)
+	if err != nil {
+		return abs
+	}
+	return filepath.Join(filepath.Dir(p.ConfigDisplay), rel)
+}
+
+// Read reads the file (with ReadSource's limits); a binary file is an
+// error.
+func (s *Source) Read() ([]byte, error) {
+	src, err := ReadSource(s.Path)
+	if err == nil {
+		err = binaryErr(src)
+	}
+	return src, err
+}
