@@ -1,3 +1,10 @@
+// Package project is what fwmigrate knows of a project before any rule runs
+// (as go/packages is to go/analysis): its config, parsed once and shared
+// with the projects that reach it as a layer (Loader), its local layers, its
+// framework major (package.json), its .env files, the runtimeConfig keys
+// its configs declare, its tree as the rules may see it (Exists, IsDir, List,
+// FwIgnore: each asked of the disk once), and its source files by role
+// (Sources). Rules get a loaded Project; they never read the disk.
 package project
 
 import (
