@@ -167,41 +167,36 @@ func (n *JSNode) children(out []*JSNode) []*JSNode {
 // copy it to keep it). When fn returns false, the nodes below that node
 // are not visited.
 func WalkJS(n *JSNode, fn func(n *JSNode, stack []*JSNode) bool) {
-	if n == nil {
+	if n == nil || !fn(n, nil) {
 		return
 	}
-	// An explicit stack: a tree as deep as the parser allows must not
-	// overflow Go's.
-	type frame struct {
-		n    *JSNode
-		kids []*JSNode
-		next int
-	}
-	var ancestors []*JSNode
-	var frames []frame
-	if !fn(n, ancestors) {
-		return
-	}
-	frames = append(frames, frame{n: n, kids: n.children(nil)})
-	ancestors = append(ancestors, n)
+	// An explicit stack (a tree as deep as the parser allows must not
+	// overflow Go's), and one buffer for the children of every node on it.
+	type frame struct{ lo, hi, next int }
+	ancestors := []*JSNode{n}
+	kids := n.children(make([]*JSNode, 0, 64))
+	frames := []frame{{0, len(kids), 0}}
 	for len(frames) > 0 {
 		top := &frames[len(frames)-1]
-		if top.next >= len(top.kids) {
+		if top.next >= top.hi {
+			kids = kids[:top.lo]
 			frames = frames[:len(frames)-1]
 			ancestors = ancestors[:len(ancestors)-1]
 			continue
 		}
-		c := top.kids[top.next]
+		c := kids[top.next]
 		top.next++
 		if !fn(c, ancestors) {
 			continue
 		}
-		frames = append(frames, frame{n: c, kids: c.children(nil)})
+		lo := len(kids)
+		kids = c.children(kids)
+		frames = append(frames, frame{lo, len(kids), lo})
 		ancestors = append(ancestors, c)
 	}
 }
 
-// Unparen returns the expression under await: `await f()` -> `f()`. (The
+// Unawait returns the expression under await: `await f()` -> `f()`. (The
 // tree has no parentheses or TypeScript wrappers to see through.)
 func Unawait(n *JSNode) *JSNode {
 	for n != nil && n.Kind == JSAwait {

@@ -62,10 +62,10 @@ func (p *parser) jsxExpr(i int, spread bool) (*JSNode, int) {
 		s.X = p.cExpr(lComma)
 		x = p.fin(s)
 	} else if p.l.tok != tCloseBrace {
-		saved := p.code.noIn
-		p.code.noIn = false
+		saved := p.code.ctx
+		p.code.ctx = exprCtx{}
 		x = p.cExpr(lLowest)
-		p.code.noIn = saved
+		p.code.ctx = saved
 	}
 	if p.l.tok != tCloseBrace {
 		p.expect(tCloseBrace)

@@ -6,10 +6,17 @@ package ast
 // and decorators are skipped by the config parser's code, so the two never
 // disagree on where a type ends.
 
+// exprCtx is what an expression's reading depends on from around it; a
+// bracket resets it.
+type exprCtx struct {
+	noIn   bool // parsing the head of a for: `in` is not an operator
+	afterQ bool // between "?" and ":" of a conditional
+}
+
 type codeState struct {
 	jsx      bool
 	inGen    bool
-	noIn     bool         // parsing the head of a for: `in` is not an operator
+	ctx      exprCtx
 	notArrow map[int]bool // "(" offsets that failed to read as arrow parameters
 	slab     []JSNode
 }
@@ -357,10 +364,10 @@ func (p *parser) cParenExpr() *JSNode {
 	if !p.expect(tOpenParen) {
 		return p.cErr()
 	}
-	saved := p.code.noIn
-	p.code.noIn = false
+	saved := p.code.ctx
+	p.code.ctx = exprCtx{}
 	x := p.cExpr(lLowest)
-	p.code.noIn = saved
+	p.code.ctx = saved
 	p.expect(tCloseParen)
 	return x
 }
@@ -408,8 +415,8 @@ func (p *parser) cFor(start int) *JSNode {
 		return p.cErr()
 	}
 	var init *JSNode
-	savedNoIn := p.code.noIn
-	p.code.noIn = true
+	savedCtx := p.code.ctx
+	p.code.ctx = exprCtx{noIn: true}
 	initStart := p.l.start
 	switch {
 	case p.l.tok == tSemicolon:
@@ -432,7 +439,7 @@ func (p *parser) cFor(start int) *JSNode {
 	default:
 		init = p.cExpr(lLowest)
 	}
-	p.code.noIn = savedNoIn
+	p.code.ctx = savedCtx
 	if p.l.tok == tIn || p.l.is("of") {
 		n := p.node(JSForIn, start)
 		n.Op = "in"
@@ -808,10 +815,10 @@ func (p *parser) cFnRest(n *JSNode) {
 }
 
 func (p *parser) cFnBody() *JSNode {
-	savedNoIn := p.code.noIn
-	p.code.noIn = false
+	savedNoIn := p.code.ctx
+	p.code.ctx = exprCtx{}
 	b := p.cBlock()
-	p.code.noIn = savedNoIn
+	p.code.ctx = savedNoIn
 	return b
 }
 
@@ -821,9 +828,9 @@ func (p *parser) cParams() []*JSNode {
 	if !p.expect(tOpenParen) {
 		return nil
 	}
-	savedNoIn := p.code.noIn
-	p.code.noIn = false
-	defer func() { p.code.noIn = savedNoIn }()
+	savedNoIn := p.code.ctx
+	p.code.ctx = exprCtx{}
+	defer func() { p.code.ctx = savedNoIn }()
 	for p.l.tok != tCloseParen && !p.failed() {
 		if p.l.tok == tAt {
 			p.skipDecorators()
@@ -996,10 +1003,10 @@ func (p *parser) cKey(pr *JSNode) bool {
 	case tOpenBracket:
 		pr.Flags |= FlagComputed
 		p.next()
-		saved := p.code.noIn
-		p.code.noIn = false
+		saved := p.code.ctx
+		p.code.ctx = exprCtx{}
 		pr.X = p.cExpr(lComma)
-		p.code.noIn = saved
+		p.code.ctx = saved
 		p.expect(tCloseBracket)
 	case tPrivate:
 		pr.Name = p.l.raw()
@@ -1179,12 +1186,13 @@ func (p *parser) cMember() *JSNode {
 		p.next()
 		pr.Y = p.cExpr(lComma)
 	}
+	p.fin(pr)
 	p.cSemi()
 	if abstract {
 		pr.Kind = JSTypeDecl
 		pr.Y, pr.X = nil, nil
 	}
-	return p.fin(pr)
+	return pr
 }
 
 // ---- expressions ----
@@ -1261,10 +1269,10 @@ func (p *parser) cPrefix(lv level) *JSNode {
 			}
 		}
 		p.next()
-		saved := p.code.noIn
-		p.code.noIn = false
+		saved := p.code.ctx
+		p.code.ctx = exprCtx{}
 		x := p.cExpr(lLowest)
-		p.code.noIn = saved
+		p.code.ctx = saved
 		p.expect(tCloseParen)
 		return x
 	case tOpenBracket:
@@ -1503,10 +1511,29 @@ func (p *parser) cAsync(start int, lv level) *JSNode {
 func (p *parser) cTryArrow(start int, async bool) *JSNode {
 	open := p.l.start
 	s := p.save()
+	afterQ := p.code.ctx.afterQ
 	params := p.cParams()
 	if !p.failed() && p.ts && p.l.tok == tColon {
-		p.next()
-		p.skipReturnType()
+		if afterQ {
+			// `a ? (b) : c => d`: TypeScript takes `(b): c => d` for an
+			// arrow only if a ":" follows its body.
+			s2 := p.save()
+			p.next()
+			p.skipReturnType()
+			if !p.failed() && p.l.tok == tArrow && !p.l.nl {
+				fn := p.cArrowBody(start, params, async)
+				if !p.failed() && p.l.tok == tColon {
+					return fn
+				}
+			}
+			if p.fatal {
+				return p.cErr()
+			}
+			p.restore(s2)
+		} else {
+			p.next()
+			p.skipReturnType()
+		}
 	}
 	if p.failed() || p.l.tok != tArrow || p.l.nl {
 		if p.fatal {
@@ -1547,8 +1574,8 @@ func (p *parser) cArrowBody(start int, params []*JSNode, async bool) *JSNode {
 
 func (p *parser) cArgs() []*JSNode {
 	p.next() // (
-	saved := p.code.noIn
-	p.code.noIn = false
+	saved := p.code.ctx
+	p.code.ctx = exprCtx{}
 	var args []*JSNode
 	for p.l.tok != tCloseParen && !p.failed() {
 		if p.l.tok == tDotDotDot {
@@ -1564,7 +1591,7 @@ func (p *parser) cArgs() []*JSNode {
 		}
 		p.next()
 	}
-	p.code.noIn = saved
+	p.code.ctx = saved
 	p.expect(tCloseParen)
 	return args
 }
@@ -1577,8 +1604,8 @@ func (p *parser) cTemplate(tag *JSNode, start int) *JSNode {
 		p.next()
 		return p.fin(n)
 	}
-	saved := p.code.noIn
-	p.code.noIn = false
+	saved := p.code.ctx
+	p.code.ctx = exprCtx{}
 	for !p.failed() {
 		p.next()
 		n.List = append(n.List, p.cExpr(lLowest))
@@ -1596,15 +1623,15 @@ func (p *parser) cTemplate(tag *JSNode, start int) *JSNode {
 			break
 		}
 	}
-	p.code.noIn = saved
+	p.code.ctx = saved
 	return p.fin(n)
 }
 
 func (p *parser) cArray() *JSNode {
 	n := p.node(JSArray, p.l.start)
 	p.next()
-	saved := p.code.noIn
-	p.code.noIn = false
+	saved := p.code.ctx
+	p.code.ctx = exprCtx{}
 	for p.l.tok != tCloseBracket && !p.failed() {
 		if p.l.tok == tComma {
 			n.List = append(n.List, nil)
@@ -1624,7 +1651,7 @@ func (p *parser) cArray() *JSNode {
 		}
 		p.next()
 	}
-	p.code.noIn = saved
+	p.code.ctx = saved
 	p.expect(tCloseBracket)
 	return p.fin(n)
 }
@@ -1632,8 +1659,8 @@ func (p *parser) cArray() *JSNode {
 func (p *parser) cObject() *JSNode {
 	n := p.node(JSObject, p.l.start)
 	p.next()
-	saved := p.code.noIn
-	p.code.noIn = false
+	saved := p.code.ctx
+	p.code.ctx = exprCtx{}
 	for p.l.tok != tCloseBrace && !p.failed() {
 		if p.l.tok == tDotDotDot {
 			s := p.node(JSSpread, p.l.start)
@@ -1648,7 +1675,7 @@ func (p *parser) cObject() *JSNode {
 		}
 		p.next()
 	}
-	p.code.noIn = saved
+	p.code.ctx = saved
 	p.expect(tCloseBrace)
 	return p.fin(n)
 }
@@ -1841,10 +1868,10 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 			n.Flags |= FlagComputed
 			n.X = left
 			p.next()
-			saved := p.code.noIn
-			p.code.noIn = false
+			saved := p.code.ctx
+			p.code.ctx = exprCtx{}
 			n.Y = p.cExpr(lLowest)
-			p.code.noIn = saved
+			p.code.ctx = saved
 			p.expect(tCloseBracket)
 			left = p.fin(n)
 		case tOpenParen:
@@ -1862,10 +1889,10 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 			n := p.node(JSCond, start)
 			n.X = left
 			p.next()
-			saved := p.code.noIn
-			p.code.noIn = false
+			saved := p.code.ctx
+			p.code.ctx = exprCtx{afterQ: true}
 			n.Y = p.cExpr(lComma)
-			p.code.noIn = saved
+			p.code.ctx = saved
 			p.expect(tColon)
 			n.Z = p.cExpr(lComma)
 			left = p.fin(n)
@@ -1894,6 +1921,9 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 			n.List = []*JSNode{left}
 			for p.l.tok == tComma && !p.failed() {
 				p.next()
+				if p.l.tok == tCloseParen {
+					break // `(a, b,)`: esbuild reads it; so do we
+				}
 				n.List = append(n.List, p.cExpr(lComma))
 			}
 			left = p.fin(n)
@@ -1945,7 +1975,7 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 // cBinary reads a binary operator and its right operand when the current
 // token is one whose precedence is above lv.
 func (p *parser) cBinary(left **JSNode, lv level, start int) bool {
-	if p.l.tok == tIn && p.code.noIn {
+	if p.l.tok == tIn && p.code.ctx.noIn {
 		return false
 	}
 	opLevel := binaryLevel(p.l.tok)

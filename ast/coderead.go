@@ -102,6 +102,15 @@ const (
 	BindTemplate                    // a v-for alias or slot prop of a template
 )
 
+var bindingKindNames = [...]string{"var", "let", "const", "function", "class", "param", "catch", "import", "enum", "template"}
+
+func (k BindingKind) String() string {
+	if int(k) < len(bindingKindNames) {
+		return bindingKindNames[k]
+	}
+	return "unknown"
+}
+
 // Binding is a declared name.
 type Binding struct {
 	Name  string
@@ -112,8 +121,8 @@ type Binding struct {
 	// Decl is the declaration: a JSDeclarator (var, let, const), the
 	// JSFunction or JSClass (declarations and own names), the function or
 	// arrow of a parameter, the JSCatch, the JSSpecifier of an import, the
-	// JSTypeDecl of an enum, the JSNode of a template directive's
-	// expression for template bindings (nil for slot props).
+	// JSTypeDecl of an enum, the alias or props pattern of a template
+	// binding.
 	Decl *JSNode
 	// Init is the value the declaration binds the pattern to: the
 	// declarator's initializer (`const { data } = await useFetch()` ->
@@ -415,9 +424,12 @@ func (r *resolver) resolve(root *JSNode, top *Scope, module bool) {
 		if len(stack) > 0 {
 			cur = stack[len(stack)-1].s
 		}
-		if s := r.scopes[n]; s != nil && n != root {
-			stack = append(stack, scopeAt{d, s})
-			cur = s
+		switch n.Kind {
+		case JSFunction, JSArrow, JSClass, JSCatch, JSBlock, JSFor, JSForIn, JSSwitch:
+			if s := r.scopes[n]; s != nil && n != root {
+				stack = append(stack, scopeAt{d, s})
+				cur = s
+			}
 		}
 		if n.Kind != JSIdent || n.Has(FlagDecl) {
 			return true
