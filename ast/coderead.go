@@ -29,7 +29,8 @@ type Code struct {
 	// to its binding, or to none (a global).
 	Refs []*Ref
 
-	f *File
+	f    *File
+	slab []JSNode // nodes not yet handed out, shared by the parsers of the file
 }
 
 // Script is one script of a Code: a script file, or a <script> block.
@@ -242,6 +243,8 @@ func (c *Code) readScript(s *Script, span Span) error {
 	p := &parser{f: c.f, text: c.f.text, ts: s.TS, afterArrowBody: -1, forbidAfterAs: -1, latestArrowArg: -1, exportStmt: -1,
 		sink: &Expr{Hint: HintOther}}
 	p.code.jsx = s.JSX
+	p.code.slab = c.slab
+	defer func() { c.slab = p.code.slab }()
 	p.l = lexerIn(c.f, span)
 	// A hashbang line is not a comment.
 	if span.Start+1 < len(c.Src) && c.Src[span.Start] == '#' && c.Src[span.Start+1] == '!' {
