@@ -808,6 +808,7 @@ func (l *lexer) splitFirst() {
 
 func (l *lexer) lexNumber() {
 	src := l.src
+	start := l.pos
 	l.tok = tNumber
 	c := src[l.pos]
 	if c == '0' && l.pos+1 < len(src) {
@@ -834,6 +835,12 @@ func (l *lexer) lexNumber() {
 		l.checkNumberEnd()
 		return
 	}
+	if legacyOctal(src[start:l.pos]) {
+		// 00.x is a member of a legacy octal literal: no fraction, no
+		// exponent.
+		l.checkNumberEnd()
+		return
+	}
 	if l.peek(0) == '.' {
 		l.pos++
 		for l.pos < len(src) && (isDigit(src[l.pos]) || src[l.pos] == '_') {
@@ -850,6 +857,19 @@ func (l *lexer) lexNumber() {
 		}
 	}
 	l.checkNumberEnd()
+}
+
+// legacyOctal reports a legacy octal literal: 0 followed by octal digits.
+func legacyOctal(digits []byte) bool {
+	if len(digits) < 2 || digits[0] != '0' {
+		return false
+	}
+	for _, c := range digits[1:] {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkNumberEnd rejects an identifier character right after a number

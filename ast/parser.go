@@ -114,6 +114,8 @@ type parser struct {
 	exportStmt  int
 	exportDecl  string // "an interface": `export default <declaration>` with no value
 	bindingStmt int
+
+	code codeState // the code reader's state (codeparse.go)
 }
 
 func newParser(f *File, ts bool) *parser {
