@@ -37,6 +37,10 @@ type Index struct {
 
 	rcOnce sync.Once
 	rc     *rcKeySet
+
+	codeOnce sync.Once
+	codeIdx  *codeIndex
+	siteMu   sync.Mutex
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or

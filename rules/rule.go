@@ -53,11 +53,12 @@ const (
 	Schema   Category = "schema"   // FW3xx
 	Env      Category = "env"      // FW4xx: runtimeConfig and environment variables
 	Security Category = "security" // FW5xx
+	Code     Category = "code"     // FW6xx: application and module code that version 4 changes
 	Tool     Category = "tool"     // FW9xx: the tool itself
 )
 
 // Categories lists every category in code order.
-var Categories = []Category{Layout, Version, Schema, Env, Security, Tool}
+var Categories = []Category{Layout, Version, Schema, Env, Security, Code, Tool}
 
 // Doc is a rule's documentation, printed by `fwmigrate explain`.
 type Doc struct {
@@ -78,6 +79,13 @@ type Rule struct {
 	// input, and when it cannot judge (a value that is not static, a spread)
 	// it stays silent or reports "cannot check: ..." at Info.
 	Run func(pass *Pass)
+	// Flips are the default changes of version 4 (compat.Flips paths)
+	// whose sites in the project's code the rule finds: FW204 lists a flip
+	// whose detector found no site as one that reaches no code, and
+	// `apply --pin=affected` pins the flips that have sites.
+	Flips []string
+	// detect finds a code rule's sites, once per check (Index.sitesOf).
+	detect func(ci *codeIndex) []*site
 }
 
 // Applicability says whether a fix may be applied without review.
@@ -112,11 +120,15 @@ const (
 	KeepOnly
 )
 
-// Fix is a suggested change to the config file.
+// Fix is a suggested change to the config file, or to a code file.
 type Fix struct {
 	Description   string
 	Applicability Applicability
-	Ops           []rewrite.Op
+	// File is the code file the fix edits (absolute), "" for the project's
+	// config. In a code file, Ops are byte edits only (rewrite.OpReplace;
+	// an empty span inserts).
+	File string
+	Ops  []rewrite.Op
 	// Layout is the layout choice the fix assumes; apply leaves out the
 	// fixes of the other choice.
 	Layout FixLayout
@@ -181,7 +193,7 @@ func Register(r *Rule) {
 	if len(r.Code) != 5 || !strings.HasPrefix(r.Code, "FW") {
 		panic("rules: malformed code " + r.Code)
 	}
-	want := map[Category]byte{Layout: '1', Version: '2', Schema: '3', Env: '4', Security: '5', Tool: '9'}[r.Category]
+	want := map[Category]byte{Layout: '1', Version: '2', Schema: '3', Env: '4', Security: '5', Code: '6', Tool: '9'}[r.Category]
 	if want == 0 || r.Code[2] != want {
 		panic(fmt.Sprintf("rules: code %s does not match category %q", r.Code, r.Category))
 	}

@@ -1,0 +1,409 @@
+package rules
+
+import (
+	"github.com/fwmigrate/fwmigrate/ast"
+)
+
+// The results of the data composables, followed through the code: what
+// several code rules (FW601, FW602, FW603, FW604, FW609, FW610) judge.
+//
+// A data composable (useAsyncData, useFetch, useLazyAsyncData,
+// useLazyFetch) returns an object of refs and functions. Code reads it by
+// destructuring (`const { data: d, refresh } = await useFetch()`), as a
+// whole (`const r = useFetch(); r.data.value`), or through a composable of
+// the project that returns it (`export function usePosts() { return
+// useFetch(...) }`, one level deep, also across files: the framework
+// auto-imports composables by name).
+
+// dataComposables are the framework's data composables.
+var dataComposables = []string{"useAsyncData", "useFetch", "useLazyAsyncData", "useLazyFetch"}
+
+// dataFields are the members of a data composable's result that the rules
+// follow.
+var dataFields = map[string]bool{"data": true, "error": true, "refresh": true, "execute": true, "pending": true, "status": true, "clear": true}
+
+// dataCall is one call of a data composable.
+type dataCall struct {
+	file *codeFile
+	call *ast.JSNode // the JSCall
+	name string      // useFetch, useAsyncData, ...
+}
+
+// options returns the call's options argument and its index: the argument
+// after the URL (useFetch) or after the handler (useAsyncData, whose key is
+// optional). It is nil when the call has none; index is where it would go,
+// or -1 when the arguments do not tell (a spread, a handler that is not a
+// function).
+func (c *dataCall) options() (opts *ast.JSNode, index int) {
+	args := c.call.List
+	for _, a := range args {
+		if a.Kind == ast.JSSpread {
+			return nil, -1
+		}
+	}
+	i := 1 // useFetch(url, options)
+	if c.name == "useAsyncData" || c.name == "useLazyAsyncData" {
+		// useAsyncData([key,] handler, [options]): the framework takes a
+		// first argument that is a string as the key.
+		switch {
+		case len(args) == 0:
+			return nil, -1
+		case args[0].Kind == ast.JSString || args[0].Kind == ast.JSTemplate:
+			i = 2
+		case args[0].Kind == ast.JSArrow || args[0].Kind == ast.JSFunction:
+			i = 1
+		case len(args) >= 2 && (args[1].Kind == ast.JSArrow || args[1].Kind == ast.JSFunction):
+			i = 2 // a key held in a variable
+		default:
+			return nil, -1
+		}
+	}
+	if i < len(args) {
+		return args[i], i
+	}
+	return nil, i
+}
+
+// option returns the property key of the call's options object literal,
+// nil when it has none. known is false when the options are not an object
+// literal (a variable, a spread inside), so that the property may be set.
+func (c *dataCall) option(key string) (prop *ast.JSNode, known bool) {
+	opts, i := c.options()
+	if i < 0 {
+		return nil, false
+	}
+	if opts == nil {
+		return nil, true
+	}
+	if opts.Kind != ast.JSObject {
+		return nil, false
+	}
+	for _, p := range opts.List {
+		if p.Kind == ast.JSSpread || p.Has(ast.FlagComputed) {
+			return objProp(opts, key), false
+		}
+	}
+	return objProp(opts, key), true
+}
+
+// addOption returns the edit that sets key: value in the call's options
+// (adding the argument when the call has none), and whether it can be made.
+func (c *dataCall) addOption(key, value string) (span ast.Span, text string, ok bool) {
+	opts, i := c.options()
+	switch {
+	case i < 0:
+		return ast.Span{}, "", false
+	case opts == nil:
+		// A new last argument, after the argument before it.
+		if i != len(c.call.List) || i == 0 {
+			return ast.Span{}, "", false
+		}
+		at := c.call.List[i-1].Loc.End
+		return ast.Span{Start: at, End: at}, ", { " + key + ": " + value + " }", true
+	case opts.Kind != ast.JSObject:
+		return ast.Span{}, "", false
+	}
+	src := c.file.text
+	if len(opts.List) == 0 {
+		// `{}` (maybe with spaces): fill it.
+		return ast.Span{Start: opts.Loc.Start + 1, End: opts.Loc.End - 1}, " " + key + ": " + value + " ", true
+	}
+	last := opts.List[len(opts.List)-1]
+	at := last.Loc.End
+	// After the last property's trailing comma, if it has one.
+	j := at
+	for j < opts.Loc.End-1 && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+		j++
+	}
+	if src[j] == ',' {
+		return ast.Span{Start: j + 1, End: j + 1}, " " + key + ": " + value + ",", true
+	}
+	return ast.Span{Start: at, End: at}, ", " + key + ": " + value, true
+}
+
+// composable is a function of the project that returns a data
+// composable's result: calling it is calling that composable.
+type composable struct {
+	name string
+	call *dataCall
+	// fields maps the returned object's keys to the result's fields
+	// (`return { posts: data, refresh }` -> posts: data, refresh:
+	// refresh); nil when the whole result is returned.
+	fields map[string]string
+}
+
+// dataUse is one read of a field of a data composable's result.
+type dataUse struct {
+	file  *codeFile
+	call  *dataCall
+	field string // data, error, refresh, execute, pending, status, clear
+	// ref is the expression whose value is the field (the ref `d` or
+	// `r.data`, the function `refresh`); val is the expression that reads
+	// the ref's value (`d.value`; in a template, where refs are unwrapped,
+	// `d` itself), nil when the ref is used as a ref (watch(d)) or the field
+	// is a function.
+	ref, val *ast.JSNode
+	// up are the ancestors of val (of ref when val is nil), nearest last,
+	// within the script or template expression.
+	up []*ast.JSNode
+	tx *ast.TemplateExpr // the template expression it is in, nil in a script
+}
+
+// parent returns the nearest ancestor of the use's expression, nil at the
+// top of a template expression.
+func (u *dataUse) parent() *ast.JSNode {
+	if len(u.up) == 0 {
+		return nil
+	}
+	return u.up[len(u.up)-1]
+}
+
+// dataIndex is every data composable call of the code and the reads of
+// their results.
+type dataIndex struct {
+	ci          *codeIndex
+	calls       []*dataCall
+	composables map[string]*composable
+	// bound are the bindings that hold a result or one of its fields.
+	bound map[*ast.Binding]boundResult
+	uses  []*dataUse
+}
+
+// boundResult is what a binding holds: a field of call's result, or the
+// whole result (field "").
+type boundResult struct {
+	call  *dataCall
+	field string
+}
+
+func newDataIndex(ci *codeIndex) *dataIndex {
+	d := &dataIndex{ci: ci, composables: map[string]*composable{}, bound: map[*ast.Binding]boundResult{}}
+	for _, f := range ci.files {
+		d.addFile(f)
+	}
+	return d
+}
+
+// composableNames are the names of the project's composables, as trigger
+// words.
+func (d *dataIndex) composableNames() [][]byte {
+	var out [][]byte
+	for name := range d.composables {
+		out = append(out, []byte(name))
+	}
+	return out
+}
+
+// callOf returns the data call an expression (unawaited) is, nil when it is
+// not one. A call of a project composable is its inner call, with the
+// composable.
+func (d *dataIndex) callOf(f *codeFile, n *ast.JSNode) (*dataCall, *composable) {
+	n = ast.Unawait(n)
+	if n == nil || n.Kind != ast.JSCall || n.X == nil || n.X.Kind != ast.JSIdent {
+		return nil, nil
+	}
+	if importedAs(n.X, dataComposables...) {
+		name := n.X.Name
+		if b := n.X.Resolve(); b != nil {
+			name = b.Decl.Name
+		}
+		return &dataCall{file: f, call: n, name: name}, nil
+	}
+	if c := d.composables[n.X.Name]; c != nil && (n.X.Resolve() == nil || n.X.Resolve().Kind == ast.BindImport) {
+		return c.call, c
+	}
+	return nil, nil
+}
+
+// addFile finds f's data calls and the composables it defines.
+func (d *dataIndex) addFile(f *codeFile) {
+	if f.code == nil {
+		return
+	}
+	walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		switch n.Kind {
+		case ast.JSCall:
+			if c, comp := d.callOf(f, n); c != nil && comp == nil {
+				d.calls = append(d.calls, c)
+			}
+		case ast.JSFunction, ast.JSArrow:
+			if name := functionName(n, up); name != "" && len(name) > 3 && name[:3] == "use" {
+				if c := d.returned(f, n); c != nil {
+					c.name = name
+					d.composables[name] = c
+				}
+			}
+		}
+		return true
+	})
+}
+
+// functionName returns the name a function is declared or bound under:
+// `function useX() {}`, `const useX = () => ...`, `export const useX =
+// function () {}`; "" for others.
+func functionName(fn *ast.JSNode, up []*ast.JSNode) string {
+	if fn.Kind == ast.JSFunction && fn.Name != "" {
+		return fn.Name
+	}
+	if len(up) > 0 {
+		if p := up[len(up)-1]; p.Kind == ast.JSDeclarator && p.Y == fn && p.X != nil && p.X.Kind == ast.JSIdent {
+			return p.X.Name
+		}
+	}
+	return ""
+}
+
+// returned returns what a function returns when it is a data composable's
+// result (the whole result, or an object of its fields), nil otherwise.
+func (d *dataIndex) returned(f *codeFile, fn *ast.JSNode) *composable {
+	for _, r := range ast.Returns(fn) {
+		if c, _ := d.callOf(f, r); c != nil {
+			return &composable{call: c}
+		}
+		r = ast.Unawait(r)
+		switch r.Kind {
+		case ast.JSIdent:
+			if b := r.Resolve(); b != nil && b.Path == nil {
+				if c, _ := d.callOf(f, b.Init); c != nil {
+					return &composable{call: c}
+				}
+			}
+		case ast.JSObject:
+			out := &composable{fields: map[string]string{}}
+			for _, p := range r.List {
+				switch {
+				case p.Kind == ast.JSSpread:
+					if b := p.X.Resolve(); b != nil && b.Path == nil {
+						if c, _ := d.callOf(f, b.Init); c != nil {
+							out.call = c
+							for k := range dataFields {
+								out.fields[k] = k
+							}
+						}
+					}
+				case p.Kind == ast.JSProperty && p.Y != nil && p.Y.Kind == ast.JSIdent && !p.Has(ast.FlagComputed):
+					b := p.Y.Resolve()
+					if b == nil || len(b.Path) != 1 || !dataFields[b.Path[0]] {
+						continue
+					}
+					if c, _ := d.callOf(f, b.Init); c != nil && (out.call == nil || out.call == c || out.call.call == c.call) {
+						out.call = c
+						out.fields[p.Name] = b.Path[0]
+					}
+				}
+			}
+			if out.call != nil {
+				return out
+			}
+		}
+	}
+	return nil
+}
+
+// resolve binds the results of every data call (and composable call) of
+// the files read, then collects the reads of them.
+func (d *dataIndex) resolve() {
+	for _, f := range d.ci.files {
+		if f.code == nil {
+			continue
+		}
+		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+			if n.Kind != ast.JSDeclarator || n.Y == nil {
+				return true
+			}
+			c, comp := d.callOf(f, n.Y)
+			if c == nil {
+				return true
+			}
+			d.bind(n.X, c, comp)
+			return true
+		})
+	}
+	for _, f := range d.ci.files {
+		if f.code == nil {
+			continue
+		}
+		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+			if n.Kind != ast.JSIdent || n.DeclBinding() != nil {
+				return true
+			}
+			b := n.Resolve()
+			if b == nil {
+				return true
+			}
+			r, ok := d.bound[b]
+			if !ok {
+				return true
+			}
+			d.use(f, r, n, up, tx)
+			return true
+		})
+	}
+}
+
+// bind records the bindings a declaration's target pattern gets from a
+// data call's result (through a composable's field map).
+func (d *dataIndex) bind(target *ast.JSNode, c *dataCall, comp *composable) {
+	ast.WalkJS(target, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+		b := n.DeclBinding()
+		if b == nil {
+			return true
+		}
+		switch {
+		case len(b.Path) == 0:
+			if comp != nil && comp.fields != nil {
+				return true // an object of some fields: not followed as a whole
+			}
+			d.bound[b] = boundResult{call: c}
+		case len(b.Path) == 1:
+			field := b.Path[0]
+			if comp != nil && comp.fields != nil {
+				field = comp.fields[field]
+			}
+			if dataFields[field] {
+				d.bound[b] = boundResult{call: c, field: field}
+			}
+		}
+		return true
+	})
+}
+
+// use records one read of a bound result.
+func (d *dataIndex) use(f *codeFile, r boundResult, ident *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
+	ref, field := ident, r.field
+	up = append([]*ast.JSNode(nil), up...)
+	if field == "" {
+		// The whole result: its member names the field.
+		if len(up) == 0 {
+			return
+		}
+		m := up[len(up)-1]
+		if m.Kind != ast.JSMember || m.X != ident || m.Has(ast.FlagComputed) || !dataFields[m.Name] {
+			return
+		}
+		ref, field, up = m, m.Name, up[:len(up)-1]
+	}
+	u := &dataUse{file: f, call: r.call, field: field, ref: ref, up: up, tx: tx}
+	switch field {
+	case "refresh", "execute", "clear":
+		// Functions, not refs.
+	default:
+		if len(up) > 0 {
+			if m := up[len(up)-1]; m.Kind == ast.JSMember && m.X == ref && !m.Has(ast.FlagComputed) && m.Name == "value" {
+				u.val, u.up = m, up[:len(up)-1]
+				break
+			}
+		}
+		if tx != nil && ref == ident {
+			u.val = ref // the template unwraps top-level refs
+		}
+	}
+	d.uses = append(d.uses, u)
+}
+
+// mutatingMethods are the methods that change an array, a Map or a Set in
+// place.
+var mutatingMethods = map[string]bool{
+	"push": true, "pop": true, "shift": true, "unshift": true, "splice": true, "sort": true, "reverse": true,
+	"fill": true, "copyWithin": true, "set": true, "add": true, "delete": true, "clear": true,
+}

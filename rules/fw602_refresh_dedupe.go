@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"github.com/fwmigrate/fwmigrate/ast"
+)
+
+var ruleRefreshDedupe = &Rule{
+	Code:     "FW602",
+	Name:     "refresh-dedupe-boolean",
+	Category: Code,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "refresh or execute of a data composable called with a boolean dedupe, which version 4 no longer takes",
+		Why: `The refresh and execute functions that useAsyncData and useFetch return take
+{ dedupe: 'cancel' | 'defer' } on version 4; the booleans of version 3 are gone
+from the types, and true and false no longer select the behaviour they did.
+Found through destructuring with aliases, awaited or not, whole results
+(r.refresh(...)), the project's composables that return them, and template
+handlers (@click="refresh({ dedupe: true })").`,
+		Example: `const { refresh } = await useFetch('/api/cart')
+await refresh({ dedupe: true })`,
+		Fix: `Safe: dedupe: true becomes dedupe: 'cancel' and dedupe: false becomes dedupe:
+'defer', the values that name the same behaviour; version 3 takes them too.`,
+	},
+	Run: runCodeRule,
+}
+
+func init() {
+	ruleRefreshDedupe.detect = detectRefreshDedupe
+	Register(ruleRefreshDedupe)
+}
+
+func detectRefreshDedupe(ci *codeIndex) []*site {
+	var out []*site
+	for _, u := range ci.data.uses {
+		if u.field != "refresh" && u.field != "execute" {
+			continue
+		}
+		p := u.parent()
+		if p == nil || p.Kind != ast.JSCall || p.X != u.ref || len(p.List) == 0 {
+			continue
+		}
+		prop := objProp(p.List[0], "dedupe")
+		if prop == nil {
+			continue
+		}
+		v, ok := boolValue(prop.Y)
+		if !ok {
+			continue
+		}
+		word := map[bool]string{true: "cancel", false: "defer"}[v]
+		f := u.file
+		q := f.quoteAt(prop.Loc, u.tx)
+		out = append(out, &site{
+			file: f, span: prop.Loc,
+			msg: "`" + u.field + "` takes `dedupe: '" + word + "'` on version 4, not `dedupe: " + prop.Y.Name + "`",
+			fix: codeFix(f, "write `dedupe: "+q+word+q+"`, which version 3 takes too", Safe, edit(prop.Y.Loc, q+word+q)),
+		})
+	}
+	return out
+}

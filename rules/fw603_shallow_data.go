@@ -1,0 +1,115 @@
+package rules
+
+import (
+	"github.com/fwmigrate/fwmigrate/ast"
+)
+
+var ruleShallowData = &Rule{
+	Code:     "FW603",
+	Name:     "shallow-data-mutation",
+	Category: Code,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "code that changes data inside a data composable's result, which version 4 keeps in a shallow ref",
+		Why: `On version 4 the data of useAsyncData and useFetch is a shallowRef
+(experimental.defaults.useAsyncData.deep flips from true to false): replacing
+data.value still updates the page, but changing something inside it does not.
+Affected: assignments, updates and deletes below data.value (data.value.title =
+..., data.value[i] = ..., delete data.value.x), mutating methods (push, splice,
+sort, set, ...) on it or below, Object.assign(data.value, ...), v-model on a part
+of it, template handlers that change it (@click="data.count++"), and watch(data,
+..., { deep: true }). Calls that set deep themselves keep their behaviour.`,
+		Example: `const { data: todos } = await useFetch('/api/todos')
+function add(t) { todos.value.push(t) }`,
+		Fix: `Unsafe: adds deep: true to the options of the call that made the data (the
+third argument of useAsyncData(key, handler), the second of useFetch(url); an
+options object is created when there is none). That keeps version 3's deep
+reactivity for this call; the alternative is to replace data.value instead of
+changing it. No fix when the call's options are not an object literal.`,
+	},
+	Run:   runCodeRule,
+	Flips: []string{"experimental.defaults.useAsyncData.deep"},
+}
+
+func init() {
+	ruleShallowData.detect = detectShallowData
+	Register(ruleShallowData)
+}
+
+func detectShallowData(ci *codeIndex) []*site {
+	var out []*site
+	for _, u := range ci.data.uses {
+		if u.field != "data" {
+			continue
+		}
+		if prop, known := u.call.option("deep"); prop != nil || !known {
+			continue // the call decides deep itself, or may
+		}
+		at, what := mutationOf(u)
+		if at == nil {
+			continue
+		}
+		f := u.file
+		s := &site{file: f, span: at.Loc}
+		s.msg = "`" + f.code.Text(at.Loc) + "` " + what + " inside the data of `" + u.call.name + "`: on version 4 data is a shallow ref, and this change does not update the page"
+		if at.Kind == ast.JSCall && u.val == nil {
+			s.msg = "`" + f.code.Text(at.Loc) + "` watches inside the data of `" + u.call.name + "`: on version 4 data is a shallow ref, and changes inside it do not trigger the watcher"
+		}
+		if span, text, ok := u.call.addOption("deep", "true"); ok {
+			s.fix = codeFix(u.call.file, "add `deep: true` to the options of `"+u.call.name+"` in "+u.call.file.rel, Unsafe, edit(span, text))
+		} else {
+			s.notes = append(s.notes, "set `deep: true` in the options of `"+u.call.name+"`, or replace `data.value` instead of changing it")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// mutationOf returns the expression by which a use of data changes
+// something inside the data's value, and what it does; nil when it does
+// not.
+func mutationOf(u *dataUse) (*ast.JSNode, string) {
+	if u.val == nil {
+		// The ref itself: watch(data, cb, { deep: true }) needs deep
+		// reactivity to see anything.
+		p := u.parent()
+		if p != nil && p.Kind == ast.JSCall && ast.MemberPath(p.X) == "watch" && len(p.List) >= 3 && p.List[0] == u.ref {
+			if prop := objProp(p.List[2], "deep"); prop != nil {
+				if v, ok := boolValue(prop.Y); ok && v {
+					return p, "watches deeply"
+				}
+			}
+		}
+		return nil, ""
+	}
+	// Climb the member chain below the value: data.value.list[0].title.
+	cur, depth := u.val, 0
+	i := len(u.up) - 1
+	for ; i >= 0; i-- {
+		m := u.up[i]
+		if m.Kind != ast.JSMember || m.X != cur {
+			break
+		}
+		cur, depth = m, depth+1
+	}
+	if i < 0 {
+		if depth > 0 && u.tx != nil && u.tx.Attr != nil && u.tx.Attr.Directive == "model" && u.tx.Node == cur {
+			return cur, "is bound with v-model"
+		}
+		return nil, ""
+	}
+	p := u.up[i]
+	switch {
+	case p.Kind == ast.JSAssign && p.X == cur && depth > 0:
+		return p, "assigns"
+	case p.Kind == ast.JSUpdate && p.X == cur && depth > 0:
+		return p, "updates"
+	case p.Kind == ast.JSUnary && p.Op == "delete" && p.X == cur && depth > 0:
+		return p, "deletes"
+	case p.Kind == ast.JSCall && p.X == cur && depth > 0 && cur.Kind == ast.JSMember && !cur.Has(ast.FlagComputed) && mutatingMethods[cur.Name]:
+		return p, "changes with `" + cur.Name + "`"
+	case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.assign" && len(p.List) > 0 && p.List[0] == cur:
+		return p, "assigns"
+	}
+	return nil, ""
+}

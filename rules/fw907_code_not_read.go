@@ -1,0 +1,54 @@
+package rules
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+)
+
+// CodeCodeNotRead is reported, once per file, for an application or module
+// file the code rules could not read fully.
+const CodeCodeNotRead = "FW907"
+
+var ruleCodeNotRead = &Rule{
+	Code:     CodeCodeNotRead,
+	Name:     "code-not-read",
+	Category: Tool,
+	Severity: Info,
+	Doc: Doc{
+		Summary: "an application or module file that the code rules could not read fully",
+		Why: `The code rules (FW6xx) read the project's .vue, .ts and .js files to find the
+code that version 4 changes. A file they cannot read fully (a syntax error, a
+template language other than HTML, a script language other than JavaScript or
+TypeScript, a file that cannot be opened) is reported once, here, and never
+edited: its sites, if it has any, are not known.`,
+		Example: `<template lang="pug">
+p(v-if="data === null") Loading
+</template>`,
+	},
+	Run: runCodeNotRead,
+}
+
+func init() { Register(ruleCodeNotRead) }
+
+func runCodeNotRead(pass *Pass) {
+	if pass.Target < 4 {
+		return
+	}
+	for _, f := range pass.Index.code().failed {
+		var se *ast.SyntaxError
+		span, msg := ast.Span{}, ""
+		switch {
+		case errors.As(f.err, &se):
+			span = ast.Span{Start: se.Offset, End: se.Offset}
+			msg = se.Text
+		default:
+			msg = ioMessage(f.err)
+		}
+		d := pass.reportCode(f, span, "", "the code rules cannot read this file fully (%s): its code is not checked, and no fix edits it", strings.TrimSuffix(msg, "."))
+		if f.config {
+			d.Notes = append(d.Notes, "the config's hooks and inline modules are not checked")
+		}
+	}
+}
