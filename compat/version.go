@@ -54,8 +54,10 @@ func EffectiveCompat(major int, v any, st ValueState) (int, string) {
 // Flip is a default that changes between compatibility 3 and 4 (migration
 // facts §6 and the reference's Versioning section).
 type Flip struct {
-	Path      string
-	V3, V4    Default // defaults under compatibility 3 and 4
+	Path string
+	// V3 and V4 are the defaults before and after: under compatibility 3
+	// and 4 (for FlipsTo(5): under 4 and 5).
+	V3, V4    Default
 	Restore   Default // the value that restores version-3 behaviour (Set false: there is none)
 	OnV4      bool    // Restore works on framework major 4
 	OnCompat4 bool    // Restore works on v3 with compatibility 4
@@ -102,7 +104,44 @@ var flips = []Flip{
 }
 
 // Flips returns the defaults that change with compatibility version 4.
-func Flips() []Flip { return append([]Flip(nil), flips...) }
+func Flips() []Flip { return FlipsTo(4) }
+
+// FlipsTo returns the defaults that change when a project moves to
+// compatibility version v from the one before: 4 (from 3: migration facts
+// §6) or 5 (from 4, an opt-in of recent 4.x: facts §8); nil for others.
+func FlipsTo(v int) []Flip {
+	switch v {
+	case 4:
+		return append([]Flip(nil), flips...)
+	case 5:
+		return append([]Flip(nil), flips5...)
+	}
+	return nil
+}
+
+// flips5 are the defaults compatibility version 5 flips on framework
+// major 4 (migration facts §8). Each is restored by setting the version-4
+// value, which major 4 honours (OnV4); OnCompat4 is false: there is no
+// compatibility version 5 on v3.
+var flips5 = []Flip{
+	{Path: "experimental.bundlerAEnvironmentApi", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.typedPages", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.normalizePageNames", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.extractSerializablePageMeta", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.clientNodePlaceholder", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.inlineErrorRendering", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.navigateToEarlyReturn", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.routeTypedFetch", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.defaults.useState.resetOnClear", V3: val(false), V4: val(true), Restore: val(false), OnV4: true},
+	{Path: "experimental.asyncCallHook", V3: val(true), V4: val(false), Restore: val(true), OnV4: true},
+	{Path: "experimental.engineAutoImports", V3: val(true), V4: val(false), Restore: val(true), OnV4: true},
+	{Path: "experimental.payloadExtraction", V3: val(true), V4: valNote("client", "always false when ssr is false"), Restore: val(true), OnV4: true},
+	{Path: "experimental.watcher", V3: valNote("watcherA", "watcherA-granular in some setups"), V4: val("builder"), Restore: val("watcherA"), OnV4: true},
+	{Path: "router.options.sensitive", V3: val(false), V4: val(true), Restore: val(false), OnV4: true, Note: "Routes become case-sensitive."},
+	{Path: "ui.optionsApi", V3: val(true), V4: val(false), Restore: val(true), OnV4: true, Note: "Also __UI_OPTIONS_API__."},
+	{Path: "cssproc.plugins.autoprefixer", V3: val(map[string]any{}), V4: val(false), Restore: val(map[string]any{}), OnV4: true},
+	{Path: "cssproc.plugins.cssnano", V3: val(map[string]any{}), V4: val(false), Restore: val(map[string]any{}), OnV4: true},
+}
 
 // Removal is an option removed in version 4 or the next major (migration
 // facts §5 and the reference's Versioning section).

@@ -200,3 +200,23 @@ func TestMapConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestFlipsTo5: every option compatibility version 5 flips is a known
+// option, flipped from its version-4 default.
+func TestFlipsTo5(t *testing.T) {
+	fl := FlipsTo(5)
+	if len(fl) != 17 {
+		t.Errorf("%d flips, want the 17 of migration facts §8", len(fl))
+	}
+	for _, f := range fl {
+		if !Known(f.Path) {
+			t.Errorf("%s is not a known option", f.Path)
+		}
+		if !f.OnV4 || f.OnCompat4 || !f.Restore.Set {
+			t.Errorf("%s: restore %v on v4 %v on compat 4 %v", f.Path, f.Restore, f.OnV4, f.OnCompat4)
+		}
+	}
+	if FlipsTo(3) != nil || len(FlipsTo(4)) != len(Flips()) {
+		t.Error("FlipsTo: wrong versions")
+	}
+}
