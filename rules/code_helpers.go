@@ -364,11 +364,14 @@ func importedAs(n *ast.JSNode, names ...string) bool {
 	return false
 }
 
-// flipOf returns the default change of version 4 at path.
+// flipOf returns the default change at path: one of version 4, else one
+// of compatibility version 5.
 func flipOf(path string) (compat.Flip, bool) {
-	for _, f := range flippedDefaults() {
-		if f.Path == path {
-			return f, true
+	for _, fl := range [][]compat.Flip{flippedDefaults(), flippedDefaults5()} {
+		for _, f := range fl {
+			if f.Path == path {
+				return f, true
+			}
 		}
 	}
 	return compat.Flip{}, false

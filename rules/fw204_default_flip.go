@@ -1,9 +1,12 @@
 package rules
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
-	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 )
 
 var ruleDefaultFlip = &Rule{
@@ -12,26 +15,26 @@ var ruleDefaultFlip = &Rule{
 	Category: Version,
 	Severity: Info,
 	Doc: Doc{
-		Summary: "an unset option whose default changes in version 4",
-		Why: `Version 4 flips a set of defaults (migration facts §6). A project that leaves
-such an option unset gets the new behaviour on upgrade without any change to its
-config: shared prerender data, normalized component names, the loading template
-location, parsed error data, useAsyncData's deep reactivity and more. This is a
-heads-up listing each one, so that the upgrade can be tested for it or the old
-behaviour pinned. Directory defaults (srcDir, serverDir, dir.*) are the layout
-rules' (FW1xx). Reported only for projects known to run version 3: package.json
-pins framework major 3 and future.compatibilityVersion is not 4. Nothing changes
-for a project already on version 4, and when the major is unknown it may be.`,
+		Summary: "the default changes of version 4 that reach no code of the project, and those only testing can judge",
+		Why: `Version 4 flips a set of defaults: shared prerender data, shallow data in
+useAsyncData, parsed error data, normalized component names, the loading
+template's location and more. Most of them change how some code behaves, and the
+code rules (FW6xx) report each place of the project's code that a change reaches,
+with the fix and the flag that keeps the old behaviour. This rule says the rest,
+once per config: the changes whose code rule found nothing in the project (they
+reach no code here, so the project does not depend on them), and the changes
+that no tool can judge from the code (features.inlineStyles, the head
+manager's line breaks, the generated tsconfig's noUncheckedIndexedAccess):
+verify those by testing. Options the config sets, anywhere, are the author's
+decision and are not listed, nor are directory defaults (the layout rules'
+FW1xx). Reported for projects known to run version 3 (package.json pins
+framework major 3 and future.compatibilityVersion is not 4), and likewise for
+compatibility version 5 on a project of framework major 4 that sets it.`,
 		Example: `// package.json: "fw": "^3.12.0"
-export default defineFwConfig({
-  experimental: {},
-})`,
-		Fix: `Unsafe, and only where version 4 still honours the old value: sets the option
-to the value that restores the version-3 behaviour (for example
-experimental.sharedPrerenderData: false). That keeps the project as it was,
-which is the opposite of adopting version 4's defaults; review each one. For
-options removed in framework major 4 there is no fix: the old behaviour cannot be
-kept.`,
+export default defineFwConfig({})`,
+		Fix: `None. To keep a version-3 behaviour while the code is changed, pin it
+explicitly: fwmigrate apply --pin=affected pins the changes that reach code,
+--pin=all every one, --pin=OPTION[,OPTION] the ones named.`,
 	},
 	Run: runDefaultFlip,
 }
@@ -42,56 +45,130 @@ func runDefaultFlip(pass *Pass) {
 	if pass.Target < 4 || pass.File == nil || pass.File.Config == nil {
 		return
 	}
-	if pass.Project.Framework != 3 || projectCompat(pass) != 3 {
-		// Only a project known to run version 3 changes on upgrade. When
-		// package.json does not pin the major, the project may already
-		// run major 4, where nothing changes: say nothing.
+	to := 0
+	switch c := projectCompat(pass); {
+	case pass.Project.Framework == 3 && c == 3:
+		to = 4
+	case pass.Project.Framework >= 4 && c == 5:
+		to = 5
+	default:
+		// Only a project known to run the version before changes now;
+		// when package.json does not say, it may already run major 4.
 		return
 	}
-	c := pass.Index
-	for _, f := range flippedDefaults() {
-		if isPathFlip(f) {
-			continue
+	unreached, untested := flipsUnseen(pass, to)
+	if len(unreached) == 0 && len(untested) == 0 {
+		return
+	}
+	version := "version 4"
+	if to == 5 {
+		version = "compatibility version 5"
+	}
+	var parts []string
+	if len(unreached) > 0 {
+		verb := "reach"
+		if len(unreached) == 1 {
+			verb = "reaches"
 		}
-		if _, st := pass.Config.Value(f.Path); st != compat.Absent {
-			continue
+		parts = append(parts, fmt.Sprintf("%d %s no code found here", len(unreached), verb))
+	}
+	if len(untested) > 0 {
+		parts = append(parts, fmt.Sprintf("%d can only be judged by testing", len(untested)))
+	}
+	span := pass.Anchor()
+	if p := pass.Lookup("future.compatibilityVersion"); p != nil {
+		span = p.Loc
+	}
+	d := pass.Report(span, "", "of the defaults %s changes, %s", version, strings.Join(parts, ", and "))
+	if len(unreached) > 0 {
+		d.Notes = append(d.Notes, "no code found depends on: "+flipList(unreached))
+		if n := len(pass.Index.code().failed); n > 0 {
+			d.Notes = append(d.Notes, fmt.Sprintf("%s could not be read (FW907): code there is not judged", text.Plural(n, "file")))
 		}
-		set := false
-		c.optionProps(f.Path, func(ast.Path, ast.Path, *ast.Property) { set = true })
-		if set {
-			// Set in an environment override only: the author already
-			// decides its value; the other environments are theirs too.
-			continue
-		}
-		reportFlip(pass, f)
+	}
+	if len(untested) > 0 {
+		d.Notes = append(d.Notes, "verify by testing: "+flipList(untested))
 	}
 }
 
-func reportFlip(pass *Pass, f compat.Flip) {
-	span := pass.Anchor()
-	if p := nearestProp(pass, f.Path); p != nil {
-		span = p.KeySpan
-		if span.Len() == 0 {
-			span = p.Loc
+// flipsUnseen returns the default changes to compatibility version to that
+// the project leaves to their defaults and that no site shows: those whose
+// code rule found none, and those no rule can judge.
+func flipsUnseen(pass *Pass, to int) (unreached, untested []compat.Flip) {
+	detector := map[string]*Rule{}
+	for _, r := range All() {
+		if r.detect == nil {
+			continue
+		}
+		for _, f := range r.Flips {
+			detector[f] = r
 		}
 	}
-	d := pass.Report(span, f.Path, "`%s` is not set: its default changes from %s to %s in version 4", f.Path, defaultWords(f.V3), defaultWords(f.V4))
-	if f.Note != "" {
-		d.Notes = append(d.Notes, f.Note)
-	}
-	switch {
-	case !f.Restore.Set:
-		d.Notes = append(d.Notes, "the version-3 behaviour cannot be restored")
-	case !f.OnV4:
-		d.Notes = append(d.Notes, "framework major 4 cannot restore the version-3 behaviour ("+jsLiteral(f.Restore.Value)+" works only on v3 with compatibility version 4)")
-	default:
-		if !f.OnCompat4 {
-			d.Notes = append(d.Notes, "pinning "+jsLiteral(f.Restore.Value)+" works on framework major 4, not on v3 with compatibility version 4")
+	for _, f := range compat.FlipsTo(to) {
+		if isPathFlip(f) || flipSet(pass, f.Path) {
+			continue
 		}
-		d.Fix = &Fix{
-			Description:   "pin `" + f.Path + ": " + jsLiteral(f.Restore.Value) + "` to keep the version-3 behaviour",
-			Applicability: Unsafe,
-			Ops:           []rewrite.Op{{Kind: rewrite.OpSet, Path: ast.ParsePath(f.Path), Value: f.Restore.Value}},
+		paths := flipCompanions[f.Path]
+		if paths == nil {
+			paths = []string{f.Path}
+		}
+		found, reached := false, false
+		for _, p := range paths {
+			if r := detector[p]; r != nil {
+				found = true
+				reached = reached || hasSites(pass, r, p)
+			}
+		}
+		switch {
+		case !found:
+			untested = append(untested, f)
+		case !reached:
+			unreached = append(unreached, f)
 		}
 	}
+	return unreached, untested
+}
+
+// flipCompanions are default changes that reach the same code as others,
+// whose sites stand for them: resetting data to undefined after clear
+// matters where the null default does; template utilities go with
+// template compilation.
+var flipCompanions = map[string][]string{
+	"experimental.resetAsyncDataToUndefined": {"experimental.defaults.useAsyncData.value", "experimental.defaults.useAsyncData.errorValue"},
+	"experimental.templateUtils":             {"experimental.compileTemplate"},
+}
+
+// flipSet reports whether the config sets the option, at the top level or
+// in an environment override: its value is then the author's.
+func flipSet(pass *Pass, path string) bool {
+	if _, st := pass.Config.Value(path); st != compat.Absent {
+		return true
+	}
+	set := false
+	pass.Index.optionProps(path, func(ast.Path, ast.Path, *ast.Property) { set = true })
+	return set
+}
+
+// hasSites reports whether r's detector finds a site that depends on the
+// default change at path.
+func hasSites(pass *Pass, r *Rule, path string) bool {
+	for _, s := range pass.Index.sitesOf(r.Code, r.detect) {
+		option := s.option
+		if option == "" {
+			option = r.Flips[0]
+		}
+		if option == path {
+			return true
+		}
+	}
+	return false
+}
+
+// flipList writes default changes as `path` (old -> new), comma-separated.
+func flipList(fl []compat.Flip) string {
+	parts := make([]string, len(fl))
+	for i, f := range fl {
+		parts[i] = "`" + f.Path + "` (" + strings.Trim(defaultWords(f.V3), "`") + " -> " + strings.Trim(defaultWords(f.V4), "`") + ")"
+	}
+	return strings.Join(parts, ", ")
 }

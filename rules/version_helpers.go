@@ -35,6 +35,8 @@ func isPathFlip(f compat.Flip) bool {
 var (
 	removedOptions  = sync.OnceValue(compat.Removed)
 	flippedDefaults = sync.OnceValue(compat.Flips)
+	// flippedDefaults5 are the defaults compatibility version 5 flips.
+	flippedDefaults5 = sync.OnceValue(func() []compat.Flip { return compat.FlipsTo(5) })
 )
 
 // removedPath reports whether path is one of compat.Removed's options.
