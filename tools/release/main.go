@@ -118,7 +118,7 @@ func platformNames() string {
 
 type options struct {
 	root      string // the module's root folder
-	out       string // where the tarballs go; the package folders go to out/npm
+	out       string // where the tarballs go
 	platforms []platform
 	version   string
 	log       io.Writer
@@ -192,10 +192,17 @@ func moduleRoot() (string, error) {
 // release builds, writes and packs the packages; it returns the tarballs'
 // paths in publishing order.
 func release(o options) ([]string, error) {
-	stage := filepath.Join(o.out, "npm")
-	if err := os.RemoveAll(stage); err != nil {
+	// The packages are written into a new folder and removed once packed:
+	// a fixed name under --out could be a folder of the user's (--out=.
+	// would name the repository's npm/).
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return nil, err
 	}
+	stage, err := os.MkdirTemp(o.out, "stage-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(stage)
 	var dirs []string
 	for _, p := range o.platforms {
 		dir := filepath.Join(stage, p.Name)

@@ -233,6 +233,9 @@ func TestNpmInstall(t *testing.T) {
 	if !reflect.DeepEqual(tarballs, wantTarballs) {
 		t.Fatalf("tarballs %v, want %v", tarballs, wantTarballs)
 	}
+	if left, _ := filepath.Glob(filepath.Join(out, "*")); len(left) != 2 {
+		t.Errorf("--out holds %v, want the two tarballs alone", left)
+	}
 
 	proj := t.TempDir()
 	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name": "npm-install-test", "private": true}`+"\n"), 0o644); err != nil {
