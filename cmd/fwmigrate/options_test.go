@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/version"
 )
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -113,7 +115,7 @@ func TestVersion(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"fwmigrate " + buildVersion + "\n", "  3: 3 (default), 4\n", "  4: 4 (default), 5 (preview)\n"} {
+	for _, want := range []string{"fwmigrate " + version.String() + "\n", "  3: 3 (default), 4\n", "  4: 4 (default), 5 (preview)\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("version output lacks %q:\n%s", want, out)
 		}

@@ -2,26 +2,21 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/version"
 	"github.com/spf13/cobra"
 )
 
-// buildVersion is fwmigrate's version. Release builds set it with
-// -ldflags "-X main.buildVersion=v1.2.3"; otherwise it is the module
-// version when built by go install, else "dev".
-var buildVersion = "dev"
+// buildVersion is fwmigrate's version, from internal/version (the embedded
+// VERSION file), so that go build, go install and go run report the same
+// version as the release binaries and the npm packages.
+var buildVersion = version.String()
 
 func init() {
 	commands = append(commands, newVersionCmd)
-	if buildVersion == "dev" {
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			buildVersion = bi.Main.Version
-		}
-	}
 }
 
 func newVersionCmd() *cobra.Command {
