@@ -6,6 +6,7 @@
 //
 //	go run ./bench                      # 100, 1,000 and 10,000 projects
 //	go run ./bench -sizes 1000 -runs 11
+//	go run ./bench -sizes= -app 5000    # the code rules on an app of 5,000 files
 //
 // Project i of a monorepo is corpus archive i mod 40 at apps/p<i>/, with its
 // local layers and directory tree, so every size has the corpus's mix. The
@@ -31,6 +32,7 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"golang.org/x/tools/txtar"
 )
 
@@ -39,14 +41,15 @@ func main() {
 	runs := flag.Int("runs", 7, "timed runs of each program per monorepo")
 	oneRuns := flag.Int("one-runs", 21, "timed runs of each program per single config")
 	work := flag.String("dir", filepath.Join(os.TempDir(), "fwmigrate-bench"), "work directory (monorepos are kept there between runs)")
+	app := flag.Int("app", 0, "also time check on a generated app of this many source files (internal/appgen) against the floor over every script of it, .vue script blocks included")
 	flag.Parse()
-	if err := bench(*sizes, *runs, *oneRuns, *work); err != nil {
+	if err := bench(*sizes, *runs, *oneRuns, *work, *app); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(sizeList string, runs, oneRuns int, work string) error {
+func bench(sizeList string, runs, oneRuns int, work string, app int) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
@@ -66,6 +69,15 @@ func bench(sizeList string, runs, oneRuns int, work string) error {
 	}
 	fmt.Printf("machine: %s, %d CPUs, GOMAXPROCS %d, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	fmt.Printf("load average at start: %s\n\n", loadAvg())
+
+	if app > 0 {
+		if err := benchApp(work, fw, floor, app, runs); err != nil {
+			return err
+		}
+	}
+	if sizeList == "" {
+		return nil
+	}
 
 	// One config, whole process: each corpus archive's main config.
 	one := filepath.Join(work, "one")
@@ -311,4 +323,47 @@ func tail(s string) string {
 		return "..." + s[len(s)-2000:]
 	}
 	return s
+}
+
+// benchApp times `fwmigrate check` on a generated app of n source files (a
+// version-3 project in layout B, so that every code rule runs) against the
+// floor over the same files' scripts: the .ts files and the script blocks
+// of the .vue files, each through esbuild's Transform once.
+func benchApp(work, fw, floor string, n, runs int) error {
+	dir := filepath.Join(work, fmt.Sprintf("app%d", n))
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	files := appgen.Files(n)
+	files["fw.config.ts"] = []byte("export default defineFwConfig({\n  ssr: true,\n})\n")
+	files["package.json"] = []byte(`{"dependencies": {"fw": "^3.12.0"}}` + "\n")
+	var scripts []string
+	size := 0
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+		if ext := filepath.Ext(name); ext == ".vue" || ext == ".ts" {
+			scripts = append(scripts, name)
+			size += len(data)
+		}
+	}
+	sort.Strings(scripts)
+	list := dir + ".scripts"
+	if err := os.WriteFile(list, []byte(strings.Join(scripts, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("app of %d source files (%.1f MB of scripts and .vue files), whole process (%d runs each, medians):\n", len(scripts), float64(size)/(1<<20), runs)
+	f, w, err := timePair(dir, runs, []string{floor, "@" + list}, []string{fw, "check", "--format=concise", "."})
+	if err != nil {
+		return fmt.Errorf("app: %v", err)
+	}
+	fm, wm := median(f.wall), median(w.wall)
+	fmt.Printf("  floor (esbuild over every script) %s, fwmigrate check %s: ratio %.2f; CPU %s vs %s; fwmigrate RSS %d MB\n\n",
+		ms(fm), ms(wm), float64(wm)/float64(fm), ms(median(f.cpu)), ms(median(w.cpu)), w.maxRSS>>10)
+	return nil
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/fwmigrate/fwmigrate/ast"
 )
 
@@ -164,6 +166,9 @@ type dataIndex struct {
 	ci          *codeIndex
 	calls       []*dataCall
 	composables map[string]*composable
+	// decls are the declarations initialized by a call of a function named
+	// like a composable (use...), by file: the candidates resolve binds.
+	decls map[*codeFile][]*ast.JSNode
 	// bound are the bindings that hold a result or one of its fields.
 	bound map[*ast.Binding]boundResult
 	uses  []*dataUse
@@ -177,7 +182,7 @@ type boundResult struct {
 }
 
 func newDataIndex(ci *codeIndex) *dataIndex {
-	d := &dataIndex{ci: ci, composables: map[string]*composable{}, bound: map[*ast.Binding]boundResult{}}
+	d := &dataIndex{ci: ci, composables: map[string]*composable{}, bound: map[*ast.Binding]boundResult{}, decls: map[*codeFile][]*ast.JSNode{}}
 	for _, f := range ci.files {
 		d.addFile(f)
 	}
@@ -225,6 +230,10 @@ func (d *dataIndex) addFile(f *codeFile) {
 		case ast.JSCall:
 			if c, comp := d.callOf(f, n); c != nil && comp == nil {
 				d.calls = append(d.calls, c)
+			}
+		case ast.JSDeclarator:
+			if c := ast.Unawait(n.Y); c != nil && c.Kind == ast.JSCall && c.X != nil && c.X.Kind == ast.JSIdent && strings.HasPrefix(c.X.Name, "use") {
+				d.decls[f] = append(d.decls[f], n)
 			}
 		case ast.JSFunction, ast.JSArrow:
 			if name := functionName(n, up); name != "" && len(name) > 3 && name[:3] == "use" {
@@ -301,28 +310,22 @@ func (d *dataIndex) returned(f *codeFile, fn *ast.JSNode) *composable {
 }
 
 // resolve binds the results of every data call (and composable call) of
-// the files read, then collects the reads of them.
+// the files read, then collects the reads of them, walking only the files
+// that bind some.
 func (d *dataIndex) resolve() {
+	var walk []*codeFile
 	for _, f := range d.ci.files {
-		if f.code == nil {
-			continue
+		n := len(d.bound)
+		for _, decl := range d.decls[f] {
+			if c, comp := d.callOf(f, decl.Y); c != nil {
+				d.bind(decl.X, c, comp)
+			}
 		}
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
-			if n.Kind != ast.JSDeclarator || n.Y == nil {
-				return true
-			}
-			c, comp := d.callOf(f, n.Y)
-			if c == nil {
-				return true
-			}
-			d.bind(n.X, c, comp)
-			return true
-		})
+		if len(d.bound) > n {
+			walk = append(walk, f)
+		}
 	}
-	for _, f := range d.ci.files {
-		if f.code == nil {
-			continue
-		}
+	for _, f := range walk {
 		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSIdent || n.DeclBinding() != nil {
 				return true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
@@ -117,35 +118,53 @@ func (x *Index) readCode() *codeIndex {
 	}
 	// The config itself: hooks and inline modules are module code.
 	if x.file != nil && triggered(x.file.Src, codeTriggers) {
-		ci.add(&codeFile{path: p.ConfigPath, display: p.ConfigDisplay, rel: filepath.Base(p.ConfigPath), text: x.file.Src, config: true})
+		f := &codeFile{path: p.ConfigPath, display: p.ConfigDisplay, rel: filepath.Base(p.ConfigPath), text: x.file.Src, config: true}
+		f.parse()
+		ci.keep(f)
 	}
-	var rest []*codeFile // read from disk, not triggered yet
+	// Read and parse on every core: a large app is thousands of files.
+	var srcs []*project.Source
 	for _, s := range p.Sources() {
-		if s.Layer != nil && s.Layer.ConfigPath != "" {
-			continue // checked with its layer's own config
-		}
-		text, err := s.Read()
-		f := &codeFile{src: s, path: s.Path, display: s.Display, rel: s.Rel, text: text}
-		if err != nil {
-			f.err = err
-			ci.failed = append(ci.failed, f)
+		if s.Role == project.RoleServer || s.Layer != nil && s.Layer.ConfigPath != "" {
+			// Server code is not the app's; a layer with a config of its
+			// own is checked as a project of its own.
 			continue
 		}
-		if s.Role != project.RoleServer && triggered(text, codeTriggers) {
-			ci.add(f)
-		} else if s.Role != project.RoleServer {
+		srcs = append(srcs, s)
+	}
+	read := make([]*codeFile, len(srcs))
+	par.For(len(srcs), func(i int) {
+		s := srcs[i]
+		f := &codeFile{src: s, path: s.Path, display: s.Display, rel: s.Rel}
+		f.text, f.err = s.Read()
+		if f.err == nil && triggered(f.text, codeTriggers) {
+			f.parse()
+		}
+		read[i] = f
+	})
+	var rest []*codeFile // read, not parsed: no trigger word
+	for _, f := range read {
+		switch {
+		case f.code == nil && f.err == nil:
 			rest = append(rest, f)
+		default:
+			ci.keep(f)
 		}
 	}
 	ci.data = newDataIndex(ci)
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
 	if names := ci.data.composableNames(); len(names) > 0 {
+		var more []*codeFile
 		for _, f := range rest {
 			if triggered(f.text, names) {
-				ci.add(f)
-				ci.data.addFile(f)
+				more = append(more, f)
 			}
+		}
+		par.For(len(more), func(i int) { more[i].parse() })
+		for _, f := range more {
+			ci.keep(f)
+			ci.data.addFile(f)
 		}
 	}
 	ci.data.resolve()
@@ -155,20 +174,23 @@ func (x *Index) readCode() *codeIndex {
 		}
 		return ci.files[i].path < ci.files[j].path
 	})
+	sort.SliceStable(ci.failed, func(i, j int) bool { return ci.failed[i].path < ci.failed[j].path })
 	return ci
 }
 
-// add reads f and keeps it; a file that cannot be read fully is kept for
-// FW907 too, with what could be read (rules may find sites in it, but no
-// fix edits it).
-func (ci *codeIndex) add(f *codeFile) {
-	c, err := ast.ReadCode(f.path, f.text)
-	f.code = c
-	if err != nil {
-		f.err = err
+// parse reads the file's code. A file that cannot be read fully keeps
+// what could be read (rules may find sites in it, but no fix edits it).
+func (f *codeFile) parse() {
+	f.code, f.err = ast.ReadCode(f.path, f.text)
+}
+
+// keep adds a read (or unreadable) file to the index: the files with code
+// for the rules, those that failed for FW907.
+func (ci *codeIndex) keep(f *codeFile) {
+	if f.err != nil {
 		ci.failed = append(ci.failed, f)
 	}
-	if c != nil {
+	if f.code != nil {
 		ci.files = append(ci.files, f)
 	}
 }
