@@ -99,7 +99,7 @@ func triggered(text []byte, words [][]byte) bool {
 // check (Index.code).
 type codeIndex struct {
 	files  []*codeFile // the files read, in path order (the config first)
-	failed []*codeFile // files that could not be read fully, reported once (FW907)
+	failed []*codeFile // files that could not be read fully, reported once (FW908)
 	data   *dataIndex
 	sites  map[string][]*site // a detector's sites, by rule code (see Index.sitesOf)
 }
@@ -185,7 +185,7 @@ func (f *codeFile) parse() {
 }
 
 // keep adds a read (or unreadable) file to the index: the files with code
-// for the rules, those that failed for FW907.
+// for the rules, those that failed for FW908.
 func (ci *codeIndex) keep(f *codeFile) {
 	if f.err != nil {
 		ci.failed = append(ci.failed, f)

@@ -83,7 +83,7 @@ func runDefaultFlip(pass *Pass) {
 	if len(unreached) > 0 {
 		d.Notes = append(d.Notes, "no code found depends on: "+flipList(unreached))
 		if n := len(pass.Index.code().failed); n > 0 {
-			d.Notes = append(d.Notes, fmt.Sprintf("%s could not be read (FW907): code there is not judged", text.Plural(n, "file")))
+			d.Notes = append(d.Notes, fmt.Sprintf("%s could not be read (FW908): code there is not judged", text.Plural(n, "file")))
 		}
 	}
 	if len(untested) > 0 {

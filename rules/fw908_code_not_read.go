@@ -9,7 +9,7 @@ import (
 
 // CodeCodeNotRead is reported, once per file, for an application or module
 // file the code rules could not read fully.
-const CodeCodeNotRead = "FW907"
+const CodeCodeNotRead = "FW908"
 
 var ruleCodeNotRead = &Rule{
 	Code:     CodeCodeNotRead,
