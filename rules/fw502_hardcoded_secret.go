@@ -57,7 +57,7 @@ func runHardcodedSecret(pass *Pass) {
 		prefix, _ := envPrefixOf(pass)
 		for _, k := range set.Keys {
 			seen[k.Prop] = true
-			lit, ok := literalText(k.Prop.Value)
+			lit, ok := staticString(k.Prop.Value)
 			if !ok {
 				continue
 			}
@@ -142,7 +142,7 @@ func (s secretSite) scan(pass *Pass, n ast.Node) {
 		}
 		return
 	}
-	lit, ok := literalText(n)
+	lit, ok := staticString(n)
 	if !ok {
 		return
 	}
@@ -152,7 +152,7 @@ func (s secretSite) scan(pass *Pass, n ast.Node) {
 		if !s.byKey || placeholder(lit) || strings.Contains(lit, "://") || strings.HasPrefix(lit, "/") || strings.HasPrefix(lit, ".") || !highEntropy(lit) {
 			return
 		}
-		if word, _, ok = secretLooking(s.keys, s.siblings); !ok || publicByDesign(s.keys, nil) {
+		if word, _, ok = secretLooking(s.keys, s.siblings); !ok {
 			return
 		}
 	}
@@ -173,16 +173,4 @@ func reportSecret(pass *Pass, n ast.Node, path ast.Path, what string, tok token,
 		d.Notes = append(d.Notes, "keys and tokens of this format are also made for browsers: if this one is, move it under `runtimeConfig.public` (or a key that says public) to say so")
 	}
 	return d
-}
-
-// literalText returns the text of a string literal or a template literal
-// without substitutions.
-func literalText(n ast.Node) (string, bool) {
-	switch n := ast.Unwrap(n).(type) {
-	case *ast.String:
-		return n.Value, true
-	case *ast.Template:
-		return n.Value, n.Static
-	}
-	return "", false
 }

@@ -56,7 +56,7 @@ func runCommittedEnvSecret(pass *Pass) {
 				}
 			case !placeholder(v.Value) && highEntropy(v.Value):
 				word, _, ok := secretLooking(name, nil)
-				if !ok || publicByDesign(name, nil) {
+				if !ok {
 					continue
 				}
 				d = pass.ReportEnv(ef, v, "`%s` in %s looks like a secret (%s), and git does not ignore %s: it is committed with the source", v.Name, ef.Name, word, ef.Name)

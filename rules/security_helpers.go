@@ -68,17 +68,11 @@ func secretLooking(rel ast.Path, siblings *ast.Object) (word string, certain, ok
 	if len(rel) == 0 {
 		return "", false, false
 	}
-	for i, seg := range rel {
-		if i == 0 && (seg == "public" || seg == "app") {
-			continue // the section itself, not a word of the key
-		}
-		for _, w := range keyWords(seg) {
-			if publicWords[w] {
-				return "", false, false
-			}
-		}
+	key := rel
+	if rel[0] == "public" || rel[0] == "app" {
+		key = rel[1:] // the section itself, not a word of the key
 	}
-	if siblings != nil && (siblings.Get("authDomain") != nil || siblings.Get("indexName") != nil) {
+	if publicByDesign(key, siblings) {
 		return "", false, false
 	}
 	words := keyWords(rel[len(rel)-1])
