@@ -40,6 +40,11 @@ func TestReferenceCompleteness(t *testing.T) {
 		if !o.Ref {
 			t.Errorf("%s (option %s) is not marked Ref", p, o.Path)
 		}
+		if o.Path != p {
+			// The reference's spelling is canonical: suggestions and
+			// `fwmigrate options` name it; other spellings are aliases.
+			t.Errorf("the reference names %s, but the option's path is %s", p, o.Path)
+		}
 		covered[o] = true
 	}
 	if len(missing) > 0 {
@@ -303,16 +308,27 @@ func TestReferenceDefaults(t *testing.T) {
 func TestFind(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"app.baseURL", "app.baseURL"},
-		{"experimental.externalVue", "experimental.externalUi"},
-		{"experimental.externalUi", "experimental.externalUi"},
-		{"experimental.nitroAutoImports", "experimental.engineAutoImports"},
+		// The reference's spelling is the option's path; the options
+		// files' neutral spelling is an alias.
+		{"experimental.externalVue", "experimental.externalVue"},
+		{"experimental.externalUi", "experimental.externalVue"},
+		{"experimental.nitroAutoImports", "experimental.nitroAutoImports"},
+		{"experimental.engineAutoImports", "experimental.nitroAutoImports"},
+		{"bundlerA.esbuild", "bundlerA.esbuild"},
+		{"bundlerA.transpilerA", "bundlerA.esbuild"},
+		{"bundlerA.optimizeDeps.transpilerAOptions", "bundlerA.optimizeDeps.esbuildOptions"},
+		{"bundlerB.loaders.transpilerA", "bundlerB.loaders.esbuild"},
+		{"bundlerB.cssproc.cssprocOptions.plugins", "bundlerB.postcss.postcssOptions.plugins"},
+		{"bundlerB.postcss.postcssOptions", "bundlerB.postcss.postcssOptions"},
+		{"watchers.rewatchOnRawEvents", "watchers.fileWatcher.rewatchOnRawEvents"},
+		{"watchers.watcherA", "watchers.fileWatcher"},
 		{"experimental.viteEnvironmentApi", "experimental.bundlerAEnvironmentApi"},
 		{"experimental.polyfillVueUseHead", "experimental.polyfillUiUseHead"},
 		{"experimental.defaults.nuxtLink", "experimental.defaults.fwLink"},
 		{"bundlerB.loaders.vue", "bundlerB.loaders.ui"},
 		{"bundlerB.loaders.vueStyle", "bundlerB.loaders.uiStyle"},
-		{"watchers.fileWatcher.ignoreInitial", "watchers.watcherA.ignoreInitial"},
-		{"watchers.chokidar.ignoreInitial", "watchers.watcherA.ignoreInitial"},
+		{"watchers.fileWatcher.ignoreInitial", "watchers.fileWatcher.ignoreInitial"},
+		{"watchers.chokidar.ignoreInitial", "watchers.fileWatcher.ignoreInitial"},
 		{"vue", ""}, // top-level keys are already neutral
 		{"nitro.routeRules", ""},
 		{"experimental.Vue", ""},
@@ -389,8 +405,12 @@ func TestSiblings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Siblings(future) = %v, want %v", got, want)
 	}
-	if got := Siblings("watchers.fileWatcher"); !slices.Equal(got, []string{"ignoreInitial", "ignorePermissionErrors"}) {
+	if got := Siblings("watchers.fileWatcher"); !slices.Equal(got, []string{"ignoreInitial", "ignorePermissionErrors", "rewatchOnRawEvents"}) {
 		t.Errorf("Siblings(watchers.fileWatcher) = %v", got)
+	}
+	// An alias's siblings are the option's: a config's watchers.chokidar.
+	if got := Siblings("watchers.chokidar"); !slices.Equal(got, []string{"ignoreInitial", "ignorePermissionErrors", "rewatchOnRawEvents"}) {
+		t.Errorf("Siblings(watchers.chokidar) = %v", got)
 	}
 	top := Siblings("")
 	for _, n := range []string{"app", "srcDir", "experimental", "$production", "runtimeConfig"} {

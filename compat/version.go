@@ -189,6 +189,64 @@ var removals = []Removal{
 // Removed returns the options removed in version 4 or the next major.
 func Removed() []Removal { return append([]Removal(nil), removals...) }
 
+// major2Keys are config keys that framework major 2 (and older) reads and
+// majors 3 and 4 do not: buildModules (modules loaded at build time only),
+// target ('server' or 'static'), a top-level head (majors 3 and 4 read
+// app.head), build.extractCSS (now bundlerB.extractCSS), loading (the
+// progress bar) and mode ('spa' or 'universal'; majors 3 and 4 read ssr).
+// None is an option in options-v3.json or options-v4.json. Real major-3
+// configs keep some as leftovers (a top-level head beside app.head; target
+// and mode in corpus 033), so one key alone proves nothing: Major2Evidence
+// asks for a combination.
+var major2Keys = []string{"buildModules", "target", "head", "build.extractCSS", "loading", "mode"}
+
+// Major2Keys returns the keys that only framework major 2 reads, as option
+// paths.
+func Major2Keys() []string { return append([]string(nil), major2Keys...) }
+
+// BridgePackage is the package that brings major-3 features to framework
+// major 2: a config that imports defineFwConfig from it, or lists it as a
+// module, runs major 2.
+const BridgePackage = "@fw/bridge"
+
+// Major2Evidence says why a config runs framework major 2 when its
+// package.json does not say which major it runs, "" when nothing says so.
+// keys are the Major2Keys paths the config sets, plain reports an exported
+// object that defineFwConfig does not wrap (major 2's export default {...}
+// or module.exports), bridge a mention of BridgePackage. The rule: the
+// bridge; or two of the keys in a plain export; or three of them anywhere.
+// A major-3 config with a leftover or two (corpus 033: target and mode in
+// defineFwConfig) is not taken for major 2.
+func Major2Evidence(keys []string, plain, bridge bool) string {
+	switch {
+	case bridge:
+		return "it uses " + BridgePackage + ", the bridge that brings major-3 features to major 2"
+	case len(keys) >= 3 || len(keys) >= 2 && plain:
+		what := "sets " + joinTicks(keys) + ", which only major 2 reads"
+		if plain {
+			what += ", and exports a plain object, as major-2 configs do"
+		}
+		return "it " + what
+	}
+	return ""
+}
+
+// joinTicks writes names as `a`, `b` and `c`.
+func joinTicks(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + n + "`")
+	}
+	return b.String()
+}
+
 // FrameworkMajor returns the major version of the fw dependency declared in
 // root/package.json (dependencies, then devDependencies), when the range
 // pins one: "^3.12.0", "~4.0", "3.x", ">=3.8 <4" and "4.0.0-rc.1" do;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 )
 
 // EnvFile is one parsed .env file.
@@ -23,6 +25,15 @@ type EnvFile struct {
 	// Err is set when the file could not be read or parsed; Vars then holds
 	// what could be recovered line by line.
 	Err error
+	// InRepo reports that the file is inside a git repository (a .git
+	// entry at or above its directory), and GitIgnored that the
+	// repository's .gitignore files, from its top down to the file's
+	// directory, exclude it. Git itself is not asked: a file in a
+	// repository that its .gitignore files do not exclude is committed, or
+	// will be with the next `git add .`; one that is excluded may still
+	// have been added with --force, and .git/info/exclude and the global
+	// excludes file are not read.
+	InRepo, GitIgnored bool
 }
 
 // EnvVar is one assignment in a .env file.
@@ -40,6 +51,8 @@ func (l *Loader) loadEnvFiles(root, displayDir string) []*EnvFile {
 		return nil
 	}
 	var out []*EnvFile
+	var git *ignore.Git // the .gitignore rules in force in root, read for the first .env file
+	inRepo, rel := false, ""
 	for _, e := range entries {
 		name := e.Name()
 		if name != ".env" && !strings.HasPrefix(name, ".env.") {
@@ -48,10 +61,20 @@ func (l *Loader) loadEnvFiles(root, displayDir string) []*EnvFile {
 		if e.IsDir() {
 			continue
 		}
+		if git == nil {
+			top := ignore.RepoTop(root)
+			_, err := os.Lstat(filepath.Join(top, ".git"))
+			inRepo = err == nil
+			git, rel = ignore.GitDown(top, root)
+			if git == nil {
+				git = &ignore.Git{}
+			}
+		}
 		// Anything else is read: a symlink (a monorepo's shared .env)
 		// through to its target, and a FIFO or device is refused by the
 		// reader with an error the check reports.
-		ef := &EnvFile{Name: name, Path: filepath.Join(root, name), Display: filepath.Join(displayDir, name)}
+		ef := &EnvFile{Name: name, Path: filepath.Join(root, name), Display: filepath.Join(displayDir, name), InRepo: inRepo}
+		ef.GitIgnored = inRepo && git.Ignored(path.Join(rel, name), false)
 		ef.Src, ef.Err = l.read(ef.Path)
 		if ef.Err == nil {
 			ef.Vars, ef.Err = parseEnv(ef.Src)

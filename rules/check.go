@@ -73,8 +73,9 @@ func ValidateSelectors(sels []string) error {
 
 // Check runs the selected rules on one project and returns its diagnostics
 // with positions filled in, suppressions applied, sorted by file, position
-// and code. Reading and syntax errors come back as FW901/FW904 diagnostics
-// (Fatal reports whether the project had one).
+// and code. Reading and syntax errors come back as FW901/FW904 diagnostics,
+// a project on framework major 2 as FW907 alone (Fatal reports whether the
+// project had one).
 func Check(p *project.Project, opts Options) []*Diagnostic {
 	if opts.Target == 0 {
 		opts.Target = 4
@@ -85,6 +86,13 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 	var diags []*Diagnostic
 	if p.File == nil {
 		diags = append(diags, loadErrorDiagnostic(p))
+		finish(p, diags)
+		return diags
+	}
+	if d := unsupportedMajor(p); d != nil {
+		// Out of scope: this finding alone, whatever the selection, and it
+		// cannot be suppressed (as a syntax error).
+		diags = append(diags, d)
 		finish(p, diags)
 		return diags
 	}
@@ -106,15 +114,15 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 
 // Fatal reports whether diags hold an error that makes the run fail with
 // exit status 2: a config that could not be read or parsed, an extends
-// cycle, an internal error. The same codes at a lower severity (an
-// unreadable .env file is a warning) do not.
+// cycle, a project on framework major 2, an internal error. The same codes
+// at a lower severity (an unreadable .env file is a warning) do not.
 func Fatal(diags []*Diagnostic) bool {
 	for _, d := range diags {
 		if d.Severity != Error {
 			continue
 		}
 		switch d.Code {
-		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle:
+		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle, CodeUnsupportedMajor:
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -20,7 +21,11 @@ components/, app.vue... beside the config) keeps working only because srcDir
 detection falls back to the root while app/ holds nothing but router.options.*
 or spa-loading-template.html. The first other file in app/ flips srcDir to
 app/, and every root source is then silently ignored. The project should
-either move its sources into app/ or pin layout B explicitly.`,
+either move its sources into app/ or pin layout B explicitly.
+Severity: a warning while the project is on version 3; an info on a project
+that already runs version 4 (framework major 4, or compatibilityVersion: 4)
+and has no app/ directory: its flat layout resolves and works, and layout A is
+a recommendation, not a failure for CI.`,
 		Example: `pages/index.vue
 app.vue
 fw.config.ts            <- export default defineFwConfig({})`,
@@ -44,13 +49,23 @@ func runLayoutBSources(pass *Pass) {
 	if len(moved) == 0 {
 		return // nothing at the root to look up: a bare layer or an empty project
 	}
-	d := pass.ReportPath("", "layout-B sources at the root: version 4 expects them in `app/`, and ignores the root ones as soon as `app/` holds a file")
+	var d *Diagnostic
+	after := "after the upgrade they are looked up in `app/`: "
+	if projectCompat(pass) >= 4 && !pass.Project.IsDir(filepath.Join(v.Root, "app")) {
+		after = "in layout A they live in `app/`: "
+		// Already on version 4, and it works: without app/, detection
+		// keeps srcDir at the root. Moving is advice, not a failure.
+		d = pass.ReportPath("", "layout-B sources at the root: they work under version 4, which finds no `app/` and keeps srcDir at the root; layout A (sources in `app/`) is recommended, since the root sources are ignored as soon as `app/` holds a file")
+		d.Severity = Info
+	} else {
+		d = pass.ReportPath("", "layout-B sources at the root: version 4 expects them in `app/`, and ignores the root ones as soon as `app/` holds a file")
+	}
 	d.Notes = append(d.Notes, "version 4 picks srcDir from the tree, and today it picks the root ("+v.d.SrcDirReason+"; migration facts §1)")
 	var where []string
 	for _, m := range moved {
 		where = append(where, "`"+m+"` → `app/"+m+"`")
 	}
-	d.Notes = append(d.Notes, "after the upgrade they are looked up in `app/`: "+strings.Join(where, ", "))
+	d.Notes = append(d.Notes, after+strings.Join(where, ", "))
 	d.Notes = append(d.Notes, "two ways out: `fwmigrate apply` moves them into `app/` (the default) and fixes the paths that depend on them; `fwmigrate apply --layout=keep` pins layout B instead (the fix below)")
 	if pass.File == nil || pass.File.Config == nil {
 		return

@@ -3,6 +3,8 @@ package rules
 import (
 	"strconv"
 
+	"github.com/fwmigrate/fwmigrate/ast"
+
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -57,6 +59,9 @@ func runLayerNotLoaded(pass *Pass) {
 			d := pass.Report(r.Span, r.Option, "package layer %s is not read: what it declares is not checked", strconv.Quote(r.Source))
 			d.Notes = append(d.Notes, "fwmigrate does not look into node_modules; its options and runtimeConfig keys are unknown to the other checks")
 		case project.SourceDynamic:
+			if commaSource(pass, r.Option, r.Span) {
+				continue // FW318 says what is wrong with it
+			}
 			pass.CannotCheck(r.Span, r.Option, "this %s entry is only known when the config runs, so its layer is not loaded", r.Option)
 		default:
 			var d *Diagnostic
@@ -68,4 +73,19 @@ func runLayerNotLoaded(pass *Pass) {
 			d.Severity = Warning
 		}
 	}
+}
+
+// commaSource reports whether the entry of option at span is a comma
+// expression, which FW318 reports.
+func commaSource(pass *Pass, option string, span ast.Span) bool {
+	p := pass.Lookup(option)
+	if p == nil || p.Value == nil {
+		return false
+	}
+	for _, n := range append(extendsSources(p.Value), p.Value) {
+		if n.Span() == span && commaExpression(n) {
+			return true
+		}
+	}
+	return false
 }

@@ -159,3 +159,18 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options) []
 	}
 	return kept
 }
+
+// suppressedAt reports whether a fwmigrate-ignore comment of the config
+// covers the line of offset for the pass's rule: a rule that groups sites
+// into one diagnostic reports such a site on its own instead, so that the
+// suppression applies to it.
+func (p *Pass) suppressedAt(offset int) bool {
+	line := p.File.Position(offset).Line
+	probe := &Diagnostic{Code: p.Rule.Code, Name: p.Rule.Name, File: p.Project.ConfigDisplay, Line: line}
+	for _, s := range suppressions(p.Project) {
+		if _, ok := s.covers(probe); ok {
+			return true
+		}
+	}
+	return false
+}

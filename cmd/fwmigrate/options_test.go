@@ -58,7 +58,7 @@ func TestOptionsSelect(t *testing.T) {
 		{[]string{"options", "dir", "--layout=A"}, exitOK, []string{"dir.pages", "DEFAULT (A)"}, []string{"dir.static", "DEFAULT (B)"}},
 		{[]string{"options", "dir", "--layout=b"}, exitOK, []string{"dir.static", "DEFAULT (B)"}, []string{"DEFAULT (A)"}},
 		{[]string{"options", "experimental.compileTemplate"}, exitOK, []string{"removed in the next major", "default (B)  true", "default (A)  -"}, nil},
-		{[]string{"options", "experimental.externalVue"}, exitOK, []string{"experimental.externalUi", "aliases      experimental.externalVue"}, nil},
+		{[]string{"options", "experimental.externalUi"}, exitOK, []string{"experimental.externalVue", "aliases      experimental.externalUi"}, nil},
 		{[]string{"options", "app.rootId"}, exitOK, []string{"deprecated -> app.rootAttrs.id"}, nil},
 		{[]string{"options", "typescript.nodeTsConfig", "--layout=B"}, exitError, nil, nil},
 		{[]string{"options", "app.baseUrl"}, exitError, nil, nil},
@@ -100,7 +100,7 @@ func TestOptionsJSONPrefix(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0]["path"] != "experimental.externalUi" || got[0]["defaultA"] != true {
+	if len(got) != 1 || got[0]["path"] != "experimental.externalVue" || got[0]["defaultA"] != true {
 		t.Errorf("got %v", got)
 	}
 	for _, k := range []string{"path", "type", "defaultA", "defaultB", "layouts", "status", "replacement", "doc"} {
