@@ -173,3 +173,29 @@ func validateCode(t *testing.T, name string, src []byte) {
 		t.Errorf("%s: the code reader cannot read the edited file: %v\n%s", name, err, src)
 	}
 }
+
+// TestCodeFixLineEnds: an inserted line takes the file's line ends and the
+// indentation of the statement it goes before (a CRLF file with a BOM).
+func TestCodeFixLineEnds(t *testing.T) {
+	dir := t.TempDir()
+	mod := "\ufeffimport { join } from 'node:path';\r\n\r\nexport default defineFwModule({\r\n\tsetup(options, fw) {\r\n\t\tfw.hook('builder:watch', (event, path) => {\r\n\t\t\tif (path.startsWith('pages/')) reload();\r\n\t\t});\r\n\t},\r\n});\r\n"
+	want := "\ufeffimport { join, relative, resolve } from 'node:path';\r\n\r\nexport default defineFwModule({\r\n\tsetup(options, fw) {\r\n\t\tfw.hook('builder:watch', (event, path) => {\r\n\t\t\tpath = relative(fw.options.srcDir, resolve(fw.options.srcDir, path));\r\n\t\t\tif (path.startsWith('pages/')) reload();\r\n\t\t});\r\n\t},\r\n});\r\n"
+	for name, text := range map[string]string{"fw.config.ts": "export default defineFwConfig({})\n", "modules/a.ts": mod} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(dir, "fw.config.ts")
+	diags := rules.Check(project.LoadProject(cfg, cfg), rules.Options{Target: 4, Select: []string{"FW605"}})
+	if len(diags) != 1 || diags[0].Fix == nil {
+		t.Fatalf("want one FW605 site with a fix, got %d", len(diags))
+	}
+	got := applyEdits(t, "modules/a.ts", []byte(mod), diags[0].Fix.Ops)
+	if string(got) != want {
+		t.Errorf("fixed file:\n%q\nwant\n%q", got, want)
+	}
+}
