@@ -47,3 +47,46 @@ func TestTreeCached(t *testing.T) {
 		t.Error("another project sees a stale answer")
 	}
 }
+
+// TestReadText: the project reads the files its code names inside its root
+// and its local layers' roots, never elsewhere (a ../ path, a symlink that
+// leads out).
+func TestReadText(t *testing.T) {
+	dir := writeArchive(t, `
+-- app/fw.config.ts --
+export default defineFwConfig({ extends: ['../base'] })
+-- app/templates/a.ejs --
+<%= a %>
+-- base/fw.config.ts --
+export default defineFwConfig({})
+-- base/b.ejs --
+<%= b %>
+-- secret.txt --
+token
+-- app/bin.dat --
+`)
+	if err := os.WriteFile(filepath.Join(dir, "app/bin.dat"), []byte{'a', 0, 'b'}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "secret.txt"), filepath.Join(dir, "app/link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	p := project.LoadProject(filepath.Join(dir, "app/fw.config.ts"), "app/fw.config.ts")
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{
+		{"app/templates/a.ejs", true},
+		{"base/b.ejs", true},
+		{"app/../secret.txt", false},
+		{"secret.txt", false},
+		{"app/link.txt", false},
+		{"app/bin.dat", false},
+		{"app/missing.ejs", false},
+	} {
+		src, err := p.ReadText(filepath.Join(dir, tc.path))
+		if (err == nil) != tc.ok {
+			t.Errorf("ReadText(%s) = %q, %v; want ok %v", tc.path, src, err, tc.ok)
+		}
+	}
+}

@@ -169,6 +169,10 @@ type dataIndex struct {
 	// decls are the declarations initialized by a call of a function named
 	// like a composable (use...), by file: the candidates resolve binds.
 	decls map[*codeFile][]*ast.JSNode
+	// inside maps the name of a function of the project named use* to the
+	// data calls its body makes (returned or not): FW604 follows a page
+	// into the composables it calls.
+	inside map[string][]*dataCall
 	// bound are the bindings that hold a result or one of its fields.
 	bound map[*ast.Binding]boundResult
 	uses  []*dataUse
@@ -182,19 +186,25 @@ type boundResult struct {
 }
 
 func newDataIndex(ci *codeIndex) *dataIndex {
-	d := &dataIndex{ci: ci, composables: map[string]*composable{}, bound: map[*ast.Binding]boundResult{}, decls: map[*codeFile][]*ast.JSNode{}}
+	d := &dataIndex{ci: ci, composables: map[string]*composable{}, inside: map[string][]*dataCall{}, bound: map[*ast.Binding]boundResult{}, decls: map[*codeFile][]*ast.JSNode{}}
 	for _, f := range ci.files {
 		d.addFile(f)
 	}
 	return d
 }
 
-// composableNames are the names of the project's composables, as trigger
-// words.
+// composableNames are the names of the project's composables (those that
+// return a data composable's result, and those that make a data call), as
+// trigger words.
 func (d *dataIndex) composableNames() [][]byte {
 	var out [][]byte
 	for name := range d.composables {
 		out = append(out, []byte(name))
+	}
+	for name := range d.inside {
+		if d.composables[name] == nil {
+			out = append(out, []byte(name))
+		}
 	}
 	return out
 }
@@ -230,6 +240,9 @@ func (d *dataIndex) addFile(f *codeFile) {
 		case ast.JSCall:
 			if c, comp := d.callOf(f, n); c != nil && comp == nil {
 				d.calls = append(d.calls, c)
+				if name := enclosingUse(up); name != "" {
+					d.inside[name] = append(d.inside[name], c)
+				}
 			}
 		case ast.JSDeclarator:
 			if c := ast.Unawait(n.Y); c != nil && c.Kind == ast.JSCall && c.X != nil && c.X.Kind == ast.JSIdent && strings.HasPrefix(c.X.Name, "use") {
@@ -245,6 +258,20 @@ func (d *dataIndex) addFile(f *codeFile) {
 		}
 		return true
 	})
+}
+
+// enclosingUse returns the name of the nearest function around a node
+// (up are its ancestors) when it is named use*, "" otherwise.
+func enclosingUse(up []*ast.JSNode) string {
+	for i := len(up) - 1; i >= 0; i-- {
+		if k := up[i].Kind; k == ast.JSFunction || k == ast.JSArrow {
+			if name := functionName(up[i], up[:i]); len(name) > 3 && name[:3] == "use" {
+				return name
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // functionName returns the name a function is declared or bound under:

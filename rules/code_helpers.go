@@ -82,7 +82,7 @@ var codeTriggers = [][]byte{
 	[]byte("KeepAlive"), []byte("keep-alive"), []byte("keepalive"), []byte("findComponent"), []byte("$options"),
 	[]byte("useError"), []byte("__FW__"), []byte("addTemplate"), []byte("addPluginTemplate"), []byte("addTypeTemplate"),
 	[]byte("useHead"), []byte("useServerHead"), []byte("useSeoMeta"), []byte("clearFwState"), []byte("getCachedData"),
-	[]byte("#__fw"),
+	[]byte("#__fw"), []byte("RouteMiddleware"),
 }
 
 // triggered reports whether text holds one of words.
@@ -98,6 +98,7 @@ func triggered(text []byte, words [][]byte) bool {
 // codeIndex is what the code rules read of the project, built once per
 // check (Index.code).
 type codeIndex struct {
+	index  *Index      // the check's index: the config, for detectors that depend on it (FW604)
 	files  []*codeFile // the files read, in path order (the config first)
 	failed []*codeFile // files that could not be read fully, reported once (FW908)
 	data   *dataIndex
@@ -111,7 +112,7 @@ func (x *Index) code() *codeIndex {
 }
 
 func (x *Index) readCode() *codeIndex {
-	ci := &codeIndex{sites: map[string][]*site{}}
+	ci := &codeIndex{index: x, sites: map[string][]*site{}}
 	p := x.project
 	if p == nil {
 		return ci

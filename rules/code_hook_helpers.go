@@ -1,0 +1,204 @@
+package rules
+
+import (
+	"bytes"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+// The listeners that module code registers for the framework's build hooks
+// (FW605 builder:watch, FW606 pages:extend): fw.hook(name, fn) where fw is
+// the framework instance of a module (setup's second parameter in
+// defineFwModule, the second parameter of a module function, useFw()),
+// hooks: { name: fn } in defineFwModule, and hooks: { name: fn } in the
+// config itself.
+
+// hookListener is one function registered for a hook.
+type hookListener struct {
+	file *codeFile
+	fn   *ast.JSNode // the JSFunction or JSArrow
+	// name is the string literal that names the hook (fw.hook's first
+	// argument, or the key of a hooks object), quotes included.
+	name ast.Span
+	// fw is the name of the framework instance in scope in the listener,
+	// "" when none is (config hooks, hooks objects, a listener declared
+	// apart from the fw.hook call).
+	fw string
+	// config reports a listener of the config's own hooks.
+	config bool
+}
+
+// listenersOf returns the listeners of hook in the code read, in file
+// order. Only files whose text names the hook are walked.
+func listenersOf(ci *codeIndex, hook string) []*hookListener {
+	var out []*hookListener
+	for _, f := range ci.files {
+		if f.code == nil || !bytes.Contains(f.text, []byte(hook)) {
+			continue
+		}
+		out = append(out, fileHookListeners(f, hook)...)
+	}
+	return out
+}
+
+func fileHookListeners(f *codeFile, hook string) []*hookListener {
+	var out []*hookListener
+	// The module functions of the file (their second parameter is fw) and
+	// its hooks objects.
+	modules := map[*ast.JSNode]bool{}
+	type hooksObject struct {
+		obj    *ast.JSNode
+		config bool
+	}
+	var objects []hooksObject
+	if f.config {
+		if cfg := configObject(f); cfg != nil {
+			if p := objProp(cfg, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
+				objects = append(objects, hooksObject{p.Y, true})
+			}
+			if p := objProp(cfg, "modules"); p != nil && p.Y != nil && p.Y.Kind == ast.JSArray {
+				for _, el := range p.Y.List {
+					if el != nil && (el.Kind == ast.JSArrow || el.Kind == ast.JSFunction) {
+						modules[el] = true
+					}
+				}
+			}
+		}
+	}
+	for _, s := range f.code.Scripts {
+		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			switch {
+			case n.Kind == ast.JSCall && importedAs(n.X, "defineFwModule") && len(n.List) > 0 && n.List[0].Kind == ast.JSObject:
+				def := n.List[0]
+				if p := objProp(def, "setup"); p != nil && p.Y != nil && (p.Y.Kind == ast.JSArrow || p.Y.Kind == ast.JSFunction) {
+					modules[p.Y] = true
+				}
+				if p := objProp(def, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
+					objects = append(objects, hooksObject{p.Y, false})
+				}
+			case n.Kind == ast.JSExport && n.Has(ast.FlagDefault) && f.src != nil && f.src.Role == project.RoleModule:
+				if n.X != nil && (n.X.Kind == ast.JSArrow || n.X.Kind == ast.JSFunction) {
+					modules[n.X] = true
+				}
+			}
+			return true
+		})
+	}
+	// fw.hook(hook, fn) and fw.hooks.hook(hook, fn).
+	for _, s := range f.code.Scripts {
+		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			if n.Kind != ast.JSCall || len(n.List) < 2 || n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || n.X.Name != "hook" {
+				return true
+			}
+			if name, ok := stringValue(n.List[0]); !ok || name != hook {
+				return true
+			}
+			recv := n.X.X
+			if recv.Kind == ast.JSMember && !recv.Has(ast.FlagComputed) && recv.Name == "hooks" {
+				recv = recv.X
+			}
+			if recv.Kind != ast.JSIdent || !fwBinding(recv.Resolve(), modules) {
+				return true
+			}
+			fn := localFunction(n.List[1])
+			if fn == nil {
+				return true
+			}
+			l := &hookListener{file: f, fn: fn, name: n.List[0].Loc}
+			if fn == n.List[1] && !declares(fn, recv.Name) {
+				l.fw = recv.Name
+			}
+			out = append(out, l)
+			return true
+		})
+	}
+	// hooks: { [hook]: fn }.
+	for _, o := range objects {
+		p := objProp(o.obj, hook)
+		if p == nil || p.Y == nil {
+			continue
+		}
+		if fn := localFunction(p.Y); fn != nil {
+			out = append(out, &hookListener{file: f, fn: fn, name: p.NameLoc, config: o.config})
+		}
+	}
+	return out
+}
+
+// fwBinding reports whether a binding holds the framework instance of a
+// module: the second parameter of a module function, or useFw().
+func fwBinding(b *ast.Binding, modules map[*ast.JSNode]bool) bool {
+	switch {
+	case b == nil:
+		return false
+	case b.Kind == ast.BindParam:
+		return modules[b.Decl] && paramIndex(b) == 1
+	case b.Kind == ast.BindConst || b.Kind == ast.BindLet || b.Kind == ast.BindVar:
+		init := ast.Unawait(b.Init)
+		return b.Path == nil && !reassigned(b) && init != nil && init.Kind == ast.JSCall && len(init.List) == 0 && importedAs(init.X, "useFw")
+	}
+	return false
+}
+
+// declares reports whether a function declares name as a parameter (then
+// an outer name is not seen inside it).
+func declares(fn *ast.JSNode, name string) bool {
+	found := false
+	for _, p := range fn.List {
+		ast.WalkJS(p, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			if b := n.DeclBinding(); b != nil && b.Name == name {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// stringValue returns the value of a string literal or of a template
+// literal without substitutions.
+func stringValue(n *ast.JSNode) (string, bool) {
+	switch {
+	case n == nil:
+	case n.Kind == ast.JSString:
+		return n.Name, true
+	case n.Kind == ast.JSTemplate && n.X == nil && len(n.List) == 0:
+		return n.Name, true
+	}
+	return "", false
+}
+
+// configObject returns the object literal the config file exports
+// (export default defineFwConfig({...}), export default {...}, a const
+// holding either, module.exports = ...), nil when it has none.
+func configObject(f *codeFile) *ast.JSNode {
+	if f.code == nil {
+		return nil
+	}
+	unwrap := func(x *ast.JSNode) *ast.JSNode {
+		if x != nil && x.Kind == ast.JSIdent {
+			if b := x.Resolve(); b != nil && b.Kind == ast.BindConst && b.Path == nil {
+				x = b.Init
+			}
+		}
+		if x != nil && x.Kind == ast.JSCall && importedAs(x.X, "defineFwConfig") && len(x.List) > 0 {
+			x = x.List[0]
+		}
+		if x != nil && x.Kind == ast.JSObject {
+			return x
+		}
+		return nil
+	}
+	for _, s := range f.code.Scripts {
+		for _, st := range s.Program.List {
+			switch {
+			case st.Kind == ast.JSExport && st.Has(ast.FlagDefault):
+				return unwrap(st.X)
+			case st.Kind == ast.JSExprStmt && st.X.Kind == ast.JSAssign && ast.MemberPath(st.X.X) == "module.exports":
+				return unwrap(st.X.Y)
+			}
+		}
+	}
+	return nil
+}

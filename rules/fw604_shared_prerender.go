@@ -1,0 +1,396 @@
+package rules
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+)
+
+var ruleSharedPrerender = &Rule{
+	Code:     "FW604",
+	Name:     "shared-prerender-key",
+	Category: Code,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "useAsyncData in a page with route parameters whose key is the same for every page, which version 4 shares between prerendered pages",
+		Why: `When the project prerenders, version 4 shares the data of useAsyncData and
+useLazyAsyncData between the pages it prerenders, by key
+(experimental.sharedPrerenderData flips from false to true). A call without a
+key is keyed by its file and line, and a call with a constant key is keyed by
+that string: in a page with route parameters (pages/posts/[slug].vue,
+[[optional]], [...all]) every page prerendered from it then gets the data of
+the first one. Reported in such pages and in the project's composables they
+call (one level): calls without a key, and calls with a constant key whose
+handler reads the route (useRoute(), route.params, route.query). Only when the
+config prerenders: engine.prerender.routes or crawlLinks, prerender.routes or
+crawlLinks (recent 4.x), generate.routes, or a routeRules (engine.routeRules)
+entry with prerender: true. Keys built from the route, calls with a constant
+key whose handler does not read it, useFetch (keyed by its URL and options)
+and pages without parameters are not affected.`,
+		Example: `// fw.config.ts: engine: { prerender: { crawlLinks: true } }
+// pages/posts/[slug].vue
+const route = useRoute()
+const { data } = await useAsyncData('post', () => $fetch('/api/posts/' + route.params.slug))`,
+		Fix: `Unsafe: gives the call a key built from the route: the route parameters and
+query values its handler reads, then the parameters of the pages that run it
+(from their file names) that the handler does not read:
+useAsyncData('post', ...) becomes useAsyncData(` + "`post-${route.params.slug}`" + `, ...), and a
+call without a key gets one named after the page or composable. The route is a
+name that holds useRoute() where one is in scope before the call, else
+useRoute() itself; no fix when neither can be written there (a local function
+named useRoute). Components that pages render are not followed.`,
+	},
+	Run:   runCodeRule,
+	Flips: []string{"experimental.sharedPrerenderData"},
+}
+
+func init() {
+	ruleSharedPrerender.detect = detectSharedPrerender
+	Register(ruleSharedPrerender)
+}
+
+// prerenderOptions are the options whose value makes the project
+// prerender routes.
+var prerenderOptions = []string{"engine.prerender.routes", "prerender.routes", "generate.routes", "engine.prerender.crawlLinks", "prerender.crawlLinks"}
+
+// prerendered returns the option by which the config prerenders routes
+// (`engine.prerender.crawlLinks`, `routeRules["/blog/**"].prerender`), ""
+// when it does not. A value that is not static counts: it may.
+func prerendered(x *Index) string {
+	if x == nil {
+		return ""
+	}
+	found := ""
+	for _, opt := range prerenderOptions {
+		x.optionProps(opt, func(_, p ast.Path, prop *ast.Property) {
+			if v, ok := staticValue(prop); found == "" && (!ok || !emptyValue(v) && v != false) {
+				found = p.String()
+			}
+		})
+	}
+	for _, opt := range []string{"routeRules", "engine.routeRules"} {
+		x.optionProps(opt, func(_, p ast.Path, prop *ast.Property) {
+			rules, ok := ast.Unwrap(prop.Value).(*ast.Object)
+			if !ok {
+				return
+			}
+			for _, rule := range rules.Props {
+				o, ok := ast.Unwrap(rule.Value).(*ast.Object)
+				if !ok {
+					continue
+				}
+				for _, pr := range o.Props {
+					if pr.Key != "prerender" || pr.KeyKind == ast.KeyComputed {
+						continue
+					}
+					if v, ok := staticValue(pr); found == "" && (!ok || v == true) {
+						found = join(p, rule.Key, "prerender").String()
+					}
+				}
+			}
+		})
+	}
+	return found
+}
+
+// prerenderTarget is a data call that a page with route parameters runs:
+// in the page, or in a composable the page calls.
+type prerenderTarget struct {
+	call   *dataCall
+	params [][]string // the parameters of each page that runs it
+	pages  []string   // those pages (project-relative)
+	in     string     // the composable it is in, "" in the page itself
+}
+
+func detectSharedPrerender(ci *codeIndex) []*site {
+	where := prerendered(ci.index)
+	if where == "" {
+		return nil
+	}
+	byFile := map[*codeFile][]*dataCall{}
+	for _, c := range ci.data.calls {
+		if c.name == "useAsyncData" || c.name == "useLazyAsyncData" {
+			byFile[c.file] = append(byFile[c.file], c)
+		}
+	}
+	var targets []*prerenderTarget
+	seen := map[*ast.JSNode]*prerenderTarget{}
+	add := func(c *dataCall, params []string, page, in string) {
+		t := seen[c.call]
+		if t == nil {
+			t = &prerenderTarget{call: c, in: in}
+			seen[c.call] = t
+			targets = append(targets, t)
+		}
+		t.params = append(t.params, params)
+		t.pages = append(t.pages, page)
+	}
+	for _, f := range ci.files {
+		params := pageParams(f.rel)
+		if !f.page() || len(params) == 0 || f.code == nil {
+			continue
+		}
+		for _, c := range byFile[f] {
+			add(c, params, f.rel, "")
+		}
+		if len(ci.data.inside) == 0 {
+			continue
+		}
+		walkCode(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+			if n.Kind != ast.JSCall || n.X.Kind != ast.JSIdent {
+				return true
+			}
+			if b := n.X.Resolve(); b != nil && b.Kind != ast.BindImport {
+				return true
+			}
+			for _, c := range ci.data.inside[n.X.Name] {
+				if c.file != f && (c.name == "useAsyncData" || c.name == "useLazyAsyncData") {
+					add(c, params, f.rel, n.X.Name)
+				}
+			}
+			return true
+		})
+	}
+	var out []*site
+	keyless := map[string]int{} // keys given to calls without one, by base
+	for _, t := range targets {
+		if s := sharedPrerenderSite(t, where, keyless); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// routeRead is a read of the route in a handler, as it can be written in
+// a key at the call: route.params.slug, useRoute().query.page, params.id.
+type routeRead struct {
+	text  string
+	param string // the route parameter it reads, "" for a query value
+	ok    bool   // the text means the same at the call
+}
+
+func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]int) *site {
+	c, f := t.call, t.call.file
+	args := c.call.List
+	if len(args) == 0 {
+		return nil
+	}
+	var key, handler *ast.JSNode
+	constKey := ""
+	switch {
+	case localFunction(args[0]) != nil:
+		if len(args) > 1 && localFunction(args[1]) != nil {
+			return nil // a key getter: () => `post-${id}`
+		}
+		handler = localFunction(args[0])
+	case len(args) > 1:
+		key, handler = args[0], localFunction(args[1])
+		v, ok := stringValue(key)
+		if !ok && key.Kind == ast.JSIdent {
+			if b := key.Resolve(); b != nil && b.Kind == ast.BindConst && b.Path == nil {
+				v, ok = stringValue(b.Init)
+			}
+		}
+		if !ok {
+			return nil // built at run time
+		}
+		constKey = v
+	default:
+		return nil
+	}
+	if handler == nil {
+		return nil
+	}
+	r := newRoutes(f)
+	reads, readsRoute := handlerRouteReads(f, r, handler, c.call)
+	if key != nil && !readsRoute {
+		return nil // a constant key for data that does not depend on the route
+	}
+	pages := strings.Join(t.pages, ", ")
+	s := &site{file: f}
+	switch {
+	case key == nil:
+		s.span = c.call.X.Loc
+		s.msg = "`" + c.name + "` has no key: it is keyed by its file and line, the same for every page prerendered from " + pages
+	default:
+		s.span = key.Loc
+		s.msg = "`" + c.name + "` reads the route in its handler but its key `" + f.code.Text(key.Loc) + "` is the same for every page prerendered from " + pages
+	}
+	if t.in != "" {
+		s.msg += " (through `" + t.in + "`)"
+	}
+	s.msg += ": on version 4 prerendered pages share data by key, so they all get the data of the first one"
+	s.notes = []string{"the config prerenders: `" + where + "`"}
+
+	// The key's parts: what the handler reads of the route's parameters and
+	// query, then the pages' parameters it does not read (the union over
+	// the pages: a parameter a page lacks is undefined there, which keeps
+	// the keys apart), on a route that can be named at the call.
+	var parts []string
+	have := map[string]bool{}
+	for _, rd := range reads {
+		if rd.ok {
+			parts = append(parts, rd.text)
+			have[rd.param] = rd.param != ""
+		}
+	}
+	route := ""
+	for _, params := range t.params {
+		for _, p := range params {
+			if have[p] {
+				continue
+			}
+			if route == "" {
+				if route = routeAt(f, r, c.call.Loc.Start); route == "" {
+					parts = nil
+					break
+				}
+			}
+			have[p] = true
+			parts = append(parts, route+".params."+p)
+		}
+	}
+	if len(parts) == 0 {
+		s.notes = append(s.notes, "give the call a key built from the route as its first argument: a template literal such as post-${route.params.slug}, with route the framework's `useRoute()`")
+		return s
+	}
+	subs := ""
+	for _, p := range parts {
+		subs += "-${" + p + "}"
+	}
+	desc := "key the call by the route"
+	switch {
+	case key == nil:
+		base := t.in
+		if base == "" {
+			base = keyBase(f.rel)
+		}
+		keyless[base]++
+		if n := keyless[base]; n > 1 {
+			base += "-" + strconv.Itoa(n)
+		}
+		text := "`" + base + subs + "`, "
+		s.fix = codeFix(f, desc+": "+strings.TrimSuffix(text, ", "), Unsafe, edit(ast.Span{Start: args[0].Loc.Start, End: args[0].Loc.Start}, text))
+	case key.Kind == ast.JSIdent:
+		text := "`${" + key.Name + "}" + subs + "`"
+		s.fix = codeFix(f, desc+": "+text, Unsafe, edit(key.Loc, text))
+	case !strings.ContainsAny(constKey, "`\\$\r\n"):
+		text := "`" + constKey + subs + "`"
+		s.fix = codeFix(f, desc+": "+text, Unsafe, edit(key.Loc, text))
+	}
+	return s
+}
+
+// handlerRouteReads returns the reads of route parameters and query values
+// in a handler (route.params.slug, useRoute().query.page, params.id of
+// const { params } = useRoute()), each once, and whether the handler reads
+// the route at all.
+func handlerRouteReads(f *codeFile, r *routes, handler, call *ast.JSNode) ([]routeRead, bool) {
+	var reads []routeRead
+	touches := false
+	seen := map[string]bool{}
+	addRead := func(text, param string, ok bool) {
+		if !seen[text] {
+			seen[text] = true
+			reads = append(reads, routeRead{text, param, ok})
+		}
+	}
+	paramOf := func(kind, name string) string {
+		if kind == "params" {
+			return name
+		}
+		return ""
+	}
+	// usableAt reports whether an expression means the same at the call:
+	// useRoute() where the name is free, or a name whose binding is the one
+	// seen at the call, declared before it.
+	usableAt := func(e *ast.JSNode) bool {
+		switch e.Kind {
+		case ast.JSCall:
+			return freeAt(f, "useRoute", call.Loc.Start)
+		case ast.JSIdent:
+			b := e.Resolve()
+			return b != nil && bindingAt(f, e.Name, call.Loc.Start) == b && b.Ident.Loc.End <= call.Loc.Start
+		}
+		return false
+	}
+	ast.WalkJS(handler, func(n *ast.JSNode, up []*ast.JSNode) bool {
+		if n.Kind != ast.JSIdent && n.Kind != ast.JSCall && n.Kind != ast.JSMember || n.DeclBinding() != nil {
+			return true
+		}
+		if n.Kind == ast.JSIdent {
+			// params.id with const { params } = useRoute()
+			if b := n.Resolve(); b != nil && b.Kind == ast.BindConst && len(b.Path) == 1 && r.value(ast.Unawait(b.Init), nil) {
+				touches = true
+				if m := parentOf(up); (b.Path[0] == "params" || b.Path[0] == "query") && m != nil && m.Kind == ast.JSMember && m.X == n && !m.Has(ast.FlagComputed) {
+					addRead(n.Name+"."+m.Name, paramOf(b.Path[0], m.Name), usableAt(n))
+				} else {
+					addRead("", "", false)
+				}
+				return true
+			}
+		}
+		if !r.value(n, nil) {
+			return true
+		}
+		touches = true
+		// route.params.slug
+		if len(up) >= 2 {
+			m, k := up[len(up)-1], up[len(up)-2]
+			if m.Kind == ast.JSMember && m.X == n && !m.Has(ast.FlagComputed) && (m.Name == "params" || m.Name == "query") && k.Kind == ast.JSMember && k.X == m && !k.Has(ast.FlagComputed) {
+				addRead(f.code.Text(n.Loc)+"."+m.Name+"."+k.Name, paramOf(m.Name, k.Name), usableAt(n))
+				return false
+			}
+		}
+		addRead("", "", false) // the route read some other way
+		return false
+	})
+	return reads, touches
+}
+
+// parentOf returns the nearest of a node's ancestors, nil for none.
+func parentOf(up []*ast.JSNode) *ast.JSNode {
+	if len(up) == 0 {
+		return nil
+	}
+	return up[len(up)-1]
+}
+
+// routeAt returns how the route can be written at offset at of f: the name
+// of a binding that holds useRoute(), in scope there and declared before,
+// else useRoute() when that name is free there; "" when neither.
+func routeAt(f *codeFile, r *routes, at int) string {
+	var name string
+	for _, s := range f.code.Scripts {
+		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			if name != "" {
+				return false
+			}
+			b := n.DeclBinding()
+			if b == nil || b.Path != nil || b.Ident.Loc.End > at || !r.value(n, nil) {
+				return true
+			}
+			if init := ast.Unawait(b.Init); init != nil && init.Kind == ast.JSCall && bindingAt(f, b.Name, at) == b {
+				name = b.Name
+			}
+			return true
+		})
+	}
+	if name == "" && freeAt(f, "useRoute", at) {
+		name = "useRoute()"
+	}
+	return name
+}
+
+// keyBase names a page's keys: pages/posts/[slug].vue -> posts-slug.
+func keyBase(rel string) string {
+	i := strings.LastIndex("/"+rel, "/pages/")
+	p := strings.TrimSuffix(rel[i+len("pages/"):], path.Ext(rel))
+	p = strings.NewReplacer("[", "", "]", "", "...", "", "/", "-").Replace(p)
+	if p == "" {
+		return "page"
+	}
+	return p
+}
