@@ -13,7 +13,7 @@ import (
 // through the apps), and its remote source is reported once.
 func TestSharedLayer(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
-	writeTree(t, dir, map[string]string{
+	testtree.Map(t, dir, map[string]string{
 		"apps/web/fw.config.ts":    "export default defineFwConfig({ extends: ['../../shared/base'] })\n",
 		"apps/docs/fw.config.ts":   "export default defineFwConfig({ extends: '../../shared/base/fw.config.ts' })\n",
 		"shared/base/fw.config.ts": "export default defineFwConfig({ extends: ['github:org/theme'], generate: { routes: ['/'] } })\n",

@@ -11,22 +11,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
-
-// writeTree writes files (slash paths relative to dir).
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // bigConfig returns a valid config of about size bytes.
 func bigConfig(size int) string {
@@ -81,7 +68,7 @@ func checkTree(t *testing.T, dir string, args ...string) (string, int) {
 func TestReliability(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
 	deep := strings.Repeat("d/", 300) // 300 directories down
-	writeTree(t, dir, map[string]string{
+	testtree.Map(t, dir, map[string]string{
 		"apps/good/fw.config.ts":        "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
 		"apps/good2/fw.config.js":       "export default { generate: { routes: ['/'] } }\n",
 		"apps/denied/fw.config.ts":      "export default defineFwConfig({})\n",

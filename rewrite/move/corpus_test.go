@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestCorpus plans (and performs) the move on every real-world tree of
@@ -59,7 +61,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatalf("corpus case %s has no expectation", id)
 			}
 			dir := t.TempDir()
-			extract(t, ar, "", dir)
+			testtree.Write(t, dir, ar, "")
 			before := snapshot(t, dir)
 			in := defaultInput(dir)
 			if !ok {

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // faultyFS fails the failAt-th mutating operation (1-based) with EACCES,
@@ -65,7 +67,7 @@ func fixtureTree(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	extract(t, ar, "in/", dir)
+	testtree.Write(t, dir, ar, "in/")
 	return dir
 }
 
