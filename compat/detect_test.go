@@ -168,16 +168,10 @@ func writeDetection(w *bytes.Buffer, d *Detection, root string) {
 func TestStray(t *testing.T) {
 	for _, name := range []string{"plain", "a[1]*?"} {
 		root := filepath.Join(t.TempDir(), name)
-		for _, d := range []string{"real-components", "pages", "utils/x"} {
-			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, f := range []string{"layouts", "app.vue", "error.vue.bak", "app.config.ts", "app.config.mjs", "app.configx"} {
-			if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testtree.Map(t, root, map[string]string{
+			"real-components/": "", "pages/": "", "utils/x/": "",
+			"layouts": "", "app.vue": "", "error.vue.bak": "", "app.config.ts": "", "app.config.mjs": "", "app.configx": "",
+		})
 		if err := os.Symlink("real-components", filepath.Join(root, "components")); err != nil {
 			t.Skip("no symlinks:", err)
 		}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // oracleEsbuild is the npm esbuild the oracle strips types with: the
@@ -85,20 +86,19 @@ func TestSemanticOracle(t *testing.T) {
 	}
 
 	dir := t.TempDir()
+	var tree []txtar.File
 	var files []string
 	for i, p := range pairs {
 		for j, src := range [][]byte{p.before.Src, p.after} {
-			path := filepath.Join(dir, fmt.Sprintf("%d-%d", i, j), filepath.Base(p.before.Name))
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, path)
+			name := fmt.Sprintf("%d-%d/%s", i, j, filepath.Base(p.before.Name))
+			tree = append(tree, txtar.File{Name: name, Data: src})
+			files = append(files, filepath.Join(dir, filepath.FromSlash(name)))
 		}
 	}
-	manifest := filepath.Join(dir, "manifest.json")
 	b, _ := json.Marshal(files)
-	os.WriteFile(manifest, b, 0o644)
+	tree = append(tree, txtar.File{Name: "manifest.json", Data: b})
+	testtree.Files(t, dir, tree)
+	manifest := filepath.Join(dir, "manifest.json")
 	script, _ := filepath.Abs("testdata/oracle/eval.cjs")
 	cmd := exec.Command(node, script, esbuildDir, manifest)
 	cmd.Stderr = os.Stderr
