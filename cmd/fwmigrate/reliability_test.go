@@ -65,7 +65,14 @@ func checkTree(t *testing.T, dir string, args ...string) (string, int) {
 // error the OS gives); TestPermissionDenied checks the real thing as an
 // unprivileged user. The file deleted during the run is deleted for real,
 // by the same reader, after discovery found it and just before it is read.
+//
+// The big config is 10 MB; with -short, 256 KB (the 10 MB one takes most
+// of the package's time).
 func TestReliability(t *testing.T) {
+	big := 10 << 20
+	if testing.Short() {
+		big = 256 << 10
+	}
 	dir := filepath.Join(t.TempDir(), "repo")
 	deep := strings.Repeat("d/", 300) // 300 directories down
 	testtree.Map(t, dir, map[string]string{
@@ -73,7 +80,7 @@ func TestReliability(t *testing.T) {
 		"apps/good2/fw.config.js":       "export default { generate: { routes: ['/'] } }\n",
 		"apps/denied/fw.config.ts":      "export default defineFwConfig({})\n",
 		"apps/deleted/fw.config.ts":     "export default defineFwConfig({})\n",
-		"apps/big/fw.config.ts":         bigConfig(10 << 20),
+		"apps/big/fw.config.ts":         bigConfig(big),
 		"apps/binary/fw.config.ts":      "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00",
 		"apps/nested/fw.config.ts":      "export default defineFwConfig(" + strings.Repeat("{a:", 10000) + "1" + strings.Repeat("}", 10000) + ")\n",
 		"apps/" + deep + "fw.config.ts": "export default defineFwConfig({ generate: { routes: ['/'] } })\n",

@@ -122,6 +122,9 @@ func BenchmarkPlan(b *testing.B) {
 // TestBenchProject keeps the benchmark honest: its project migrates, the
 // edits it expects happen, and a second plan is empty.
 func TestBenchProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a generated project of 500 files: not with -short")
+	}
 	dir := t.TempDir()
 	testtree.Map(t, dir, benchProject(500))
 	p, err := PlanMove(defaultInput(dir))
