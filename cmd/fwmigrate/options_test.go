@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/golden"
 )
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -27,7 +29,7 @@ func TestOptionsJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out != string(want) {
-		t.Error("options --format=json differs from compat/testdata/options.json")
+		t.Errorf("options --format=json differs from compat/testdata/options.json\n%s", golden.Diff("options.json", want, []byte(out)))
 	}
 }
 
