@@ -60,7 +60,8 @@ func Check(t testing.TB, path string, got []byte) {
 }
 
 // Archive is a txtar archive some of whose sections are goldens. Its other
-// sections (the inputs) are only read.
+// sections (the inputs) are only read. Its methods are not safe for
+// concurrent use: a test checks its archive from one goroutine.
 type Archive struct {
 	Path string
 	*txtar.Archive
