@@ -24,12 +24,10 @@ func TestSpecialFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
 	testtree.Map(t, dir, map[string]string{
 		"good/fw.config.ts": "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
+		"fifo/":             "",
+		"zero/":             "",
+		"dir/fw.config.ts/": "",
 	})
-	for _, d := range []string{"fifo", "zero", "dir/fw.config.ts"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo", "fw.config.ts"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}

@@ -307,11 +307,10 @@ func defaultInput(dir string) Input {
 	return Input{Root: dir, SrcDir: dir, Target: filepath.Join(dir, "app")}
 }
 
+// mkfile writes the file name (slash-separated) under dir, with one line.
 func mkfile(t *testing.T, dir, name string) {
 	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	must(t, os.WriteFile(p, []byte("x\n"), 0o644))
+	testtree.Map(t, dir, map[string]string{name: "x\n"})
 }
 
 // TestOldAppOfKeptSrcDir: a custom srcDir that stays (the target is srcDir
