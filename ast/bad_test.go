@@ -124,6 +124,9 @@ func TestDepthLimit(t *testing.T) {
 }
 
 func TestLargeInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 10 MB config: not with -short")
+	}
 	src := generateConfig(10 << 20)
 	f, err := Parse("fw.config.ts", src)
 	if err != nil {

@@ -3,9 +3,9 @@ package compat
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,15 +13,16 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+)
 
 // TestDetect runs Detect on the trees of testdata/detect/*.txtar. Each
 // archive holds a project tree (a name ending in "/" is an empty
 // directory), a config.json per project or layer root (JSON; the string
 // "$dynamic" is a DynamicValue, the key "..." a Spread), and the expected
-// report in "want" (rewritten by -update).
+// report in "want" (a golden section: go test ./compat -run TestDetect -update).
 func TestDetect(t *testing.T) {
 	files, err := filepath.Glob("testdata/detect/*.txtar")
 	if err != nil {
@@ -32,33 +33,18 @@ func TestDetect(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ar := golden.Open(t, file)
 			root := t.TempDir()
+			var tree []txtar.File
+			for _, f := range ar.Files {
+				if f.Name != "want" {
+					tree = append(tree, f)
+				}
+			}
 			var roots []string
-			wantIdx := -1
-			for i, f := range ar.Files {
-				if f.Name == "want" {
-					wantIdx = i
-					continue
-				}
-				p := filepath.Join(root, filepath.FromSlash(f.Name))
-				if strings.HasSuffix(f.Name, "/") {
-					if err := os.MkdirAll(p, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if filepath.Base(f.Name) == "config.json" {
-					roots = append(roots, filepath.Dir(p))
+			for name := range testtree.Files(t, root, tree) {
+				if path.Base(name) == "config.json" {
+					roots = append(roots, filepath.Join(root, filepath.FromSlash(path.Dir(name))))
 				}
 			}
 			sort.Strings(roots)
@@ -86,24 +72,7 @@ func TestDetect(t *testing.T) {
 				fmt.Fprintf(&out, "== %s\n", filepath.ToSlash(rel))
 				writeDetection(&out, d, root)
 			}
-			got := out.Bytes()
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = got
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantIdx < 0 {
-				t.Fatalf("no want section; run with -update")
-			}
-			if want := ar.Files[wantIdx].Data; !bytes.Equal(got, want) {
-				t.Errorf("Detect report differs (run with -update to accept)\n--- got\n%s--- want\n%s", got, want)
-			}
+			ar.CheckSection(t, "want", out.Bytes())
 		})
 	}
 }
@@ -199,16 +168,10 @@ func writeDetection(w *bytes.Buffer, d *Detection, root string) {
 func TestStray(t *testing.T) {
 	for _, name := range []string{"plain", "a[1]*?"} {
 		root := filepath.Join(t.TempDir(), name)
-		for _, d := range []string{"real-components", "pages", "utils/x"} {
-			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, f := range []string{"layouts", "app.vue", "error.vue.bak", "app.config.ts", "app.config.mjs", "app.configx"} {
-			if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testtree.Map(t, root, map[string]string{
+			"real-components/": "", "pages/": "", "utils/x/": "",
+			"layouts": "", "app.vue": "", "error.vue.bak": "", "app.config.ts": "", "app.config.mjs": "", "app.configx": "",
+		})
 		if err := os.Symlink("real-components", filepath.Join(root, "components")); err != nil {
 			t.Skip("no symlinks:", err)
 		}

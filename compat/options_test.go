@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/golden"
 )
 
 const specDir = "../testdata/spec/"
@@ -561,24 +563,16 @@ func TestOptionsGolden(t *testing.T) {
 	if err := enc.Encode(Options()); err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/options.json"
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
+	const file = "testdata/options.json"
+	golden.Check(t, file, b.Bytes())
+	want, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("the options JSON differs from %s; run go test ./compat -run TestOptionsGolden -update and review the diff", golden)
 	}
 	// The golden file itself is valid JSON with one entry per option.
 	var entries []map[string]any
 	if err := json.Unmarshal(want, &entries); err != nil || len(entries) != len(Options()) {
-		t.Errorf("%s: %d entries, %v", golden, len(entries), err)
+		t.Errorf("%s: %d entries, %v", file, len(entries), err)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 func TestRangeMajor(t *testing.T) {
@@ -141,14 +143,7 @@ func TestVersionModel(t *testing.T) {
 
 func TestLayers(t *testing.T) {
 	root := t.TempDir()
-	for _, d := range []string{"layers/b", "layers/a", "layers/c"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(root, "layers", "README.md"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Map(t, root, map[string]string{"layers/b/": "", "layers/a/": "", "layers/c/": "", "layers/README.md": ""})
 	got, err := Layers(root)
 	if err != nil {
 		t.Fatal(err)

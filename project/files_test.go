@@ -5,16 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
 func TestList(t *testing.T) {
 	dir := t.TempDir()
-	for _, n := range []string{"bundlerA.config.ts", "Engine.config.mts"} {
-		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Map(t, dir, map[string]string{"bundlerA.config.ts": "", "Engine.config.mts": ""})
 	p := project.Failed(filepath.Join(dir, "fw.config.ts"), "fw.config.ts", nil)
 	l := p.List(dir)
 	for name, want := range map[string]bool{"bundlerA.config.ts": true, "engine.config.mts": true, "bundlerA.config.js": false, "": false} {

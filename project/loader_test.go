@@ -269,11 +269,8 @@ func TestReadSource(t *testing.T) {
 		t.Errorf("regular file: %d bytes, %v", len(src), err)
 	}
 	// A binary file reads, and is refused when loaded as a config.
+	testtree.Map(t, dir, map[string]string{"bin/fw.config.ts": "abc\x00def"})
 	bin := filepath.Join(dir, "bin", "fw.config.ts")
-	os.MkdirAll(filepath.Dir(bin), 0o755)
-	if err := os.WriteFile(bin, []byte("abc\x00def"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	if p := project.LoadProject(bin, "fw.config.ts"); p.Err == nil || p.Err.Error() != "binary file, not a config: NUL byte at offset 3" {
 		t.Errorf("binary: %v", p.Err)
 	}

@@ -3,20 +3,15 @@ package rewrite
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden sections of testdata/engine/*.txtar")
 
 // TestEngine runs the cases of testdata/engine/*.txtar. Each archive holds
 //
@@ -50,10 +45,7 @@ func TestEngine(t *testing.T) {
 }
 
 func runEngineCase(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ar := golden.Open(t, file)
 	flags := strings.Fields(string(ar.Comment))
 	has := func(f string) bool {
 		for _, x := range flags {
@@ -130,33 +122,8 @@ func runEngineCase(t *testing.T, file string) {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(&skipped, "%d %s %s: %s\n", s.Group, s.Op.Kind, describeOp(s.Op), s.Reason)
 	}
-	got := map[string][]byte{"out." + ext: untransform(res.Src), "skipped": []byte(skipped.String())}
-	changed := false
-	for _, sec := range []string{"out." + ext, "skipped"} {
-		i, ok := sections[sec]
-		if *update {
-			if !ok {
-				ar.Files = append(ar.Files, txtar.File{Name: sec, Data: got[sec]})
-				changed = true
-			} else if !bytes.Equal(ar.Files[i].Data, got[sec]) {
-				ar.Files[i].Data = got[sec]
-				changed = true
-			}
-			continue
-		}
-		if !ok {
-			t.Errorf("%s: no %s section (run with -update)", file, sec)
-			continue
-		}
-		if want := ar.Files[i].Data; !bytes.Equal(want, got[sec]) {
-			t.Errorf("%s: %s differs\n--- want\n%s--- got\n%s", file, sec, want, got[sec])
-		}
-	}
-	if changed {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ar.Check(t, func(name string) bool { return name == "out."+ext || name == "skipped" },
+		map[string][]byte{"out." + ext: untransform(res.Src), "skipped": []byte(skipped.String())})
 
 	// A second run of the same ops changes nothing (replace spans refer
 	// to the original text: they cannot be run again).

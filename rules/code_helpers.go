@@ -431,3 +431,24 @@ func pinNote(path string) string {
 	}
 	return "or keep the version-3 behaviour for now: `fwmigrate apply --pin=" + path + "` sets `" + path + ": " + jsLiteral(f.Restore.Value) + "`"
 }
+
+// configKeyPath returns the option path of the config property whose key
+// is at span (a hooks key the code rules found in the config), nil when no
+// property of the config's literal has that key.
+func configKeyPath(ci *codeIndex, span ast.Span) ast.Path {
+	if ci.index == nil || ci.index.file == nil || ci.index.file.Config == nil {
+		return nil
+	}
+	var out ast.Path
+	ci.index.file.Walk(func(path ast.Path, prop *ast.Property) bool {
+		if out != nil {
+			return false
+		}
+		if prop.KeySpan.Start <= span.Start && span.End <= prop.KeySpan.End && prop.KeySpan.Len() > 0 {
+			out = append(ast.Path(nil), path...)
+			return false
+		}
+		return prop.Loc.Start <= span.Start && span.End <= prop.Loc.End
+	})
+	return out
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/golden"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -80,7 +81,7 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 	}
-	golden := "../testdata/corpus-check.golden"
+	const file = "../testdata/corpus-check.golden"
 	got := b.String()
 	if dump := os.Getenv("FW_CORPUS_DUMP"); dump != "" {
 		// For rule authors reading what their rules say about the corpus.
@@ -88,25 +89,7 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if os.IsNotExist(err) {
-		// The golden is created once the rule catalogue is complete; until
-		// then the crash and unknown-option checks above still run.
-		t.Logf("no %s yet; run with -update to create it", golden)
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Errorf("corpus diagnostics changed; run `go test ./rules -run TestCorpus -update` and review the diff of %s", golden)
-	}
+	golden.Check(t, file, []byte(got))
 }
 
 // BenchmarkCheck measures checking one project with every rule, per config

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 var rulePageMeta = &Rule{
@@ -62,7 +63,7 @@ func detectPageMeta(ci *codeIndex) []*site {
 		}
 	}
 	for _, l := range listenersOf(ci, "pages:extend") {
-		out = append(out, extendMetaSites(l)...)
+		out = append(out, extendMetaSites(ci, l)...)
 	}
 	return out
 }
@@ -153,7 +154,7 @@ func accessorStart(src []byte, m *ast.JSNode) (int, bool) {
 // extendMetaSites finds, in a pages:extend listener, the reads and
 // changes of a page's meta: the listener's first parameter is the array of
 // pages; its elements and their children are pages too.
-func extendMetaSites(l *hookListener) []*site {
+func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
 	f := l.file
 	p := param(l.fn, 0)
 	if p == nil || l.fn.Y == nil {
@@ -172,6 +173,13 @@ func extendMetaSites(l *hookListener) []*site {
 		edit(ast.Span{Start: l.name.Start + 1, End: l.name.End - 1}, "pages:resolved"))
 	if q := f.text[l.name.Start]; q != '\'' && q != '"' && q != '`' {
 		fix = nil
+	}
+	if path := configKeyPath(ci, l.name); fix != nil && path != nil {
+		// A key of the config's own hooks: an option path, which the
+		// config's rewriter renames (a byte edit of a key would be a new
+		// option to its verification).
+		to := append(append(ast.Path(nil), path[:len(path)-1]...), "pages:resolved")
+		fix.Ops = []rewrite.Op{{Kind: rewrite.OpRename, Path: path, To: to}}
 	}
 	list := func(n *ast.JSNode) bool {
 		if n == nil {

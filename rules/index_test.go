@@ -1,11 +1,13 @@
 package rules
 
 import (
+	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -39,14 +41,23 @@ var cacheConfigs = []string{
 }
 
 // cacheTestFiles parses cacheConfigs and every config of the corpus and of
-// the rule fixtures.
+// the rule fixtures (their fixed configs included), once for the tests
+// that share them: the files are only read.
 func cacheTestFiles(t *testing.T) []*ast.File {
 	t.Helper()
+	files, err := parseCacheTestFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+var parseCacheTestFiles = sync.OnceValues(func() ([]*ast.File, error) {
 	var files []*ast.File
 	for i, src := range cacheConfigs {
 		f, err := ast.Parse("fw.config.ts", []byte(src))
 		if err != nil {
-			t.Fatalf("cacheConfigs[%d]: %v", i, err)
+			return nil, fmt.Errorf("cacheConfigs[%d]: %v", i, err)
 		}
 		files = append(files, f)
 	}
@@ -54,17 +65,17 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 	for _, pat := range []string{"../testdata/corpus/*.txtar", "../testdata/rules/*.txtar"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		archives = append(archives, m...)
 	}
 	if len(archives) < 40 {
-		t.Fatalf("only %d archives found", len(archives))
+		return nil, fmt.Errorf("only %d archives found", len(archives))
 	}
 	for _, name := range archives {
 		data, err := os.ReadFile(name)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		for _, af := range txtar.Parse(data).Files {
 			if !compat.IsConfigName(filepath.Base(af.Name)) {
@@ -75,8 +86,8 @@ func cacheTestFiles(t *testing.T) []*ast.File {
 			}
 		}
 	}
-	return files
-}
+	return files, nil
+})
 
 func cachePass(f *ast.File) *Pass {
 	proj := &project.Project{Layer: &project.Layer{File: f}}

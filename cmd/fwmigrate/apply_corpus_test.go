@@ -20,13 +20,17 @@ var major2Corpus = map[string]bool{
 // TestApplyCorpus runs apply with every rule (and --unsafe) on every corpus
 // project: each rewritten config parses, keeps every comment that was not
 // inside a property that is gone, and a second run changes nothing. The
-// major-2 projects are refused and left as they were.
+// major-2 projects are refused and left as they were. With -short it takes
+// one project in three.
 func TestApplyCorpus(t *testing.T) {
 	files, err := filepath.Glob("../../testdata/corpus/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus: %v", err)
 	}
-	for _, file := range files {
+	for i, file := range files {
+		if testing.Short() && i%3 != 0 {
+			continue
+		}
 		file, _ := filepath.Abs(file)
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			dir := t.TempDir()

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestApplyGitGuard: in a git work tree, apply refuses config files with
@@ -28,9 +30,7 @@ func TestApplyGitGuard(t *testing.T) {
 	}
 	const config = "export default defineFwConfig({\n  generate: { routes: ['/'] },\n})\n"
 	write := func(rel, text string) {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,10 +39,12 @@ func TestApplyGitGuard(t *testing.T) {
 		return string(b)
 	}
 	sh("init", "-q")
+	tree := map[string]string{}
 	for _, p := range []string{"clean", "modified", "staged", "untracked"} {
-		write(p+"/package.json", `{ "dependencies": { "fw": "^3.12.0" } }`)
-		write(p+"/fw.config.ts", config)
+		tree[p+"/package.json"] = `{ "dependencies": { "fw": "^3.12.0" } }`
+		tree[p+"/fw.config.ts"] = config
 	}
+	testtree.Map(t, dir, tree)
 	sh("add", "clean", "modified", "staged", "untracked/package.json")
 	sh("commit", "-q", "-m", "init")
 	write("modified/fw.config.ts", config+"// edited\n")

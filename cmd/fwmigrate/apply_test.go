@@ -3,20 +3,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
-
-var updateApply = flag.Bool("update", false, "rewrite the golden sections of ../../testdata/apply/*.txtar")
 
 // TestApplyFixtures runs the cases of testdata/apply/*.txtar. A case is
 //
@@ -53,7 +50,7 @@ func TestApplyFixtures(t *testing.T) {
 }
 
 type applyCase struct {
-	ar        *txtar.Archive
+	ar        *golden.Archive
 	args      []string
 	exit      int
 	crlf, bom bool
@@ -61,10 +58,9 @@ type applyCase struct {
 }
 
 func parseApplyCase(t *testing.T, file string) *applyCase {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ar := golden.Open(t, file)
+	ar.Order = golden.ByRank(applyGoldenRank)
+	var err error
 	c := &applyCase{ar: ar, args: []string{"apply", "--to=4", "."}}
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
 		line = strings.TrimSpace(line)
@@ -133,24 +129,19 @@ func (c *applyCase) decode(name string, b []byte) []byte {
 	return b
 }
 
-// writeTree writes the in/ files of c under dir.
+// writeTree writes the in/ files of c under dir, encoded, and returns them
+// as the fixture holds them.
 func (c *applyCase) writeTree(t *testing.T, dir string) map[string][]byte {
+	files := testtree.Under(c.ar.Archive, "in/")
 	in := map[string][]byte{}
-	for _, f := range c.ar.Files {
-		rel, ok := strings.CutPrefix(f.Name, "in/")
-		if !ok {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if filepath.Base(p) == ".keep" {
-			continue
-		}
-		in[rel] = f.Data
-		if err := os.WriteFile(p, c.encode(rel, f.Data), 0o644); err != nil {
-			t.Fatal(err)
+	for i, f := range files {
+		in[f.Name] = f.Data
+		files[i].Data = c.encode(f.Name, f.Data)
+	}
+	written := testtree.Files(t, dir, files)
+	for name := range in {
+		if _, ok := written[name]; !ok {
+			delete(in, name) // a directory
 		}
 	}
 	return in
@@ -211,7 +202,7 @@ func runApplyFixture(t *testing.T, file string) {
 			got["out/"+name] = []byte("<DELETED>\n")
 		}
 	}
-	checkGoldens(t, file, c.ar, got)
+	c.ar.Check(t, func(name string) bool { return applyGoldenRank(name) > 0 }, got)
 
 	dryRun := contains(c.args, "--dry-run")
 	if dryRun {
@@ -317,66 +308,16 @@ func equalTrees(a, b map[string][]byte) bool {
 	return true
 }
 
-// checkGoldens compares got with the stdout, stderr and out/ sections of
-// the archive, or rewrites them with -update.
-func checkGoldens(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	t.Helper()
-	isGolden := func(name string) bool {
-		return name == "stdout" || name == "stderr" || strings.HasPrefix(name, "out/")
+// applyGoldenRank orders a fixture's sections: the tree before and other
+// inputs (0), then the goldens: out/, stdout, stderr.
+func applyGoldenRank(name string) int {
+	switch {
+	case strings.HasPrefix(name, "out/"):
+		return 1
+	case name == "stdout":
+		return 2
+	case name == "stderr":
+		return 3
 	}
-	if *updateApply {
-		var files []txtar.File
-		for _, f := range ar.Files {
-			if !isGolden(f.Name) {
-				files = append(files, f)
-			}
-		}
-		var names []string
-		for name := range got {
-			names = append(names, name)
-		}
-		rank := func(name string) int {
-			switch name {
-			case "stdout":
-				return 1
-			case "stderr":
-				return 2
-			}
-			return 0 // out/...
-		}
-		sort.Slice(names, func(i, j int) bool {
-			if ri, rj := rank(names[i]), rank(names[j]); ri != rj {
-				return ri < rj
-			}
-			return names[i] < names[j]
-		})
-		for _, name := range names {
-			files = append(files, txtar.File{Name: name, Data: got[name]})
-		}
-		ar.Files = files
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want := map[string][]byte{}
-	for _, f := range ar.Files {
-		if isGolden(f.Name) {
-			want[f.Name] = f.Data
-		}
-	}
-	for name, g := range got {
-		w, ok := want[name]
-		switch {
-		case !ok:
-			t.Errorf("%s: unexpected %s (run with -update):\n%s", file, name, g)
-		case !bytes.Equal(w, g):
-			t.Errorf("%s: %s differs\n--- want\n%s--- got\n%s", file, name, w, g)
-		}
-	}
-	for name, w := range want {
-		if _, ok := got[name]; !ok {
-			t.Errorf("%s: missing %s:\n%s", file, name, w)
-		}
-	}
+	return 0
 }

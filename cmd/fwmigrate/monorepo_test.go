@@ -13,7 +13,7 @@ import (
 // through the apps), and its remote source is reported once.
 func TestSharedLayer(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
-	writeTree(t, dir, map[string]string{
+	testtree.Map(t, dir, map[string]string{
 		"apps/web/fw.config.ts":    "export default defineFwConfig({ extends: ['../../shared/base'] })\n",
 		"apps/docs/fw.config.ts":   "export default defineFwConfig({ extends: '../../shared/base/fw.config.ts' })\n",
 		"shared/base/fw.config.ts": "export default defineFwConfig({ extends: ['github:org/theme'], generate: { routes: ['/'] } })\n",
@@ -34,14 +34,18 @@ func TestSharedLayer(t *testing.T) {
 }
 
 // TestDeterministic checks the whole corpus, each archive a project of one
-// monorepo, three times: the output is the same byte for byte, whatever
-// order the workers finish in. The corpus's major-2 projects (FW907) make
-// the exit status 2; nothing else may.
+// monorepo, three times (twice with -short): the output is the same byte
+// for byte, whatever order the workers finish in. The corpus's major-2
+// projects (FW907) make the exit status 2; nothing else may.
 func TestDeterministic(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
 	testtree.Corpus(t, dir, "../../testdata/corpus/*.txtar")
+	runs := 3
+	if testing.Short() {
+		runs = 2
+	}
 	var first string
-	for i := 0; i < 3; i++ {
+	for i := 0; i < runs; i++ {
 		out, code := checkTree(t, dir, "--format=json")
 		if code == exitError && (!strings.Contains(out, `"code": "FW907"`) || strings.Contains(out, `"code": "FW901"`) || strings.Contains(out, `"code": "FW904"`) || strings.Contains(out, `"code": "FW906"`) || strings.Contains(out, `"code": "FW999"`)) {
 			t.Fatalf("exit status %d: a corpus config cannot be checked\n%s", code, out)

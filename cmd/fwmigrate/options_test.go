@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/golden"
 	"github.com/fwmigrate/fwmigrate/internal/version"
 )
 
@@ -29,7 +30,7 @@ func TestOptionsJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out != string(want) {
-		t.Error("options --format=json differs from compat/testdata/options.json")
+		t.Errorf("options --format=json differs from compat/testdata/options.json\n%s", golden.Diff("options.json", want, []byte(out)))
 	}
 }
 

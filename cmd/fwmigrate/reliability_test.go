@@ -11,22 +11,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
-
-// writeTree writes files (slash paths relative to dir).
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // bigConfig returns a valid config of about size bytes.
 func bigConfig(size int) string {
@@ -78,15 +65,22 @@ func checkTree(t *testing.T, dir string, args ...string) (string, int) {
 // error the OS gives); TestPermissionDenied checks the real thing as an
 // unprivileged user. The file deleted during the run is deleted for real,
 // by the same reader, after discovery found it and just before it is read.
+//
+// The big config is 10 MB; with -short, 256 KB (the 10 MB one takes most
+// of the package's time).
 func TestReliability(t *testing.T) {
+	big := 10 << 20
+	if testing.Short() {
+		big = 256 << 10
+	}
 	dir := filepath.Join(t.TempDir(), "repo")
 	deep := strings.Repeat("d/", 300) // 300 directories down
-	writeTree(t, dir, map[string]string{
+	testtree.Map(t, dir, map[string]string{
 		"apps/good/fw.config.ts":        "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
 		"apps/good2/fw.config.js":       "export default { generate: { routes: ['/'] } }\n",
 		"apps/denied/fw.config.ts":      "export default defineFwConfig({})\n",
 		"apps/deleted/fw.config.ts":     "export default defineFwConfig({})\n",
-		"apps/big/fw.config.ts":         bigConfig(10 << 20),
+		"apps/big/fw.config.ts":         bigConfig(big),
 		"apps/binary/fw.config.ts":      "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00",
 		"apps/nested/fw.config.ts":      "export default defineFwConfig(" + strings.Repeat("{a:", 10000) + "1" + strings.Repeat("}", 10000) + ")\n",
 		"apps/" + deep + "fw.config.ts": "export default defineFwConfig({ generate: { routes: ['/'] } })\n",

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestSpecialFiles names configs that are not regular files directly on the
@@ -20,14 +22,12 @@ import (
 // directory. Each is refused from its file type, before any read.
 func TestSpecialFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "repo")
-	writeTree(t, dir, map[string]string{
+	testtree.Map(t, dir, map[string]string{
 		"good/fw.config.ts": "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
+		"fifo/":             "",
+		"zero/":             "",
+		"dir/fw.config.ts/": "",
 	})
-	for _, d := range []string{"fifo", "zero", "dir/fw.config.ts"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo", "fw.config.ts"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestPermissionDenied(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(base, "repo")
-	writeTree(t, dir, map[string]string{
+	testtree.Map(t, dir, map[string]string{
 		"good/fw.config.ts":   "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
 		"denied/fw.config.ts": "export default defineFwConfig({})\n",
 	})

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestSARIFSchema validates fwmigrate's SARIF output against the SARIF
@@ -38,18 +40,13 @@ func TestSARIFSchema(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("ok/fw.config.ts", "export default defineFwConfig({ ssr: true })\n")
-	write("bad/fw.config.ts", "export default defineFwConfig({\n  dir: { static: 'static' }, // ü\n  generate: { routes: ['/a'] },\n})\n")
-	write("bad/.env", "FW_NOTHING=1\n")
-	write("broken/fw.config.ts", "export default defineFwConfig({ ssr: , })\n")
-	write("space dir/fw.config.js", "module.exports = { generate: { routes: [] } }\n")
+	testtree.Map(t, dir, map[string]string{
+		"ok/fw.config.ts":        "export default defineFwConfig({ ssr: true })\n",
+		"bad/fw.config.ts":       "export default defineFwConfig({\n  dir: { static: 'static' }, // ü\n  generate: { routes: ['/a'] },\n})\n",
+		"bad/.env":               "FW_NOTHING=1\n",
+		"broken/fw.config.ts":    "export default defineFwConfig({ ssr: , })\n",
+		"space dir/fw.config.js": "module.exports = { generate: { routes: [] } }\n",
+	})
 
 	var out, errOut bytes.Buffer
 	cwd, _ := os.Getwd()

@@ -1,6 +1,7 @@
 // Package testtree writes the project trees of txtar fixtures to disk, for
 // tests: the corpus archives, rule and apply fixtures, move trees. In an
-// archive, an empty file named .keep stands for its directory.
+// archive, a file named .keep, or a name ending in "/", stands for
+// its directory.
 package testtree
 
 import (
@@ -14,18 +15,41 @@ import (
 )
 
 // Write writes the files of ar whose names start with prefix under dir,
-// with the prefix removed ("" writes every file); a .keep file only makes its
-// directory. It returns the data written, by slash-separated name (prefix
-// removed, .keep files left out). Any error fails the test.
+// with the prefix removed ("" writes every file), as Files does. It returns
+// the data written, by slash-separated name (prefix removed, directories
+// left out). Any error fails the test.
 func Write(t testing.TB, dir string, ar *txtar.Archive, prefix string) map[string][]byte {
 	t.Helper()
-	written := map[string][]byte{}
+	return Files(t, dir, Under(ar, prefix))
+}
+
+// Under returns the files of ar whose names start with prefix, with the
+// prefix removed.
+func Under(ar *txtar.Archive, prefix string) []txtar.File {
+	var files []txtar.File
 	for _, f := range ar.Files {
-		name, ok := strings.CutPrefix(f.Name, prefix)
-		if !ok {
+		if name, ok := strings.CutPrefix(f.Name, prefix); ok {
+			files = append(files, txtar.File{Name: name, Data: f.Data})
+		}
+	}
+	return files
+}
+
+// Files writes files under dir, each at its slash-separated name: a name
+// that ends in "/", or a file named .keep, only makes its directory.
+// It returns the data written by name (directories left out). Any error
+// fails the test.
+func Files(t testing.TB, dir string, files []txtar.File) map[string][]byte {
+	t.Helper()
+	written := map[string][]byte{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if strings.HasSuffix(f.Name, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			continue
 		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -35,9 +59,25 @@ func Write(t testing.TB, dir string, ar *txtar.Archive, prefix string) map[strin
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		written[name] = f.Data
+		written[f.Name] = f.Data
 	}
 	return written
+}
+
+// Map writes a tree given inline in a test, as Files does: file name
+// (slash-separated, relative to dir) to text, written in name order.
+func Map(t testing.TB, dir string, files map[string]string) map[string][]byte {
+	t.Helper()
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	list := make([]txtar.File, len(names))
+	for i, name := range names {
+		list[i] = txtar.File{Name: name, Data: []byte(files[name])}
+	}
+	return Files(t, dir, list)
 }
 
 // WriteFile parses the archive file and writes it as Write does.

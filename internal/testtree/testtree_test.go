@@ -28,3 +28,21 @@ func TestWrite(t *testing.T) {
 		t.Errorf("a file outside the prefix was written: %v", err)
 	}
 }
+
+func TestFilesAndMap(t *testing.T) {
+	dir := t.TempDir()
+	got := Files(t, dir, []txtar.File{{Name: "d/"}, {Name: "x/y.txt", Data: []byte("y")}})
+	if len(got) != 1 || string(got["x/y.txt"]) != "y" {
+		t.Errorf("written: %q", got)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "d")); err != nil || !st.IsDir() {
+		t.Errorf("a name ending in / did not make a directory: %v", err)
+	}
+	got = Map(t, dir, map[string]string{"m/n.txt": "n", "m/o/.keep": ""})
+	if len(got) != 1 || string(got["m/n.txt"]) != "n" {
+		t.Errorf("Map wrote %q", got)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "m", "o")); err != nil || !st.IsDir() {
+		t.Errorf("Map: .keep did not make its directory: %v", err)
+	}
+}

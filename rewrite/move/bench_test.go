@@ -3,8 +3,9 @@ package move
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // benchProject returns a generated layout-B project of n source files whose
@@ -79,18 +80,6 @@ export default defineEventHandler(() => u + s)
 	return files
 }
 
-func writeTree(tb testing.TB, dir string, files map[string]string) {
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkPlanAndExecute migrates a generated project of 5,000 source
 // files: planning (walk, read, lex every file, rewrite) plus executing (the
 // renames and the atomic rewrites). The target is under 1 s per operation.
@@ -100,7 +89,7 @@ func BenchmarkPlanAndExecute(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		dir := b.TempDir()
-		writeTree(b, dir, files)
+		testtree.Map(b, dir, files)
 		b.StartTimer()
 		p, err := PlanMove(defaultInput(dir))
 		if err != nil || len(p.Conflicts) > 0 {
@@ -121,7 +110,7 @@ func BenchmarkPlanAndExecute(b *testing.B) {
 // BenchmarkPlan is the planning half alone (what --dry-run costs).
 func BenchmarkPlan(b *testing.B) {
 	dir := b.TempDir()
-	writeTree(b, dir, benchProject(5000))
+	testtree.Map(b, dir, benchProject(5000))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := PlanMove(defaultInput(dir)); err != nil {
@@ -133,8 +122,11 @@ func BenchmarkPlan(b *testing.B) {
 // TestBenchProject keeps the benchmark honest: its project migrates, the
 // edits it expects happen, and a second plan is empty.
 func TestBenchProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a generated project of 500 files: not with -short")
+	}
 	dir := t.TempDir()
-	writeTree(t, dir, benchProject(500))
+	testtree.Map(t, dir, benchProject(500))
 	p, err := PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // faultyFS fails the failAt-th mutating operation (1-based) with EACCES,
@@ -65,15 +67,18 @@ func fixtureTree(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	extract(t, ar, "in/", dir)
+	testtree.Write(t, dir, ar, "in/")
 	return dir
 }
 
 // TestRollback makes each step of a real plan fail in turn (a rename, a
 // mkdir, a rmdir, a write): every time, the tree must be byte for byte as
-// before, modes included.
+// before, modes included. With -short, the plain fixture only.
 func TestRollback(t *testing.T) {
 	for _, fixture := range []struct{ name, src string }{{"plain", ""}, {"srcdir-src", "src"}} {
+		if testing.Short() && fixture.name != "plain" {
+			continue
+		}
 		t.Run(fixture.name, func(t *testing.T) {
 			dir := fixtureTree(t, fixture.name)
 			// Modes the rewrite must keep.
@@ -302,11 +307,10 @@ func defaultInput(dir string) Input {
 	return Input{Root: dir, SrcDir: dir, Target: filepath.Join(dir, "app")}
 }
 
+// mkfile writes the file name (slash-separated) under dir, with one line.
 func mkfile(t *testing.T, dir, name string) {
 	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	must(t, os.WriteFile(p, []byte("x\n"), 0o644))
+	testtree.Map(t, dir, map[string]string{name: "x\n"})
 }
 
 // TestOldAppOfKeptSrcDir: a custom srcDir that stays (the target is srcDir

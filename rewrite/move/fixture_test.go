@@ -3,7 +3,6 @@ package move
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,9 +15,10 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"golang.org/x/tools/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite the expected trees and goldens of testdata/*.txtar")
+	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+)
 
 // A fixture is a txtar archive: in/ holds the tree before, out/ the tree
 // after (absent when the plan must be refused), and the goldens "plan" (the
@@ -87,22 +87,6 @@ func parseRuns(t *testing.T, comment, dir string) []run {
 		t.Fatal("no run: line")
 	}
 	return runs
-}
-
-func extract(t *testing.T, ar *txtar.Archive, prefix, dir string) {
-	for _, f := range ar.Files {
-		name, ok := strings.CutPrefix(f.Name, prefix)
-		if !ok {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // snapshot lists every path under dir with its type, mode and content.
@@ -229,12 +213,10 @@ func TestFixtures(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(strings.TrimSuffix(filepath.Base(name), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ar := golden.Open(t, name)
+			ar.Order = golden.ByRank(goldenRank)
 			dir := t.TempDir()
-			extract(t, ar, "in/", dir)
+			testtree.Write(t, dir, ar.Archive, "in/")
 			before := snapshot(t, dir)
 			runs := parseRuns(t, string(ar.Comment), dir)
 			srcBefore := func(root string) string {
@@ -283,28 +265,16 @@ func TestFixtures(t *testing.T) {
 			} else {
 				got = treeFiles(t, dir)
 			}
-			goldens := map[string]string{"plan": plans.String(), "notes": notes.String(), "conflicts": conflicts.String()}
-			if *update {
-				writeFixture(t, name, ar, got, goldens)
-				return
-			}
-			for _, f := range ar.Files {
-				if g, ok := goldens[f.Name]; ok && g != string(f.Data) {
-					t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", f.Name, g, f.Data)
+			goldens := map[string][]byte{}
+			for k, g := range map[string]string{"plan": plans.String(), "notes": notes.String(), "conflicts": conflicts.String()} {
+				if g != "" {
+					goldens[k] = []byte(g)
 				}
 			}
-			for k, g := range goldens {
-				if g != "" && !slices.ContainsFunc(ar.Files, func(f txtar.File) bool { return f.Name == k }) {
-					t.Errorf("unexpected %s:\n%s", k, g)
-				}
+			for n, data := range got {
+				goldens["out/"+n] = data
 			}
-			want := map[string][]byte{}
-			for _, f := range ar.Files {
-				if n, ok := strings.CutPrefix(f.Name, "out/"); ok {
-					want[n] = f.Data
-				}
-			}
-			compareTrees(t, got, want)
+			ar.Check(t, func(name string) bool { return goldenRank(name) > 0 }, goldens)
 			if refused {
 				return
 			}
@@ -338,8 +308,8 @@ func TestFixtures(t *testing.T) {
 			if len(okAfter) < len(okBefore) || len(brokenAfter) > len(brokenBefore) || len(brokenAfter) > 0 && testing.Verbose() {
 				t.Errorf("imports resolved before: %d (broken %q); after: %d (broken %q)", len(okBefore), brokenBefore, len(okAfter), brokenAfter)
 			}
-			checkSyntax(t, ar, got)
-			checkGitApply(t, ar, runs, dir, got)
+			checkSyntax(t, ar.Archive, got)
+			checkGitApply(t, ar.Archive, runs, dir, got)
 		})
 	}
 }
@@ -360,29 +330,20 @@ func compareTrees(t *testing.T, got, want map[string][]byte) {
 	}
 }
 
-func writeFixture(t *testing.T, name string, ar *txtar.Archive, got map[string][]byte, goldens map[string]string) {
-	out := &txtar.Archive{Comment: ar.Comment}
-	for _, f := range ar.Files {
-		if strings.HasPrefix(f.Name, "in/") {
-			out.Files = append(out.Files, f)
-		}
+// goldenRank orders a fixture's sections: the tree before (0), then the
+// goldens plan, notes and conflicts, then the tree after.
+func goldenRank(name string) int {
+	switch {
+	case name == "plan":
+		return 1
+	case name == "notes":
+		return 2
+	case name == "conflicts":
+		return 3
+	case strings.HasPrefix(name, "out/"):
+		return 4
 	}
-	for _, k := range []string{"plan", "notes", "conflicts"} {
-		if goldens[k] != "" {
-			out.Files = append(out.Files, txtar.File{Name: k, Data: []byte(goldens[k])})
-		}
-	}
-	var names []string
-	for n := range got {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		out.Files = append(out.Files, txtar.File{Name: "out/" + n, Data: got[n]})
-	}
-	if err := os.WriteFile(name, txtar.Format(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return 0
 }
 
 // checkSyntax passes every script the move edited through esbuild: an edit
@@ -412,7 +373,7 @@ func checkGitApply(t *testing.T, ar *txtar.Archive, runs []run, dir string, want
 		return
 	}
 	copyDir := t.TempDir()
-	extract(t, ar, "in/", copyDir)
+	testtree.Write(t, copyDir, ar, "in/")
 	for _, r := range runs {
 		in := r.in
 		re := func(p string) string {
