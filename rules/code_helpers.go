@@ -81,7 +81,7 @@ var codeTriggers = [][]byte{
 	[]byte("KeepAlive"), []byte("keep-alive"), []byte("keepalive"), []byte("findComponent"), []byte("$options"),
 	[]byte("useError"), []byte("__FW__"), []byte("addTemplate"), []byte("addPluginTemplate"), []byte("addTypeTemplate"),
 	[]byte("useHead"), []byte("useServerHead"), []byte("useSeoMeta"), []byte("clearFwState"), []byte("getCachedData"),
-	[]byte("#__fw"),
+	[]byte("#__fw"), []byte("findAllComponents"), []byte("error.data"), []byte("error?.data"),
 }
 
 // triggered reports whether text holds one of words.
@@ -97,10 +97,12 @@ func triggered(text []byte, words [][]byte) bool {
 // codeIndex is what the code rules read of the project, built once per
 // check (Index.code).
 type codeIndex struct {
-	files  []*codeFile // the files read, in path order (the config first)
-	failed []*codeFile // files that could not be read fully, reported once (FW907)
-	data   *dataIndex
-	sites  map[string][]*site // a detector's sites, by rule code (see Index.sitesOf)
+	project *project.Project
+	config  compat.Config // the config's static values (some sites depend on them)
+	files   []*codeFile   // the files read, in path order (the config first)
+	failed  []*codeFile   // files that could not be read fully, reported once (FW907)
+	data    *dataIndex
+	sites   map[string][]*site // a detector's sites, by rule code (see Index.sitesOf)
 }
 
 // code returns the project's code as the code rules read it.
@@ -110,7 +112,7 @@ func (x *Index) code() *codeIndex {
 }
 
 func (x *Index) readCode() *codeIndex {
-	ci := &codeIndex{sites: map[string][]*site{}}
+	ci := &codeIndex{project: x.project, config: x.config, sites: map[string][]*site{}}
 	p := x.project
 	if p == nil {
 		return ci
@@ -364,14 +366,20 @@ func importedAs(n *ast.JSNode, names ...string) bool {
 	return false
 }
 
-// flipOf returns the default change of version 4 at path.
-func flipOf(path string) (compat.Flip, bool) {
+// flipOf returns the default change of version 4 at path, or of
+// compatibility version 5 (to is 4 or 5).
+func flipOf(path string) (f compat.Flip, to int, ok bool) {
 	for _, f := range flippedDefaults() {
 		if f.Path == path {
-			return f, true
+			return f, 4, true
 		}
 	}
-	return compat.Flip{}, false
+	for _, f := range flippedDefaults5() {
+		if f.Path == path {
+			return f, 5, true
+		}
+	}
+	return compat.Flip{}, 0, false
 }
 
 // flipReaches reports whether the default change at path reaches the
@@ -379,7 +387,7 @@ func flipOf(path string) (compat.Flip, bool) {
 // version-3 behaviour where that value holds (on framework major 4, or on
 // v3 with compatibility version 4; an unknown major counts as 3).
 func flipReaches(pass *Pass, path string) bool {
-	f, ok := flipOf(path)
+	f, _, ok := flipOf(path)
 	if !ok || !f.Restore.Set {
 		return true
 	}
@@ -396,12 +404,14 @@ func flipReaches(pass *Pass, path string) bool {
 // pinNote tells the other way out of a site: keeping the version-3
 // behaviour with `apply --pin`, where the framework can keep it.
 func pinNote(path string) string {
-	f, ok := flipOf(path)
+	f, to, ok := flipOf(path)
 	switch {
 	case !ok:
 		return ""
 	case !f.Restore.Set || !f.OnV4:
 		return "framework major 4 cannot keep the version-3 behaviour of `" + path + "`: change the code"
+	case to == 5:
+		return "or keep compatibility version 4's behaviour for now: set `" + path + ": " + jsLiteral(f.Restore.Value) + "`"
 	}
 	return "or keep the version-3 behaviour for now: `fwmigrate apply --pin=" + path + "` sets `" + path + ": " + jsLiteral(f.Restore.Value) + "`"
 }
