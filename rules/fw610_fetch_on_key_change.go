@@ -59,7 +59,7 @@ func detectFetchOnKeyChange(ci *codeIndex) []*site {
 		}
 		f := c.file
 		out = append(out, &site{file: f, span: in.Loc,
-			msg: "`" + c.name + "` is called with `immediate: false` and " + what + ", and nothing calls its execute or refresh: on version 3 a change of it runs the request anyway, on version 4 the request waits for execute()",
+			msg:   "`" + c.name + "` is called with `immediate: false` and " + what + ", and nothing calls its execute or refresh: on version 3 a change of it runs the request anyway, on version 4 the request waits for execute()",
 			notes: []string{"call `execute()` where the request should start (for example in a watcher of the inputs), or drop `immediate: false`"},
 		})
 	}

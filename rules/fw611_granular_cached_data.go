@@ -54,7 +54,7 @@ func detectGranularCachedData(ci *codeIndex) []*site {
 			span = prop.Loc
 		}
 		out = append(out, &site{file: f, span: span,
-			msg: "the `getCachedData` of `" + c.name + "` ignores its third argument: on version 4 it is called when the data is refreshed too, and returning the cache there means the request never runs again",
+			msg:   "the `getCachedData` of `" + c.name + "` ignores its third argument: on version 4 it is called when the data is refreshed too, and returning the cache there means the request never runs again",
 			notes: []string{"take a third parameter `ctx` and return nothing when `ctx.cause` is 'refresh:manual' or 'refresh:hook'"},
 		})
 	}
