@@ -67,13 +67,16 @@ func detectErrorDataParsed(ci *codeIndex) []*site {
 				if o := otherOperand(b, p); o == nil || o.Kind != ast.JSString || o.Name != "string" {
 					return true
 				}
+				if len(up) >= 3 && guardsParse(f, b, up[len(up)-3], n) {
+					return true // typeof x === 'string' ? JSON.parse(x) : x: right on both majors
+				}
 				out = append(out, &site{file: f, span: b.Loc,
 					msg:   "`" + f.code.Text(b.Loc) + "` checks whether the data of " + what + " is a string: on version 4 the data of errors from the server's error handler arrives parsed, so this is " + map[bool]string{true: "false", false: "true"}[b.Op == "===" || b.Op == "=="] + " for them",
 					notes: []string{"errors thrown while rendering a page still carry a string on both majors: say which kind this code expects"},
 				})
 			default:
 				call, arg := jsonParseOf(n, up)
-				if call == nil {
+				if call == nil || guarded(f, call, up, arg) {
 					return true
 				}
 				s := &site{file: f, span: call.Loc}
@@ -262,4 +265,76 @@ func needsParens(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 		return false
 	}
 	return true
+}
+
+// stringCheck reports whether b is `typeof x === 'string'` (positive) or
+// `typeof x !== 'string'` for an x written as data is.
+func stringCheck(f *codeFile, b, data *ast.JSNode) (ok, positive bool) {
+	if b == nil || b.Kind != ast.JSBinary || b.Op != "===" && b.Op != "!==" && b.Op != "==" && b.Op != "!=" {
+		return false, false
+	}
+	t, o := b.X, b.Y
+	if t.Kind != ast.JSUnary {
+		t, o = o, t
+	}
+	if t.Kind != ast.JSUnary || t.Op != "typeof" || o.Kind != ast.JSString || o.Name != "string" {
+		return false, false
+	}
+	if f.code.Text(t.X.Loc) != f.code.Text(data.Loc) {
+		return false, false
+	}
+	return true, b.Op == "===" || b.Op == "=="
+}
+
+// guardedBranch returns the branch of a conditional, an if or an && whose
+// test is check that runs when the check is true (false: the other one).
+func guardedBranch(g *ast.JSNode, check *ast.JSNode, positive bool) *ast.JSNode {
+	switch {
+	case (g.Kind == ast.JSCond || g.Kind == ast.JSIf) && g.X == check:
+		if positive {
+			return g.Y
+		}
+		return g.Z
+	case g.Kind == ast.JSBinary && g.Op == "&&" && g.X == check && positive:
+		return g.Y
+	}
+	return nil
+}
+
+// guarded reports whether a JSON.parse of data runs only when data is a
+// string: in the branch of a typeof check of the same expression.
+func guarded(f *codeFile, call *ast.JSNode, up []*ast.JSNode, data *ast.JSNode) bool {
+	inside := call
+	for i := len(up) - 1; i >= 0; i-- {
+		g := up[i]
+		if g == call || g.Loc.Start > call.Loc.Start {
+			continue // the call itself and what is below it
+		}
+		if g.X != nil {
+			if ok, positive := stringCheck(f, g.X, data); ok {
+				if b := guardedBranch(g, g.X, positive); b != nil && b.Loc.Start <= inside.Loc.Start && inside.Loc.End <= b.Loc.End {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// guardsParse reports whether the typeof check b (of data) is the test of
+// a conditional, if or && whose guarded branch parses data.
+func guardsParse(f *codeFile, b, g, data *ast.JSNode) bool {
+	ok, positive := stringCheck(f, b, data)
+	if !ok {
+		return false
+	}
+	branch := guardedBranch(g, b, positive)
+	found := false
+	ast.WalkJS(branch, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+		if n.Kind == ast.JSCall && ast.MemberPath(n.X) == "JSON.parse" && len(n.List) > 0 && f.code.Text(n.List[0].Loc) == f.code.Text(data.Loc) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
