@@ -11,8 +11,8 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/project"
-	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // TestCodeFixes applies the fixes of every code rule's fixture cases (all of
