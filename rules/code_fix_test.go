@@ -32,23 +32,8 @@ func TestCodeFixes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			cases := map[string]bool{}
-			for _, f := range ar.Files {
-				c, rest, _ := strings.Cut(f.Name, "/")
-				if rest == "diagnostics" {
-					continue
-				}
-				cases[c] = true
-				p := filepath.Join(dir, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for c := range cases {
+			dir, cases := writeCases(t, file, ar)
+			for _, c := range cases {
 				checkCaseFixes(t, code, filepath.Join(dir, c))
 			}
 		})

@@ -69,35 +69,13 @@ func runFixture(t *testing.T, file string, r *rules.Rule) (triggered, clean bool
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	cases := map[string]bool{}
+	dir, names := writeCases(t, file, ar)
 	golden := map[string]int{} // case -> index of its diagnostics file
 	for i, f := range ar.Files {
-		c, rest, ok := strings.Cut(f.Name, "/")
-		if !ok {
-			t.Fatalf("%s: file %s is not inside a case directory", file, f.Name)
-		}
-		cases[c] = true
-		if rest == "diagnostics" {
+		if c, rest, _ := strings.Cut(f.Name, "/"); rest == "diagnostics" {
 			golden[c] = i
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if filepath.Base(p) == ".keep" {
-			continue
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
-	names := make([]string, 0, len(cases))
-	for c := range cases {
-		names = append(names, c)
-	}
-	sort.Strings(names)
 	changed := false
 	for _, c := range names {
 		root := filepath.Join(dir, c)
@@ -151,6 +129,42 @@ func runFixture(t *testing.T, file string, r *rules.Rule) (triggered, clean bool
 		}
 	}
 	return triggered, clean
+}
+
+// writeCases writes the case trees of a fixture archive (file, read as
+// ar) into a new temporary directory, without their diagnostics goldens
+// (<dir>/.keep makes a directory), and returns it with the cases' names,
+// sorted.
+func writeCases(t *testing.T, file string, ar *txtar.Archive) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	cases := map[string]bool{}
+	for _, f := range ar.Files {
+		c, rest, ok := strings.Cut(f.Name, "/")
+		if !ok {
+			t.Fatalf("%s: file %s is not inside a case directory", file, f.Name)
+		}
+		cases[c] = true
+		if rest == "diagnostics" {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(p) == ".keep" {
+			continue
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := make([]string, 0, len(cases))
+	for c := range cases {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	return dir, names
 }
 
 // sortArchive keeps each case's files together, with its diagnostics last.

@@ -25,30 +25,14 @@ var layoutCodes = []string{"FW101", "FW102", "FW103", "FW104", "FW105", "FW106",
 func TestLayoutFixes(t *testing.T) {
 	for _, code := range layoutCodes {
 		t.Run(code, func(t *testing.T) {
-			ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "rules", code+".txtar"))
+			file := filepath.Join("..", "testdata", "rules", code+".txtar")
+			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			cases := map[string]bool{}
-			for _, f := range ar.Files {
-				c, rest, _ := strings.Cut(f.Name, "/")
-				cases[c] = true
-				if rest == "diagnostics" {
-					continue
-				}
-				p := filepath.Join(dir, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if filepath.Base(p) != ".keep" {
-					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			dir, cases := writeCases(t, file, ar)
 			opts := rules.Options{Target: 4, Select: []string{code}}
-			for c := range cases {
+			for _, c := range cases {
 				cfg := findConfig(t, filepath.Join(dir, c))
 				p := project.LoadProject(cfg, filepath.Base(cfg))
 				var ops []rewrite.Op
