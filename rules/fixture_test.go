@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -132,32 +133,19 @@ func runFixture(t *testing.T, file string, r *rules.Rule) (triggered, clean bool
 }
 
 // writeCases writes the case trees of a fixture archive (file, read as
-// ar) into a new temporary directory, without their diagnostics goldens
-// (<dir>/.keep makes a directory), and returns it with the cases' names,
+// ar) into a new temporary directory and returns it with the cases' names,
 // sorted.
 func writeCases(t *testing.T, file string, ar *txtar.Archive) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
+	testtree.Write(t, dir, ar, "")
 	cases := map[string]bool{}
 	for _, f := range ar.Files {
-		c, rest, ok := strings.Cut(f.Name, "/")
+		c, _, ok := strings.Cut(f.Name, "/")
 		if !ok {
 			t.Fatalf("%s: file %s is not inside a case directory", file, f.Name)
 		}
 		cases[c] = true
-		if rest == "diagnostics" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if filepath.Base(p) == ".keep" {
-			continue
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	names := make([]string, 0, len(cases))
 	for c := range cases {
