@@ -227,6 +227,16 @@ func runCodeRule(pass *Pass) {
 	}
 }
 
+// runCompat5Rule is runCodeRule for the changes of compatibility version
+// 5: only a project that runs under it (framework major 4 with
+// future.compatibilityVersion: 5) is reported.
+func runCompat5Rule(pass *Pass) {
+	if targetCompat(pass) < 5 {
+		return
+	}
+	runCodeRule(pass)
+}
+
 // reportCode reports at span of a code file, with its positions filled in
 // here (Check knows only the config's and the .env files' lines).
 func (p *Pass) reportCode(f *codeFile, span ast.Span, option, format string, args ...any) *Diagnostic {
@@ -364,6 +374,28 @@ func importedAs(n *ast.JSNode, names ...string) bool {
 		}
 	}
 	return false
+}
+
+// importName is the name an identifier is imported under (`computed` for
+// `import { computed as c }`), else its own.
+func importName(n *ast.JSNode) string {
+	if b := n.Resolve(); b != nil && b.Kind == ast.BindImport && b.Decl != nil {
+		return b.Decl.Name
+	}
+	return n.Name
+}
+
+// jsStringValue returns the value of a string literal or a template
+// literal without substitutions.
+func jsStringValue(n *ast.JSNode) (string, bool) {
+	switch {
+	case n == nil:
+	case n.Kind == ast.JSString:
+		return n.Name, true
+	case n.Kind == ast.JSTemplate && n.X == nil && len(n.List) == 0:
+		return n.Name, true
+	}
+	return "", false
 }
 
 // flipOf returns the default change of version 4 at path, or of

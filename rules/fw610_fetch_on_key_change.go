@@ -203,12 +203,3 @@ func ancestorsOf(f *codeFile, n *ast.JSNode) []*ast.JSNode {
 	})
 	return out
 }
-
-// importName is the name an identifier is imported under (`computed` for
-// `import { computed as c }`), else its own.
-func importName(n *ast.JSNode) string {
-	if b := n.Resolve(); b != nil && b.Kind == ast.BindImport && b.Decl != nil {
-		return b.Decl.Name
-	}
-	return n.Name
-}

@@ -148,19 +148,6 @@ func headEntrySites(f *codeFile, callee string, obj *ast.JSNode) []*site {
 	return out
 }
 
-// jsStringValue returns the value of a string literal or a template
-// literal without substitutions.
-func jsStringValue(n *ast.JSNode) (string, bool) {
-	switch {
-	case n == nil:
-	case n.Kind == ast.JSString:
-		return n.Name, true
-	case n.Kind == ast.JSTemplate && n.X == nil && len(n.List) == 0:
-		return n.Name, true
-	}
-	return "", false
-}
-
 // propDeleteSpan is the span that deleting property p of object obj
 // removes: p with the comma and space after it (before it, for the last
 // property), so that the rest keeps its layout.

@@ -34,16 +34,6 @@ func init() {
 	Register(ruleClearStateReset)
 }
 
-// runCompat5Rule is runCodeRule for the changes of compatibility version
-// 5: only a project that runs under it (framework major 4 with
-// future.compatibilityVersion: 5) is reported.
-func runCompat5Rule(pass *Pass) {
-	if targetCompat(pass) < 5 {
-		return
-	}
-	runCodeRule(pass)
-}
-
 func detectClearStateReset(ci *codeIndex) []*site {
 	var out []*site
 	for _, f := range ci.files {
