@@ -28,7 +28,7 @@ func EnvKey(path string) string {
 	if k, ok := envKeyMemo.Load(path); ok {
 		return k.(string)
 	}
-	parts := splitByCase(path)
+	parts := SplitByCase(path)
 	for i, p := range parts {
 		parts[i] = strings.ToUpper(strings.ToLower(p))
 	}
@@ -69,10 +69,12 @@ func charCase(r rune) caseOf {
 	return caseLower
 }
 
-// splitByCase splits s at the separators - _ / . (keeping empty parts), before
+// SplitByCase splits s at the separators - _ / . (keeping empty parts), before
 // an upper letter that follows a lower one, and before the last of a run of
 // upper letters that a lower letter follows ("HTMLParser" -> HTML, Parser).
-func splitByCase(s string) []string {
+// It is the framework's one case splitter: environment variable names and
+// component names (ComponentName) are made with it.
+func SplitByCase(s string) []string {
 	var parts []string
 	buf := make([]rune, 0, len(s))
 	prev := caseNeutral // neutral also stands for "no previous character"

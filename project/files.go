@@ -181,34 +181,3 @@ func (p *Project) LayerDirs() ([]string, error) {
 	}
 	return p.Layer.autoDirs, p.Layer.autoErr
 }
-
-// ReadText reads a text file that the project's code names (the template
-// file an addTemplate call compiles), with ReadSource's limits; a binary
-// file is an error. Only files inside the project's root or one of its
-// local layers' roots are read, symlinks resolved: code cannot make the
-// tool read elsewhere.
-func (p *Project) ReadText(path string) ([]byte, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
-	}
-	inside := func(root string) bool {
-		if r, err := filepath.EvalSymlinks(root); err == nil {
-			root = r
-		}
-		rel, err := filepath.Rel(root, real)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-	}
-	ok := p.Root != "" && inside(p.Root)
-	for _, ly := range p.Layers {
-		ok = ok || ly != nil && ly.Root != "" && inside(ly.Root)
-	}
-	if !ok {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("outside the project and its local layers")}
-	}
-	src, err := ReadSource(real)
-	if err == nil {
-		err = binaryErr(src)
-	}
-	return src, err
-}

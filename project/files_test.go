@@ -48,7 +48,7 @@ func TestTreeCached(t *testing.T) {
 // TestReadText: the project reads the files its code names inside its root
 // and its local layers' roots, never elsewhere (a ../ path, a symlink that
 // leads out).
-func TestReadText(t *testing.T) {
+func TestReadTextLayers(t *testing.T) {
 	dir := writeArchive(t, `
 -- app/fw.config.ts --
 export default defineFwConfig({ extends: ['../base'] })
@@ -81,9 +81,9 @@ token
 		{"app/bin.dat", false},
 		{"app/missing.ejs", false},
 	} {
-		src, err := p.ReadText(filepath.Join(dir, tc.path))
+		tf, err := p.ReadText(filepath.Join(dir, tc.path))
 		if (err == nil) != tc.ok {
-			t.Errorf("ReadText(%s) = %q, %v; want ok %v", tc.path, src, err, tc.ok)
+			t.Errorf("ReadText(%s) = %v, %v; want ok %v", tc.path, tf, err, tc.ok)
 		}
 	}
 }

@@ -27,9 +27,12 @@ const (
 	RoleServer
 	// RoleShared is code both sides import: <rootDir>/shared/**.
 	RoleShared
+	// RoleTest is a test of the project's: <rootDir>/test/**, tests/**,
+	// __tests__/** (TestSources; never among Sources).
+	RoleTest
 )
 
-var roleNames = [...]string{"app", "module", "server", "shared"}
+var roleNames = [...]string{"app", "module", "server", "shared", "test"}
 
 func (r Role) String() string { return roleNames[r] }
 

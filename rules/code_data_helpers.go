@@ -105,22 +105,28 @@ func (c *dataCall) addOption(key, value string) (span ast.Span, text string, ok 
 	case opts.Kind != ast.JSObject:
 		return ast.Span{}, "", false
 	}
-	src := c.file.text
-	if len(opts.List) == 0 {
+	return insertProp(c.file, opts, key+": "+value)
+}
+
+// insertProp returns the edit that adds the property prop (`key: value`)
+// to the object literal obj of f, after its last property.
+func insertProp(f *codeFile, obj *ast.JSNode, prop string) (span ast.Span, text string, ok bool) {
+	src := f.text
+	if len(obj.List) == 0 {
 		// `{}` (maybe with spaces): fill it.
-		return ast.Span{Start: opts.Loc.Start + 1, End: opts.Loc.End - 1}, " " + key + ": " + value + " ", true
+		return ast.Span{Start: obj.Loc.Start + 1, End: obj.Loc.End - 1}, " " + prop + " ", true
 	}
-	last := opts.List[len(opts.List)-1]
+	last := obj.List[len(obj.List)-1]
 	at := last.Loc.End
 	// After the last property's trailing comma, if it has one.
 	j := at
-	for j < opts.Loc.End-1 && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+	for j < obj.Loc.End-1 && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
 		j++
 	}
 	if src[j] == ',' {
-		return ast.Span{Start: j + 1, End: j + 1}, " " + key + ": " + value + ",", true
+		return ast.Span{Start: j + 1, End: j + 1}, " " + prop + ",", true
 	}
-	return ast.Span{Start: at, End: at}, ", " + key + ": " + value, true
+	return ast.Span{Start: at, End: at}, ", " + prop, true
 }
 
 // composable is a function of the project that returns a data

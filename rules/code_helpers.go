@@ -82,7 +82,7 @@ var codeTriggers = [][]byte{
 	[]byte("KeepAlive"), []byte("keep-alive"), []byte("keepalive"), []byte("findComponent"), []byte("$options"),
 	[]byte("useError"), []byte("__FW__"), []byte("addTemplate"), []byte("addPluginTemplate"), []byte("addTypeTemplate"),
 	[]byte("useHead"), []byte("useServerHead"), []byte("useSeoMeta"), []byte("clearFwState"), []byte("getCachedData"),
-	[]byte("#__fw"), []byte("RouteMiddleware"),
+	[]byte("#__fw"), []byte("RouteMiddleware"), []byte("findAllComponents"), []byte("error.data"), []byte("error?.data"),
 }
 
 // triggered reports whether text holds one of words.
@@ -98,11 +98,13 @@ func triggered(text []byte, words [][]byte) bool {
 // codeIndex is what the code rules read of the project, built once per
 // check (Index.code).
 type codeIndex struct {
-	index  *Index      // the check's index: the config, for detectors that depend on it (FW604)
-	files  []*codeFile // the files read, in path order (the config first)
-	failed []*codeFile // files that could not be read fully, reported once (FW908)
-	data   *dataIndex
-	sites  map[string][]*site // a detector's sites, by rule code (see Index.sitesOf)
+	index   *Index           // the check's index: the config, for detectors that depend on it (FW604)
+	project *project.Project
+	config  compat.Config // the config's static values (some sites depend on them)
+	files   []*codeFile   // the files read, in path order (the config first)
+	failed  []*codeFile   // files that could not be read fully, reported once (FW908)
+	data    *dataIndex
+	sites   map[string][]*site // a detector's sites, by rule code (see Index.sitesOf)
 }
 
 // code returns the project's code as the code rules read it.
@@ -112,7 +114,7 @@ func (x *Index) code() *codeIndex {
 }
 
 func (x *Index) readCode() *codeIndex {
-	ci := &codeIndex{index: x, sites: map[string][]*site{}}
+	ci := &codeIndex{index: x, project: x.project, config: x.config, sites: map[string][]*site{}}
 	p := x.project
 	if p == nil {
 		return ci
@@ -246,6 +248,16 @@ func runCodeRule(pass *Pass) {
 		}
 		d.Fix = s.fix
 	}
+}
+
+// runCompat5Rule is runCodeRule for the changes of compatibility version
+// 5: only a project that runs under it (framework major 4 with
+// future.compatibilityVersion: 5) is reported.
+func runCompat5Rule(pass *Pass) {
+	if targetCompat(pass) < 5 {
+		return
+	}
+	runCodeRule(pass)
 }
 
 // reportCode reports at span of a code file, with its positions filled in
@@ -387,17 +399,42 @@ func importedAs(n *ast.JSNode, names ...string) bool {
 	return false
 }
 
-// flipOf returns the default change at path: one of version 4, else one
-// of compatibility version 5.
-func flipOf(path string) (compat.Flip, bool) {
-	for _, fl := range [][]compat.Flip{flippedDefaults(), flippedDefaults5()} {
-		for _, f := range fl {
-			if f.Path == path {
-				return f, true
-			}
+// importName is the name an identifier is imported under (`computed` for
+// `import { computed as c }`), else its own.
+func importName(n *ast.JSNode) string {
+	if b := n.Resolve(); b != nil && b.Kind == ast.BindImport && b.Decl != nil {
+		return b.Decl.Name
+	}
+	return n.Name
+}
+
+// jsStringValue returns the value of a string literal or a template
+// literal without substitutions.
+func jsStringValue(n *ast.JSNode) (string, bool) {
+	switch {
+	case n == nil:
+	case n.Kind == ast.JSString:
+		return n.Name, true
+	case n.Kind == ast.JSTemplate && n.X == nil && len(n.List) == 0:
+		return n.Name, true
+	}
+	return "", false
+}
+
+// flipOf returns the default change of version 4 at path, or of
+// compatibility version 5 (to is 4 or 5).
+func flipOf(path string) (f compat.Flip, to int, ok bool) {
+	for _, f := range flippedDefaults() {
+		if f.Path == path {
+			return f, 4, true
 		}
 	}
-	return compat.Flip{}, false
+	for _, f := range flippedDefaults5() {
+		if f.Path == path {
+			return f, 5, true
+		}
+	}
+	return compat.Flip{}, 0, false
 }
 
 // flipReaches reports whether the default change at path reaches the
@@ -405,7 +442,7 @@ func flipOf(path string) (compat.Flip, bool) {
 // version-3 behaviour where that value holds (on framework major 4, or on
 // v3 with compatibility version 4; an unknown major counts as 3).
 func flipReaches(pass *Pass, path string) bool {
-	f, ok := flipOf(path)
+	f, _, ok := flipOf(path)
 	if !ok || !f.Restore.Set {
 		return true
 	}
@@ -422,12 +459,14 @@ func flipReaches(pass *Pass, path string) bool {
 // pinNote tells the other way out of a site: keeping the version-3
 // behaviour with `apply --pin`, where the framework can keep it.
 func pinNote(path string) string {
-	f, ok := flipOf(path)
+	f, to, ok := flipOf(path)
 	switch {
 	case !ok:
 		return ""
 	case !f.Restore.Set || !f.OnV4:
 		return "framework major 4 cannot keep the version-3 behaviour of `" + path + "`: change the code"
+	case to == 5:
+		return "or keep compatibility version 4's behaviour for now: set `" + path + ": " + jsLiteral(f.Restore.Value) + "`"
 	}
 	return "or keep the version-3 behaviour for now: `fwmigrate apply --pin=" + path + "` sets `" + path + ": " + jsLiteral(f.Restore.Value) + "`"
 }

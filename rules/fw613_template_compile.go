@@ -97,10 +97,11 @@ func templateSites(pr *project.Project, f *codeFile, call *ast.JSNode) []*site {
 	if !ok || strings.HasPrefix(file, "file://") {
 		return out
 	}
-	text, err := pr.ReadText(file)
-	if err != nil || !bytes.Contains(text, []byte("<%")) {
+	tf, err := pr.ReadText(file)
+	if err != nil || !bytes.Contains(tf.Src, []byte("<%")) {
 		return out
 	}
+	text := tf.Src
 	shown := file
 	if rel, err := filepath.Rel(pr.Root, file); err == nil && !strings.HasPrefix(rel, "..") {
 		shown = filepath.ToSlash(rel)

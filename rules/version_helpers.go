@@ -22,6 +22,13 @@ func projectCompat(pass *Pass) int {
 	return c
 }
 
+// targetCompat returns the compatibility version the project's code runs
+// under once migrated to pass.Target: the project's own when it is higher
+// (framework major 4 with future.compatibilityVersion: 5 runs under 5).
+func targetCompat(pass *Pass) int {
+	return max(pass.Target, projectCompat(pass))
+}
+
 // isPathFlip reports whether a flipped default is a directory (srcDir,
 // serverDir, dir.*): the layout rules (FW1xx) own those, since what changes
 // depends on the tree on disk, not on the option alone.
@@ -33,9 +40,8 @@ func isPathFlip(f compat.Flip) bool {
 // compat.Flips(), taken once: both copy their table on every call, and the
 // rules read them for every project. Read-only.
 var (
-	removedOptions  = sync.OnceValue(compat.Removed)
-	flippedDefaults = sync.OnceValue(compat.Flips)
-	// flippedDefaults5 are the defaults compatibility version 5 flips.
+	removedOptions   = sync.OnceValue(compat.Removed)
+	flippedDefaults  = sync.OnceValue(compat.Flips)
 	flippedDefaults5 = sync.OnceValue(func() []compat.Flip { return compat.FlipsTo(5) })
 )
 

@@ -1,0 +1,275 @@
+package rules
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+var ruleComponentNames = &Rule{
+	Code:     "FW607",
+	Name:     "normalized-component-names",
+	Category: Code,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "a component matched by its file's base name, which version 4 replaces by its path-prefixed name",
+		Why: `A .vue component that declares no name is named after its file on version 3:
+components/base/Button.vue is Button, although it is used as <BaseButton>. On
+version 4 (experimental.normalizeComponentNames flips from false to true) its
+name is the one it is used by: BaseButton (a file name that repeats its folders
+is not prefixed twice: components/base/BaseButton.vue stays BaseButton; a
+components.dirs entry with pathPrefix: false keeps the base name; its prefix is
+added). Code that matches components by name then misses them: the include and
+exclude of <KeepAlive> (include="A,B", :include="'A,B'" or an array, or a const
+of the same file holding one), a test's findComponent, findAllComponents or
+getComponent({ name }) (also in test/, tests/ and __tests__/, where tests of the
+app's components live although the framework does not build them), and
+comparisons with $options.name or $options.__name. Only names of components
+whose two names differ are sites; components that declare their name
+(defineOptions, export default { name }) keep it. The components directories
+are the config's components (dirs, path, prefix, pathPrefix) and the local
+layers' components/. Not read: regular expressions in include (they match the
+name as a pattern), names computed at run time, KeepAlive in render functions.
+<FwPage :keepalive> matches page components, which this change does not rename
+(see FW619).`,
+		Example: `<template>
+  <!-- components/base/Button.vue -->
+  <KeepAlive include="Button"><component :is="current" /></KeepAlive>
+</template>`,
+		Fix: `Unsafe: writes the new name (it matches on version 4 only). When a name names
+several components that do not all get the same new name, it is reported
+without a fix.`,
+	},
+	Run:   runCodeRule,
+	Flips: []string{"experimental.normalizeComponentNames"},
+}
+
+func init() {
+	ruleComponentNames.detect = detectComponentNames
+	Register(ruleComponentNames)
+}
+
+func detectComponentNames(ci *codeIndex) []*site {
+	byOld := componentsByOldName(ci)
+	renamed := false
+	for _, files := range byOld {
+		for _, n := range files {
+			renamed = renamed || n.new != n.old
+		}
+	}
+	if !renamed {
+		return nil // no name changes: nothing to look for (nor tests to read)
+	}
+	var out []*site
+	check := func(f *codeFile, lits []nameLit) {
+		for _, lit := range lits {
+			changed, same := renamedBy(ci, byOld[lit.name])
+			if len(changed) > 0 {
+				out = append(out, nameSite(f, lit, changed, same, "component", "on version 4 (experimental.normalizeComponentNames)"))
+			}
+		}
+	}
+	files := append([]*codeFile(nil), ci.files...)
+	files = append(files, testFiles(ci)...)
+	for _, f := range files {
+		if f.config || f.code == nil {
+			continue
+		}
+		check(f, keepAliveNames(f, false))
+		var lits []nameLit
+		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+			switch n.Kind {
+			case ast.JSCall:
+				if n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || len(n.List) == 0 {
+					return true
+				}
+				switch n.X.Name {
+				case "findComponent", "findAllComponents", "getComponent":
+					if p := objProp(n.List[0], "name"); p != nil && p.Y != nil && p.Y.Kind == ast.JSString {
+						lits = append(lits, splitNames(p.Y.Name, string(f.text[p.Y.Loc.Start+1:p.Y.Loc.End-1]), p.Y.Loc.Start+1, "the name of "+n.X.Name, tx)...)
+					}
+				}
+			case ast.JSBinary:
+				if n.Op != "===" && n.Op != "!==" && n.Op != "==" && n.Op != "!=" {
+					return true
+				}
+				for _, side := range [][2]*ast.JSNode{{n.X, n.Y}, {n.Y, n.X}} {
+					mp := ast.MemberPath(side[0])
+					if (strings.HasSuffix(mp, "$options.name") || strings.HasSuffix(mp, "$options.__name")) && side[1].Kind == ast.JSString {
+						s := side[1]
+						if raw := string(f.text[s.Loc.Start+1 : s.Loc.End-1]); raw == s.Name {
+							lits = append(lits, nameLit{name: s.Name, span: ast.Span{Start: s.Loc.Start + 1, End: s.Loc.End - 1}, tx: tx, where: "the comparison with `" + mp + "`"})
+						}
+					}
+				}
+			}
+			return true
+		})
+		check(f, lits)
+	}
+	return out
+}
+
+// testFiles are the project's tests (test/, tests/, __tests__/) that look
+// components up by name, read for FW607: the framework does not build them,
+// but they mount its components and see their names.
+func testFiles(ci *codeIndex) []*codeFile {
+	var out []*codeFile
+	for _, s := range ci.project.TestSources() {
+		text, err := s.Read()
+		if err != nil || !triggered(text, [][]byte{[]byte("findComponent"), []byte("findAllComponents"), []byte("getComponent")}) {
+			continue
+		}
+		f := &codeFile{src: s, path: s.Path, display: s.Display, rel: s.Rel, text: text}
+		f.code, f.err = ast.ReadCode(s.Path, text)
+		if f.code != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// componentDir is an entry of components.dirs, resolved.
+type componentDir struct {
+	path       string // absolute
+	prefix     string
+	pathPrefix bool
+}
+
+// componentsByOldName returns the .vue components of the project and its
+// local layers by the name the component compiler gives them, each with
+// the name version 4 gives it.
+func componentsByOldName(ci *codeIndex) map[string][]*namedFile {
+	p := ci.project
+	if p == nil || p.Detection == nil {
+		return nil
+	}
+	own, ok := componentDirs(ci.config, p.Detection)
+	if !ok {
+		return nil
+	}
+	out := map[string][]*namedFile{}
+	for _, s := range p.Sources() {
+		if s.Role != project.RoleApp || filepath.Ext(s.Path) != ".vue" {
+			continue
+		}
+		dirs := own
+		if s.Layer != nil {
+			if s.Layer.Detection == nil {
+				continue
+			}
+			dirs = defaultComponentDirs(s.Layer.Detection.Current.SrcDir)
+		}
+		// The deepest directory that holds the file registers it.
+		var dir *componentDir
+		var rel string
+		for i := range dirs {
+			if r, ok := relUnder(dirs[i].path, s.Path); ok && (dir == nil || len(dirs[i].path) > len(dir.path)) {
+				dir, rel = &dirs[i], r
+			}
+		}
+		if dir == nil || strings.HasPrefix(path.Base(rel), "-") {
+			continue // not a component, or ignored by the ignore prefix
+		}
+		relDir := path.Dir(rel)
+		if relDir == "." {
+			relDir = ""
+		}
+		old := compat.VueFileName(rel)
+		n := &namedFile{src: s, old: old, new: compat.ComponentName(dir.prefix, dir.pathPrefix, relDir, path.Base(rel))}
+		out[old] = append(out[old], n)
+	}
+	return out
+}
+
+// componentDirs reads the config's components option: absent or true, the
+// default directories; false, none; an array or { dirs }, its entries
+// (strings, or objects with path, prefix and pathPrefix). ok is false when
+// the config sets it at run time.
+func componentDirs(cfg compat.Config, d *compat.Detection) ([]componentDir, bool) {
+	src := d.Current.SrcDir
+	if src == "" {
+		return nil, false
+	}
+	v, st := cfg.Value("components")
+	switch st {
+	case compat.Absent:
+		return defaultComponentDirs(src), true
+	case compat.Dynamic:
+		return nil, false
+	}
+	var entries []any
+	switch v := v.(type) {
+	case bool:
+		if !v {
+			return nil, true
+		}
+		return defaultComponentDirs(src), true
+	case []any:
+		entries = v
+	case map[string]any:
+		dirs, ok := v["dirs"].([]any)
+		if !ok {
+			return defaultComponentDirs(src), true
+		}
+		entries = dirs
+	default:
+		return nil, false
+	}
+	var out []componentDir
+	for _, e := range entries {
+		dir := componentDir{pathPrefix: true}
+		switch e := e.(type) {
+		case string:
+			dir.path = e
+		case map[string]any:
+			dir.path, _ = e["path"].(string)
+			dir.prefix, _ = e["prefix"].(string)
+			if pp, ok := e["pathPrefix"].(bool); ok {
+				dir.pathPrefix = pp
+			}
+			if en, ok := e["enabled"].(bool); ok && !en {
+				continue
+			}
+		}
+		if dir.path == "" {
+			continue
+		}
+		dir.path = resolveSrcPath(d, dir.path)
+		out = append(out, dir)
+	}
+	return out, true
+}
+
+// defaultComponentDirs are components/global and components under srcDir.
+func defaultComponentDirs(src string) []componentDir {
+	return []componentDir{
+		{path: filepath.Join(src, "components", "global"), pathPrefix: true},
+		{path: filepath.Join(src, "components"), pathPrefix: true},
+	}
+}
+
+// resolveSrcPath resolves a path the config writes for app files: ~/ and @/
+// from srcDir, ~~/ and @@/ from rootDir, an absolute path as it is, and a
+// relative one from srcDir.
+func resolveSrcPath(d *compat.Detection, p string) string {
+	for _, a := range []struct{ prefix, base string }{{"~~/", d.Root}, {"@@/", d.Root}, {"~/", d.Current.SrcDir}, {"@/", d.Current.SrcDir}} {
+		if rest, ok := strings.CutPrefix(p, a.prefix); ok {
+			return filepath.Join(a.base, filepath.FromSlash(rest))
+		}
+	}
+	switch p {
+	case "~", "@":
+		return d.Current.SrcDir
+	case "~~", "@@":
+		return d.Root
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(d.Current.SrcDir, filepath.FromSlash(p))
+}

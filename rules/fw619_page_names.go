@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"path"
+	"path/filepath"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+var rulePageNames = &Rule{
+	Code:     "FW619",
+	Name:     "normalized-page-names",
+	Category: Code,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "a page matched by its file's base name in <FwPage :keepalive>, which compatibility version 5 names after its route",
+		Why: `<FwPage :keepalive="{ include: [...] }"> caches the pages whose component name
+the list holds. A page that declares no name is named after its file on
+compatibility version 4: pages/users/[id].vue is [id], pages/blog/index.vue is
+index. With future.compatibilityVersion: 5, experimental.normalizePageNames flips
+from false to true and a page is named after its route: users-id, blog (or the
+name its definePageMeta gives the route). A name written for the file no longer
+matches, and the page is no longer cached (or no longer excluded). Reported only
+for projects on framework major 4 whose config sets compatibilityVersion: 5;
+the include and exclude of <FwPage :keepalive> are read as FW607 reads
+KeepAlive's (strings, arrays, a const of the same file); pages that declare
+their name (defineOptions) keep it.`,
+		Example: `<!-- pages/blog/index.vue -->
+<FwPage :keepalive="{ include: ['index'] }" />`,
+		Fix: `None automatic: the message gives each page's new name; write it (it matches on
+compatibility version 5 only), or set experimental.normalizePageNames: false.`,
+	},
+	Run:   runCompat5Rule,
+	Flips: []string{"experimental.normalizePageNames"},
+}
+
+func init() {
+	rulePageNames.detect = detectPageNames
+	Register(rulePageNames)
+}
+
+func detectPageNames(ci *codeIndex) []*site {
+	var out []*site
+	var byOld map[string][]*namedFile
+	metaRead := map[*namedFile]bool{}
+	for _, f := range ci.files {
+		if f.config || f.code == nil {
+			continue
+		}
+		for _, lit := range keepAliveNames(f, true) {
+			if byOld == nil {
+				byOld = pagesByOldName(ci)
+			}
+			files := byOld[lit.name]
+			for _, n := range files {
+				if !metaRead[n] {
+					metaRead[n] = true
+					if name, ok := pageMetaName(ci, n.src); ok {
+						n.new = name
+					}
+				}
+			}
+			changed, same := renamedBy(ci, files)
+			if len(changed) == 0 {
+				continue
+			}
+			s := nameSite(f, lit, changed, same, "page", "on compatibility version 5 (experimental.normalizePageNames), which names pages after their routes,")
+			s.fix = nil // report only: the new name matches on compatibility 5 alone
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pagesByOldName returns the .vue pages of the project and its local
+// layers by the name the component compiler gives them, each with the name
+// of its route.
+func pagesByOldName(ci *codeIndex) map[string][]*namedFile {
+	type pagesDir struct {
+		rels  []string
+		files []*project.Source
+	}
+	dirs := map[string]*pagesDir{}
+	var order []string
+	for _, s := range ci.project.Sources() {
+		if s.Role != project.RoleApp || filepath.Ext(s.Path) != ".vue" {
+			continue
+		}
+		d := layerDetection(ci.project, s)
+		if d == nil {
+			continue
+		}
+		dir := d.Current.Dir["pages"]
+		rel, ok := relUnder(dir, s.Path)
+		if !ok {
+			continue
+		}
+		pd := dirs[dir]
+		if pd == nil {
+			pd = &pagesDir{}
+			dirs[dir] = pd
+			order = append(order, dir)
+		}
+		pd.rels = append(pd.rels, rel)
+		pd.files = append(pd.files, s)
+	}
+	out := map[string][]*namedFile{}
+	for _, dir := range order {
+		pd := dirs[dir]
+		names := compat.RouteNames(pd.rels)
+		for i, rel := range pd.rels {
+			old := compat.VueFileName(path.Base(rel))
+			out[old] = append(out[old], &namedFile{src: pd.files[i], old: old, new: names[rel]})
+		}
+	}
+	return out
+}
+
+// pageMetaName returns the route name a page's definePageMeta gives as a
+// string literal.
+func pageMetaName(ci *codeIndex, src *project.Source) (string, bool) {
+	code := ci.codeOf(src)
+	if code == nil {
+		return "", false
+	}
+	name, found := "", false
+	for _, s := range code.Scripts {
+		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			if found || n.Kind != ast.JSCall || !importedAs(n.X, "definePageMeta") || len(n.List) == 0 {
+				return !found
+			}
+			if p := objProp(n.List[0], "name"); p != nil {
+				name, found = jsStringValue(p.Y)
+			}
+			return false
+		})
+	}
+	return name, found
+}
