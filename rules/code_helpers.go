@@ -98,7 +98,7 @@ func triggered(text []byte, words [][]byte) bool {
 // codeIndex is what the code rules read of the project, built once per
 // check (Index.code).
 type codeIndex struct {
-	index   *Index           // the check's index: the config, for detectors that depend on it (FW604)
+	index   *Index // the check's index: the config, for detectors that depend on it (FW604)
 	project *project.Project
 	config  compat.Config // the config's static values (some sites depend on them)
 	files   []*codeFile   // the files read, in path order (the config first)
