@@ -45,7 +45,7 @@ func runLayoutBSources(pass *Pass) {
 		return // nothing at the root to look up: a bare layer or an empty project
 	}
 	d := pass.ReportPath("", "layout-B sources at the root: version 4 expects them in `app/`, and ignores the root ones as soon as `app/` holds a file")
-	d.Notes = append(d.Notes, "version 4 picks srcDir from the tree, and today it picks the root ("+v.d.SrcDirReason+"; migration facts §1)")
+	d.Notes = append(d.Notes, "version 4 picks srcDir from the tree, and today it picks the root ("+v.d.SrcDirReason+")")
 	var where []string
 	for _, m := range moved {
 		where = append(where, "`"+m+"` → `app/"+m+"`")

@@ -13,7 +13,7 @@ var ruleDefaultFlip = &Rule{
 	Severity: Info,
 	Doc: Doc{
 		Summary: "an unset option whose default changes in version 4",
-		Why: `Version 4 flips a set of defaults (migration facts §6). A project that leaves
+		Why: `Version 4 flips a set of defaults. A project that leaves
 such an option unset gets the new behaviour on upgrade without any change to its
 config: shared prerender data, normalized component names, the loading template
 location, parsed error data, useAsyncData's deep reactivity and more. This is a
