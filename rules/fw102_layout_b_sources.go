@@ -25,10 +25,10 @@ either move its sources into app/ or pin layout B explicitly.`,
 app.vue
 fw.config.ts            <- export default defineFwConfig({})`,
 		Fix: `Safe: pins layout B by setting srcDir: '.' and dir.app: 'app' (dir.app only when
-it is not set), the reference's way to keep the earlier layout; this is what
-'fwmigrate apply --layout=keep' does. By default 'fwmigrate apply' does not use
-this fix: it moves the sources into app/ and fixes the paths that depend on
-them instead.`,
+it is not set), the configuration reference's way to keep the earlier layout;
+this is what 'fwmigrate apply --layout=keep' does. By default 'fwmigrate apply'
+does not use this fix: it moves the sources into app/ and fixes the paths that
+depend on them instead.`,
 	},
 	Run: runLayoutBSources,
 }

@@ -16,9 +16,9 @@ var ruleHardcodedSecret = &Rule{
 who can read the repository, and built into the server bundle. runtimeConfig
 exists so that secrets come from the environment instead: declare the key with
 an empty value and set its FW_ variable where the app runs (the configuration
-reference's Authentication section). Secret-looking keys are those of FW501. Placeholders
-are not reported: values shorter than 8 characters, with spaces, <API_KEY>,
-xxxx, or words such as placeholder, changeme, your, example, dummy, null.`,
+reference's Authentication section). Secret-looking keys are those of FW501.
+Placeholders are not reported: values shorter than 8 characters, with spaces,
+<API_KEY>, xxxx, or words such as placeholder, changeme, your, example, dummy, null.`,
 		Example: `export default defineFwConfig({
   runtimeConfig: { stripeSecretKey: 'sk_live_51H8...' },
 })`,
