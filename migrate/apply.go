@@ -149,7 +149,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			// The diagnostics that still stand are those of the moved
 			// project: the layout ones are gone with the move.
 			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
-			r.Remaining = rules.Check(np, o.Rules)
+			r.Remaining = rules.Check(np, o.rulesOf(r.Project))
 			continue
 		}
 		if err := rewrite.WriteFile(r.Project.ConfigPath, r.New); err != nil {
@@ -166,7 +166,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 func applyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
 	r := &Result{Project: p}
 	r.setFramework(o)
-	diags := check(p, o.Rules)
+	diags := check(p, o.rulesOf(p))
 	if p.File == nil || rules.Fatal(diags) {
 		r.Remaining, r.Fatal = diags, rules.Fatal(diags)
 		return r
@@ -234,7 +234,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			return r
 		}
 		cur = cur.WithFile(f)
-		diags = check(cur, o.Rules)
+		diags = check(cur, o.rulesOf(p))
 		if rules.Fatal(diags) {
 			r.Remaining, r.Fatal = diags, true
 			return r
@@ -257,7 +257,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 func layerOutside(p *project.Project, o Options) *Result {
 	r := &Result{Project: p, Outside: true}
 	r.setFramework(o)
-	r.Remaining = rules.Check(p, o.Rules)
+	r.Remaining = rules.Check(p, o.rulesOf(p))
 	for _, d := range r.Remaining {
 		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.Unsafe) {
 			r.NotFixed = append(r.NotFixed, FixReport{d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)"})
@@ -268,21 +268,31 @@ func layerOutside(p *project.Project, o Options) *Result {
 }
 
 // setFramework records the framework major the checks run with: package.json's,
-// else --framework's (which then becomes the project's).
+// else the one of --framework or the settings (which then becomes the
+// project's).
 func (r *Result) setFramework(o Options) {
 	p := r.Project
+	ro := o.rulesOf(p)
+	from := ro.FrameworkSource
+	if from == "" {
+		from = "--framework"
+	}
 	switch {
 	case p.Framework != 0:
 		r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
 		if r.FrameworkFrom == "" {
 			r.FrameworkFrom = "package.json"
 		}
-		if o.Framework != 0 && o.Framework != p.Framework {
-			r.FrameworkNote = fmt.Sprintf("--framework=%d ignored: %s says %d", o.Framework, r.FrameworkFrom, p.Framework)
+		if ro.Framework != 0 && ro.Framework != p.Framework {
+			setting := fmt.Sprintf("framework %d (%s)", ro.Framework, from)
+			if from == "--framework" {
+				setting = fmt.Sprintf("--framework=%d", ro.Framework)
+			}
+			r.FrameworkNote = fmt.Sprintf("%s ignored: %s says %d", setting, r.FrameworkFrom, p.Framework)
 		}
-	case o.Framework != 0:
-		p.Framework, p.FrameworkSource = o.Framework, "--framework"
-		r.Framework, r.FrameworkFrom = o.Framework, "--framework"
+	case ro.Framework != 0:
+		p.Framework, p.FrameworkSource = ro.Framework, from
+		r.Framework, r.FrameworkFrom = ro.Framework, from
 	}
 }
 

@@ -13,21 +13,92 @@ import (
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/settings"
 )
 
 func init() { commands = append(commands, newApplyCmd) }
 
-// runApply loads the projects under args and applies their fixes. The
-// results are in discovery order, then the layers they extend from
-// outside args.
-func runApply(args []string, o migrate.Options) []*migrate.Result {
-	found := discover(args)
+// runApply loads the projects under args and applies their fixes, each
+// with the settings of the file nearest to it. The results are in
+// discovery order, then the layers they extend from outside args. Errors
+// (bad settings, a directory without configs) come before anything is
+// written: then nothing is.
+func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migrate.Options) ([]*migrate.Result, error) {
+	found, err := discover(args, allowNoConfig)
+	if err != nil {
+		return nil, err
+	}
 	projects := make([]*project.Project, len(found))
 	l := newLoader()
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
 	})
-	return migrate.Run(projects, l.LayerProjects(), o)
+	outside := l.LayerProjects()
+	for _, p := range append(projects[:len(projects):len(projects)], outside...) {
+		if _, err := finder.For(filepath.Dir(p.ConfigPath)); err != nil {
+			return nil, err
+		}
+	}
+	o.RulesFor = func(p *project.Project) rules.Options {
+		res, err := finder.For(filepath.Dir(p.ConfigPath))
+		if err != nil { // read before the run: cannot happen
+			return o.Rules
+		}
+		return res.Options(nil)
+	}
+	return migrate.Run(projects, outside, o), nil
+}
+
+// applyRun runs apply (and check --fix) and prints its report.
+func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string) error {
+	if format != "text" && format != "json" {
+		return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+	}
+	if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
+		return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
+	}
+	for _, a := range o.Also {
+		if a == "" || filepath.IsAbs(a) || strings.Contains(filepath.ToSlash(a), "..") {
+			return usageError{fmt.Errorf("--also takes folder names relative to the project root, not %q", a)}
+		}
+	}
+	if err := missingPaths(args); err != nil {
+		return err
+	}
+	o.Rules = rules.Options{Target: 4, Select: flags.Select, Ignore: flags.Ignore, Framework: flags.Framework}
+	results, err := runApply(args, settings.NewFinder(flags), filter.noConfig, o)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %v\n", err)
+		return exitCodeError{exitError}
+	}
+	out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
+	if o.DryRun && format == "text" {
+		// The diff alone goes to stdout, so that it can be piped to
+		// `git apply`; the report goes to stderr.
+		report = cmd.ErrOrStderr()
+	}
+	var werr error
+	if format == "json" {
+		werr = writeApplyJSON(out, results, o)
+	} else {
+		werr = writeApplyText(out, report, results, o)
+	}
+	if werr != nil {
+		return werr
+	}
+	changed := false
+	for _, r := range results {
+		if r.Fatal {
+			return exitCodeError{exitError}
+		}
+		if r.Changed() {
+			changed = true
+		}
+	}
+	if o.DryRun && changed {
+		return exitCodeError{exitFindings}
+	}
+	return nil
 }
 
 func newApplyCmd() *cobra.Command {
@@ -68,52 +139,11 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
   fwmigrate apply --to=4 apps/web --unsafe
   fwmigrate apply --to=4 --select=FW2 --framework=3`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := filter.options()
+			flags, err := filter.flags(cmd)
 			if err != nil {
 				return err
 			}
-			o.Rules = opts
-			if format != "text" && format != "json" {
-				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
-			}
-			if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
-				return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
-			}
-			for _, a := range o.Also {
-				if a == "" || filepath.IsAbs(a) || strings.Contains(filepath.ToSlash(a), "..") {
-					return usageError{fmt.Errorf("--also takes folder names relative to the project root, not %q", a)}
-				}
-			}
-			o.Framework = opts.Framework
-			results := runApply(args, o)
-			out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
-			if o.DryRun && format == "text" {
-				// The diff alone goes to stdout, so that it can be piped
-				// to `git apply`; the report goes to stderr.
-				report = cmd.ErrOrStderr()
-			}
-			var werr error
-			if format == "json" {
-				werr = writeApplyJSON(out, results, o)
-			} else {
-				werr = writeApplyText(out, report, results, o)
-			}
-			if werr != nil {
-				return werr
-			}
-			changed := false
-			for _, r := range results {
-				if r.Fatal {
-					return exitCodeError{exitError}
-				}
-				if r.Changed() {
-					changed = true
-				}
-			}
-			if o.DryRun && changed {
-				return exitCodeError{exitFindings}
-			}
-			return nil
+			return applyRun(cmd, args, filter, flags, o, format)
 		},
 	}
 	filter.register(cmd)
@@ -123,6 +153,8 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().StringVar(&o.Layout, "layout", migrate.LayoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
 	cmd.Flags().StringSliceVar(&o.Also, "also", nil, "more root folders to move into app/ (e.g. stores,types), besides those found through ~/ imports")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
+	completeValues(cmd, "format", "text", "json")
 	return cmd
 }
 
