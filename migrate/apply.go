@@ -29,23 +29,35 @@ type Result struct {
 	FrameworkFrom string
 	FrameworkNote string
 
+	// Found are the diagnostics of the files on disk before apply: what
+	// `check` reports, and what the report accounts for.
+	Found    []*rules.Diagnostic
 	Fixed    []FixReport
 	NotFixed []FixReport // fixes that could not be made, with the reason
+	// ByMove are the findings the layout move resolves, whose own fix (FW102's
+	// pin of layout B) is the alternative to the move.
+	ByMove []*rules.Diagnostic
 	// Remaining are the diagnostics that still stand after the fixes: the
-	// checks run again on the new text.
+	// checks run again on the new text. Settled are the Found ones that the
+	// other fixes made go away (FW204's defaults, once the version step is
+	// made), which were not fixed themselves. Unless the project is written,
+	// Remaining and NotFixed point into the files on disk: the positions of
+	// Found (see settle).
 	Remaining []*rules.Diagnostic
+	Settled   []*rules.Diagnostic
 	Unsafe    int // unsafe fixes left out (no --unsafe)
 
 	Old, New []byte // the config's text; New is nil when it does not change
 	Diff     string // with DryRun: the patch
 
-	Plan    *move.Plan // the layout move, nil when nothing moves
-	Mode    string     // the fix layout mode the config fixes followed
-	Outside bool       // a layer outside the paths given: checked, not rewritten
-	Notes   []string   // what the move left for a person, or why nothing moved
-	Written bool
-	Fatal   bool   // exit status 2
-	Err     string // why the project was not written
+	Plan       *move.Plan // the layout move, nil when nothing moves
+	MovedFiles int        // the files the move renames, those in moved directories included
+	Mode       string     // the fix layout mode the config fixes followed
+	Outside    bool       // a layer outside the paths given: checked, not rewritten
+	Notes      []string   // what the move left for a person, or why nothing moved
+	Written    bool
+	Fatal      bool   // exit status 2
+	Err        string // why the project was not written
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -107,21 +119,24 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	// a time: the git guard and the writes of one project do not race with
 	// another's in the same repository. Config edits join the move's
 	// transaction, so a project is migrated whole or not at all.
+	var base string
+	if o.DryRun {
+		base = patchBase()
+	}
 	for _, r := range results {
 		if r.Fatal || !r.Changed() {
 			continue
 		}
 		if o.DryRun {
 			if r.Plan != nil {
-				wd, _ := os.Getwd()
-				diff, err := r.Plan.GitDiff(wd)
+				diff, err := r.Plan.GitDiff(base)
 				if err != nil {
 					// A symlink move cannot be a text patch: describe it.
 					diff = "# " + err.Error() + "\n" + r.Plan.Diff()
 				}
 				r.Diff = diff
 			} else {
-				r.Diff = rewrite.Diff(diffPath(r.Project.ConfigDisplay), r.Old, r.New)
+				r.Diff = rewrite.Diff(diffPath(base, r.Project.ConfigPath), r.Old, r.New)
 			}
 			continue
 		}
@@ -158,6 +173,9 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		}
 		r.Written = true
 	}
+	for _, r := range results {
+		r.settle()
+	}
 	return results
 }
 
@@ -167,6 +185,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	r := &Result{Project: p}
 	r.setFramework(o)
 	diags := check(p, o.rulesOf(p))
+	r.Found = diags
 	if p.File == nil || rules.Fatal(diags) {
 		r.Remaining, r.Fatal = diags, rules.Fatal(diags)
 		return r
@@ -258,6 +277,7 @@ func layerOutside(p *project.Project, o Options) *Result {
 	r := &Result{Project: p, Outside: true}
 	r.setFramework(o)
 	r.Remaining = rules.Check(p, o.rulesOf(p))
+	r.Found = r.Remaining
 	for _, d := range r.Remaining {
 		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.Unsafe) {
 			r.NotFixed = append(r.NotFixed, FixReport{d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)"})
@@ -309,17 +329,42 @@ func (r *Result) internal(err error) {
 	r.Remaining = []*rules.Diagnostic{d}
 }
 
-// diffPath is the path a diff names: relative to the working directory,
-// where `git apply` and `patch -p1` will be run.
-func diffPath(display string) string {
-	if filepath.IsAbs(display) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, display); err == nil && !strings.HasPrefix(rel, "..") {
-				return rel
-			}
+// patchBase is the directory the paths of a patch are relative to, so
+// that `fwmigrate apply --dry-run | git apply` works wherever it runs: in a
+// git work tree its top (git apply reads a patch's paths from there, as
+// git diff writes them, even in a subdirectory), else the working
+// directory (for git apply outside a repository, and patch -p1). The top
+// is found from the working directory and git's prefix for it, so that it
+// is spelled as the working directory is (through the same symlinks).
+func patchBase() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	cmd := exec.Command("git", "rev-parse", "--show-prefix")
+	cmd.Dir = wd
+	out, err := cmd.Output()
+	if err != nil {
+		return wd // not in a work tree, or no git
+	}
+	base := wd
+	if prefix := strings.Trim(strings.TrimSpace(string(out)), "/"); prefix != "" {
+		for range strings.Split(prefix, "/") {
+			base = filepath.Dir(base)
 		}
 	}
-	return display
+	return base
+}
+
+// diffPath is the path a diff names for the file at path: relative to
+// base (patchBase).
+func diffPath(base, path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		if rel, err := filepath.Rel(base, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(path)
 }
 
 // gitDirty asks git which of paths (files or directories under root) have
@@ -363,6 +408,75 @@ func gitDirty(root string, paths []string) ([]string, error) {
 	return dirty, nil
 }
 
+// settle accounts for the findings on disk once the project is done with:
+// the Found ones that neither a fix nor the move dealt with and that no
+// longer stand are Settled; and unless the project was written, the
+// diagnostics still standing are shown where they are on disk (the
+// positions of Found), not in the text apply would have written.
+func (r *Result) settle() {
+	if !r.Written {
+		for i, d := range r.Remaining {
+			r.Remaining[i] = r.onDisk(d)
+		}
+		for i := range r.NotFixed {
+			r.NotFixed[i].D = r.onDisk(r.NotFixed[i].D)
+		}
+		for i, d := range r.ByMove {
+			r.ByMove[i] = r.onDisk(d)
+		}
+	}
+	if r.New == nil && r.Plan == nil {
+		return // nothing changed: nothing went away
+	}
+	standing := map[string]bool{}
+	for _, d := range r.ByMove {
+		standing[findingKey(d)] = true
+	}
+	// Without the move made (a dry run, a refusal), its findings still
+	// stand in the text checked: they are the move's, not left.
+	remaining := r.Remaining[:0]
+	for _, d := range r.Remaining {
+		if !standing[findingKey(d)] {
+			remaining = append(remaining, d)
+		}
+	}
+	r.Remaining = remaining
+	for _, d := range r.Remaining {
+		standing[findingKey(d)] = true
+	}
+	for _, d := range r.Found {
+		if standing[findingKey(d)] || d.Fix != nil && r.hasFixed(d) {
+			continue
+		}
+		r.Settled = append(r.Settled, d)
+	}
+}
+
+// onDisk returns the diagnostic of Found that is d, where it is on disk;
+// d itself without a position when the finding appears only with the
+// fixes.
+func (r *Result) onDisk(d *rules.Diagnostic) *rules.Diagnostic {
+	k := findingKey(d)
+	for _, f := range r.Found {
+		if findingKey(f) == k {
+			return f
+		}
+	}
+	if d.Line == 0 {
+		return d
+	}
+	c := *d
+	c.Span, c.Line, c.Column, c.EndLine, c.EndColumn, c.ColumnUTF16, c.EndColumnUTF16 = ast.Span{}, 0, 0, 0, 0, 0, 0
+	c.Notes = append(append([]string(nil), d.Notes...), "reported once the other fixes are made")
+	return &c
+}
+
+// findingKey identifies a finding across texts of the same file, where
+// its position changes.
+func findingKey(d *rules.Diagnostic) string {
+	return d.Code + "\x00" + d.File + "\x00" + d.Option + "\x00" + d.Path + "\x00" + d.Message
+}
+
 func (r *Result) hasFixed(d *rules.Diagnostic) bool {
 	for _, f := range r.Fixed {
 		if fixKey(f.D) == fixKey(d) {
@@ -404,13 +518,21 @@ func (r *Result) MovedNames() []string {
 	return out
 }
 
-// EditedOthers counts the files the move edits besides the config.
-func (r *Result) EditedOthers() int {
-	n := 0
+// PathEdits counts the paths the move rewrites so that they follow it
+// (imports, style sheet URLs, tsconfig.json and .fwignore entries, config
+// values), and the files they are in.
+func (r *Result) PathEdits() (paths, files int) {
 	for _, e := range r.Plan.Edits {
-		if e.Path != r.Project.ConfigPath {
-			n++
+		n := 0
+		for _, why := range e.Why {
+			if why != configFixes {
+				n++
+			}
+		}
+		if n > 0 {
+			paths += n
+			files++
 		}
 	}
-	return n
+	return paths, files
 }
