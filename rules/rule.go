@@ -7,7 +7,7 @@
 // registers its rule in an init function. Each rule's page,
 // docs/rules/FWxxx.md, is generated from its Doc:
 //
-//go:generate go run ./gendocs -o ../docs/rules
+//go:generate go run ./ruledocs/gen.go -o ../docs/rules
 package rules
 
 import (

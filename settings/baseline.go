@@ -2,13 +2,15 @@ package settings
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -174,21 +176,9 @@ func (b *Baseline) Write(diags []*rules.Diagnostic, covered map[string]bool) (in
 			add(b.entry(d), 1)
 		}
 	}
-	sort.Slice(entries, func(i, j int) bool {
-		a, c := entries[i], entries[j]
-		if a.File != c.File {
-			return a.File < c.File
-		}
-		if a.Code != c.Code {
-			return a.Code < c.Code
-		}
-		if a.Option != c.Option {
-			return a.Option < c.Option
-		}
-		if a.Path != c.Path {
-			return a.Path < c.Path
-		}
-		return a.Hash < c.Hash
+	slices.SortFunc(entries, func(a, c baselineEntry) int {
+		return cmp.Or(strings.Compare(a.File, c.File), strings.Compare(a.Code, c.Code),
+			strings.Compare(a.Option, c.Option), strings.Compare(a.Path, c.Path), strings.Compare(a.Hash, c.Hash))
 	})
 	total := 0
 	for i := range entries {

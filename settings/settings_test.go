@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,39 +12,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/schematest"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
-
-// compileSchema compiles fwmigrate.schema.json.
-func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	file, err := filepath.Abs("fwmigrate.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(file, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // TestSchemaAgrees: the published schema and the reader accept and refuse
 // the same files, and name the same settings.
 func TestSchemaAgrees(t *testing.T) {
-	schema := compileSchema(t)
+	schema := schematest.Compile(t, "fwmigrate.schema.json")
 	var doc struct {
 		ID         string                     `json:"$id"`
 		Properties map[string]json.RawMessage `json:"properties"`

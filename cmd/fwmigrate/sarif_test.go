@@ -10,32 +10,15 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fwmigrate/fwmigrate/internal/schematest"
 )
 
 // TestSARIFSchema validates fwmigrate's SARIF output against the SARIF
 // 2.1.0 JSON schema (testdata/sarif/sarif-schema-2.1.0.json, from the
 // OASIS specification as published in @microsoft/jest-sarif, MIT).
 func TestSARIFSchema(t *testing.T) {
-	schemaFile, err := filepath.Abs("../../testdata/sarif/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(schemaFile, doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := schematest.Compile(t, "../../testdata/sarif/sarif-schema-2.1.0.json")
 
 	dir := t.TempDir()
 	write := func(name, text string) {

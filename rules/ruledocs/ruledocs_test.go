@@ -1,4 +1,4 @@
-package main
+package ruledocs
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // edited by hand, or a rule was added or removed.
 func TestPagesInSync(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "rules")
-	want := pages()
+	want := Pages()
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,21 +43,21 @@ func TestPagesInSync(t *testing.T) {
 	}
 }
 
-// TestWrite checks that write creates the pages and removes a stale one.
+// TestWrite checks that Write creates the pages and removes a stale one.
 func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	stale := filepath.Join(dir, "FW000.md")
 	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := write(dir); err != nil {
+	if err := Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the page of a rule that does not exist was kept")
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "FW201.md"))
-	if err != nil || string(got) != pages()["FW201.md"] {
+	if err != nil || string(got) != Pages()["FW201.md"] {
 		t.Errorf("FW201.md not written as generated: %v", err)
 	}
 }

@@ -1,12 +1,11 @@
-// Command gendocs writes docs/rules/FWxxx.md, one page per rule, and the
+// Package ruledocs renders docs/rules/FWxxx.md, one page per rule, and the
 // index docs/rules/README.md, from the rules' own documentation (rules.Doc),
 // so that the pages SARIF's helpUri points at say what `fwmigrate explain`
-// says. Run it with go generate ./rules; TestPagesInSync fails when a page
-// is stale.
-package main
+// says. go generate ./rules writes them (gen.go); TestPagesInSync fails
+// when a page is stale.
+package ruledocs
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,22 +15,13 @@ import (
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
-func main() {
-	out := flag.String("o", "../docs/rules", "directory of the pages")
-	flag.Parse()
-	if err := write(*out); err != nil {
-		fmt.Fprintln(os.Stderr, "gendocs:", err)
-		os.Exit(1)
-	}
-}
-
-// write replaces the pages in dir with pages(), removing the pages of rules
-// that no longer exist.
-func write(dir string) error {
+// Write replaces the pages in dir with those of Pages, removing the pages
+// of rules that no longer exist.
+func Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	want := pages()
+	want := Pages()
 	old, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return err
@@ -53,8 +43,8 @@ func write(dir string) error {
 
 const generated = "<!-- Generated from the rule's documentation in rules/ by `go generate ./rules`. Do not edit. -->\n\n"
 
-// pages returns every page by file name.
-func pages() map[string]string {
+// Pages returns every page by file name.
+func Pages() map[string]string {
 	out := map[string]string{}
 	var index strings.Builder
 	index.WriteString(generated)
