@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -329,44 +328,6 @@ func (r *Result) internal(err error) {
 	r.Remaining = []*rules.Diagnostic{d}
 }
 
-// patchBase is the directory the paths of a patch are relative to, so
-// that `fwmigrate apply --dry-run | git apply` works wherever it runs: in a
-// git work tree its top (git apply reads a patch's paths from there, as
-// git diff writes them, even in a subdirectory), else the working
-// directory (for git apply outside a repository, and patch -p1). The top
-// is found from the working directory and git's prefix for it, so that it
-// is spelled as the working directory is (through the same symlinks).
-func patchBase() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	cmd := exec.Command("git", "rev-parse", "--show-prefix")
-	cmd.Dir = wd
-	out, err := cmd.Output()
-	if err != nil {
-		return wd // not in a work tree, or no git
-	}
-	base := wd
-	if prefix := strings.Trim(strings.TrimSpace(string(out)), "/"); prefix != "" {
-		for range strings.Split(prefix, "/") {
-			base = filepath.Dir(base)
-		}
-	}
-	return base
-}
-
-// diffPath is the path a diff names for the file at path: relative to
-// base (patchBase).
-func diffPath(base, path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		if rel, err := filepath.Rel(base, abs); err == nil {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(path)
-}
-
 // gitDirty asks git which of paths (files or directories under root) have
 // changes that are not committed: modified, staged, or untracked. Outside a
 // work tree, or without git, there is nothing to protect and the answer is
@@ -408,75 +369,6 @@ func gitDirty(root string, paths []string) ([]string, error) {
 	return dirty, nil
 }
 
-// settle accounts for the findings on disk once the project is done with:
-// the Found ones that neither a fix nor the move dealt with and that no
-// longer stand are Settled; and unless the project was written, the
-// diagnostics still standing are shown where they are on disk (the
-// positions of Found), not in the text apply would have written.
-func (r *Result) settle() {
-	if !r.Written {
-		for i, d := range r.Remaining {
-			r.Remaining[i] = r.onDisk(d)
-		}
-		for i := range r.NotFixed {
-			r.NotFixed[i].D = r.onDisk(r.NotFixed[i].D)
-		}
-		for i, d := range r.ByMove {
-			r.ByMove[i] = r.onDisk(d)
-		}
-	}
-	if r.New == nil && r.Plan == nil {
-		return // nothing changed: nothing went away
-	}
-	standing := map[string]bool{}
-	for _, d := range r.ByMove {
-		standing[findingKey(d)] = true
-	}
-	// Without the move made (a dry run, a refusal), its findings still
-	// stand in the text checked: they are the move's, not left.
-	remaining := r.Remaining[:0]
-	for _, d := range r.Remaining {
-		if !standing[findingKey(d)] {
-			remaining = append(remaining, d)
-		}
-	}
-	r.Remaining = remaining
-	for _, d := range r.Remaining {
-		standing[findingKey(d)] = true
-	}
-	for _, d := range r.Found {
-		if standing[findingKey(d)] || d.Fix != nil && r.hasFixed(d) {
-			continue
-		}
-		r.Settled = append(r.Settled, d)
-	}
-}
-
-// onDisk returns the diagnostic of Found that is d, where it is on disk;
-// d itself without a position when the finding appears only with the
-// fixes.
-func (r *Result) onDisk(d *rules.Diagnostic) *rules.Diagnostic {
-	k := findingKey(d)
-	for _, f := range r.Found {
-		if findingKey(f) == k {
-			return f
-		}
-	}
-	if d.Line == 0 {
-		return d
-	}
-	c := *d
-	c.Span, c.Line, c.Column, c.EndLine, c.EndColumn, c.ColumnUTF16, c.EndColumnUTF16 = ast.Span{}, 0, 0, 0, 0, 0, 0
-	c.Notes = append(append([]string(nil), d.Notes...), "reported once the other fixes are made")
-	return &c
-}
-
-// findingKey identifies a finding across texts of the same file, where
-// its position changes.
-func findingKey(d *rules.Diagnostic) string {
-	return d.Code + "\x00" + d.File + "\x00" + d.Option + "\x00" + d.Path + "\x00" + d.Message
-}
-
 func (r *Result) hasFixed(d *rules.Diagnostic) bool {
 	for _, f := range r.Fixed {
 		if fixKey(f.D) == fixKey(d) {
@@ -516,23 +408,4 @@ func (r *Result) MovedNames() []string {
 		out = append(out, name)
 	}
 	return out
-}
-
-// PathEdits counts the paths the move rewrites so that they follow it
-// (imports, style sheet URLs, tsconfig.json and .fwignore entries, config
-// values), and the files they are in.
-func (r *Result) PathEdits() (paths, files int) {
-	for _, e := range r.Plan.Edits {
-		n := 0
-		for _, why := range e.Why {
-			if why != configFixes {
-				n++
-			}
-		}
-		if n > 0 {
-			paths += n
-			files++
-		}
-	}
-	return paths, files
 }
