@@ -69,7 +69,7 @@ func val(v any) Default { return Default{Value: v, Set: true} }
 func valNote(v any, note string) Default { return Default{Value: v, Set: true, Note: note} }
 
 var flips = []Flip{
-	{Path: "srcDir", V3: val("<rootDir>"), V4: valNote("<rootDir>/app", "when app/ is detected (migration facts §1)"), Restore: val("."), OnV4: true, OnCompat4: true,
+	{Path: "srcDir", V3: val("<rootDir>"), V4: valNote("<rootDir>/app", "when app/ is detected"), Restore: val("."), OnV4: true, OnCompat4: true,
 		Note: "Set together with dir.app: 'app' to keep layout B."},
 	{Path: "dir.app", V3: val("app"), V4: val("<srcDir>"), Restore: val("app"), OnV4: true, OnCompat4: true},
 	{Path: "serverDir", V3: val("<srcDir>/server"), V4: val("<rootDir>/server"), Restore: val("<srcDir>/server"), OnV4: true, OnCompat4: true,

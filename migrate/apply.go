@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -29,23 +28,35 @@ type Result struct {
 	FrameworkFrom string
 	FrameworkNote string
 
+	// Found are the diagnostics of the files on disk before apply: what
+	// `check` reports, and what the report accounts for.
+	Found    []*rules.Diagnostic
 	Fixed    []FixReport
 	NotFixed []FixReport // fixes that could not be made, with the reason
+	// ByMove are the findings the layout move resolves, whose own fix (FW102's
+	// pin of layout B) is the alternative to the move.
+	ByMove []*rules.Diagnostic
 	// Remaining are the diagnostics that still stand after the fixes: the
-	// checks run again on the new text.
+	// checks run again on the new text. Settled are the Found ones that the
+	// other fixes made go away (FW204's defaults, once the version step is
+	// made), which were not fixed themselves. Unless the project is written,
+	// Remaining and NotFixed point into the files on disk: the positions of
+	// Found (see settle).
 	Remaining []*rules.Diagnostic
+	Settled   []*rules.Diagnostic
 	Unsafe    int // unsafe fixes left out (no --unsafe)
 
 	Old, New []byte // the config's text; New is nil when it does not change
 	Diff     string // with DryRun: the patch
 
-	Plan    *move.Plan // the layout move, nil when nothing moves
-	Mode    string     // the fix layout mode the config fixes followed
-	Outside bool       // a layer outside the paths given: checked, not rewritten
-	Notes   []string   // what the move left for a person, or why nothing moved
-	Written bool
-	Fatal   bool   // exit status 2
-	Err     string // why the project was not written
+	Plan       *move.Plan // the layout move, nil when nothing moves
+	MovedFiles int        // the files the move renames, those in moved directories included
+	Mode       string     // the fix layout mode the config fixes followed
+	Outside    bool       // a layer outside the paths given: checked, not rewritten
+	Notes      []string   // what the move left for a person, or why nothing moved
+	Written    bool
+	Fatal      bool   // exit status 2
+	Err        string // why the project was not written
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -107,21 +118,24 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	// a time: the git guard and the writes of one project do not race with
 	// another's in the same repository. Config edits join the move's
 	// transaction, so a project is migrated whole or not at all.
+	var base string
+	if o.DryRun {
+		base = patchBase()
+	}
 	for _, r := range results {
 		if r.Fatal || !r.Changed() {
 			continue
 		}
 		if o.DryRun {
 			if r.Plan != nil {
-				wd, _ := os.Getwd()
-				diff, err := r.Plan.GitDiff(wd)
+				diff, err := r.Plan.GitDiff(base)
 				if err != nil {
 					// A symlink move cannot be a text patch: describe it.
 					diff = "# " + err.Error() + "\n" + r.Plan.Diff()
 				}
 				r.Diff = diff
 			} else {
-				r.Diff = rewrite.Diff(diffPath(r.Project.ConfigDisplay), r.Old, r.New)
+				r.Diff = rewrite.Diff(diffPath(base, r.Project.ConfigPath), r.Old, r.New)
 			}
 			continue
 		}
@@ -149,7 +163,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			// The diagnostics that still stand are those of the moved
 			// project: the layout ones are gone with the move.
 			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
-			r.Remaining = rules.Check(np, o.Rules)
+			r.Remaining = rules.Check(np, o.rulesOf(r.Project))
 			continue
 		}
 		if err := rewrite.WriteFile(r.Project.ConfigPath, r.New); err != nil {
@@ -157,6 +171,9 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			continue
 		}
 		r.Written = true
+	}
+	for _, r := range results {
+		r.settle()
 	}
 	return results
 }
@@ -166,7 +183,8 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 func applyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
 	r := &Result{Project: p}
 	r.setFramework(o)
-	diags := check(p, o.Rules)
+	diags := check(p, o.rulesOf(p))
+	r.Found = diags
 	if p.File == nil || rules.Fatal(diags) {
 		r.Remaining, r.Fatal = diags, rules.Fatal(diags)
 		return r
@@ -234,7 +252,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			return r
 		}
 		cur = cur.WithFile(f)
-		diags = check(cur, o.Rules)
+		diags = check(cur, o.rulesOf(p))
 		if rules.Fatal(diags) {
 			r.Remaining, r.Fatal = diags, true
 			return r
@@ -257,7 +275,8 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 func layerOutside(p *project.Project, o Options) *Result {
 	r := &Result{Project: p, Outside: true}
 	r.setFramework(o)
-	r.Remaining = rules.Check(p, o.Rules)
+	r.Remaining = rules.Check(p, o.rulesOf(p))
+	r.Found = r.Remaining
 	for _, d := range r.Remaining {
 		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.Unsafe) {
 			r.NotFixed = append(r.NotFixed, FixReport{d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)"})
@@ -268,21 +287,31 @@ func layerOutside(p *project.Project, o Options) *Result {
 }
 
 // setFramework records the framework major the checks run with: package.json's,
-// else --framework's (which then becomes the project's).
+// else the one of --framework or the settings (which then becomes the
+// project's).
 func (r *Result) setFramework(o Options) {
 	p := r.Project
+	ro := o.rulesOf(p)
+	from := ro.FrameworkSource
+	if from == "" {
+		from = "--framework"
+	}
 	switch {
 	case p.Framework != 0:
 		r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
 		if r.FrameworkFrom == "" {
 			r.FrameworkFrom = "package.json"
 		}
-		if o.Framework != 0 && o.Framework != p.Framework {
-			r.FrameworkNote = fmt.Sprintf("--framework=%d ignored: %s says %d", o.Framework, r.FrameworkFrom, p.Framework)
+		if ro.Framework != 0 && ro.Framework != p.Framework {
+			setting := fmt.Sprintf("framework %d (%s)", ro.Framework, from)
+			if from == "--framework" {
+				setting = fmt.Sprintf("--framework=%d", ro.Framework)
+			}
+			r.FrameworkNote = fmt.Sprintf("%s ignored: %s says %d", setting, r.FrameworkFrom, p.Framework)
 		}
-	case o.Framework != 0:
-		p.Framework, p.FrameworkSource = o.Framework, "--framework"
-		r.Framework, r.FrameworkFrom = o.Framework, "--framework"
+	case ro.Framework != 0:
+		p.Framework, p.FrameworkSource = ro.Framework, from
+		r.Framework, r.FrameworkFrom = ro.Framework, from
 	}
 }
 
@@ -297,19 +326,6 @@ func (r *Result) internal(err error) {
 	d := rules.Find(rules.CodeInternal).Diagnose(r.Project.ConfigDisplay, ast.Span{}, "", "the rewrite failed its own checks, so the file was not written: "+err.Error())
 	d.Notes = []string{"this is a bug in fwmigrate: please report it with the config"}
 	r.Remaining = []*rules.Diagnostic{d}
-}
-
-// diffPath is the path a diff names: relative to the working directory,
-// where `git apply` and `patch -p1` will be run.
-func diffPath(display string) string {
-	if filepath.IsAbs(display) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, display); err == nil && !strings.HasPrefix(rel, "..") {
-				return rel
-			}
-		}
-	}
-	return display
 }
 
 // gitDirty asks git which of paths (files or directories under root) have
@@ -392,15 +408,4 @@ func (r *Result) MovedNames() []string {
 		out = append(out, name)
 	}
 	return out
-}
-
-// EditedOthers counts the files the move edits besides the config.
-func (r *Result) EditedOthers() int {
-	n := 0
-	for _, e := range r.Plan.Edits {
-		if e.Path != r.Project.ConfigPath {
-			n++
-		}
-	}
-	return n
 }

@@ -10,18 +10,29 @@ package migrate
 import (
 	"path/filepath"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // Options say what apply does.
 type Options struct {
-	Rules      rules.Options // the checks whose fixes are made
-	Unsafe     bool          // make unsafe fixes too
-	DryRun     bool          // write nothing: compute Result.Diff
-	AllowDirty bool          // write files with uncommitted changes in git
-	Framework  int           // --framework, 0 when not given
-	Layout     string        // LayoutMove or LayoutKeep
-	Also       []string      // more root folders to move
+	Rules rules.Options // the checks whose fixes are made
+	// RulesFor, when set, gives the checks of each project instead (those
+	// of the settings file nearest to it: settings.Finder).
+	RulesFor   func(*project.Project) rules.Options
+	Unsafe     bool     // make unsafe fixes too
+	DryRun     bool     // write nothing: compute Result.Diff
+	AllowDirty bool     // write files with uncommitted changes in git
+	Layout     string   // LayoutMove or LayoutKeep
+	Also       []string // more root folders to move
+}
+
+// rulesOf returns the checks of project p.
+func (o Options) rulesOf(p *project.Project) rules.Options {
+	if o.RulesFor != nil {
+		return o.RulesFor(p)
+	}
+	return o.Rules
 }
 
 // relSlashTo is p relative to root, slash-separated.

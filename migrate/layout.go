@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,13 +92,47 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		if st, err := os.Stat(p.ConfigPath); err == nil {
 			mode = st.Mode()
 		}
-		if err := plan.MergeContent(p.ConfigPath, r.Old, r.New, mode, "config fixes"); err != nil {
+		if err := plan.MergeContent(p.ConfigPath, r.Old, r.New, mode, configFixes); err != nil {
 			r.internal(err)
 			return r
 		}
 	}
 	r.Plan = plan
+	r.MovedFiles = countFiles(plan)
+	// The fixes left out for the move (FW102's pin of layout B) are its
+	// alternative: the move resolves their findings.
+	notFixed := r.NotFixed[:0]
+	for _, f := range r.NotFixed {
+		if f.D.Fix.Layout == rules.KeepOnly {
+			r.ByMove = append(r.ByMove, f.D)
+		} else {
+			notFixed = append(notFixed, f)
+		}
+	}
+	r.NotFixed = notFixed
 	return r
+}
+
+// configFixes is the reason the config's own fixes give in a plan's edits.
+const configFixes = "config fixes"
+
+// countFiles counts the files a plan renames, those in moved directories
+// included (before the move: call it before Execute).
+func countFiles(plan *move.Plan) int {
+	n := 0
+	for _, mv := range plan.Moves {
+		if !mv.Dir {
+			n++
+			continue
+		}
+		filepath.WalkDir(mv.From, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				n++
+			}
+			return nil
+		})
+	}
+	return n
 }
 
 // planLayout plans the move of p's sources into app/. It returns the plan
@@ -107,9 +142,9 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 //
 // When the move cannot be made, what happens depends on what version 4
 // would make of the tree: a layout-B project without an app/ directory
-// stays layout B under version 4 (migration facts §1), so its other fixes
-// (the version step included) are still made and a note says why nothing
-// moved; a mixed project (app/ holds files) would lose its root sources the
+// stays layout B under version 4 (srcDir detection falls back to the root),
+// so its other fixes (the version step included) are still made and a note
+// says why nothing moved; a mixed project (app/ holds files) would lose its root sources the
 // moment it runs version 4, so nothing of it is written.
 func planLayout(p *project.Project, o Options) (plan *move.Plan, mode string, notes []string, refusal string) {
 	d := p.Detection

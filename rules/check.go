@@ -22,8 +22,22 @@ type Options struct {
 	Select, Ignore []string
 	// Framework is the framework major (3 or 4) of projects whose
 	// package.json does not say (--framework); 0 leaves it unknown.
-	Framework int
+	// FrameworkSource says where it comes from ("--framework" when "").
+	Framework       int
+	FrameworkSource string
+	// Finish, when set, has the last word on each diagnostic of a project,
+	// once positions are known and suppressions applied: it may change the
+	// severity, and it drops the diagnostic by returning false. The
+	// settings' severity and per-path overrides and the baseline are
+	// applied through it (settings.Resolved), here rather than by each
+	// caller, so that check, apply's rounds and the check after a move see
+	// the same findings at the same severities.
+	Finish func(*Diagnostic) bool
 }
+
+// Matches reports whether the selector sel (a code, a code prefix such as
+// FW2, a name, a category, or "all") names r: the forms --select takes.
+func (r *Rule) Matches(sel string) bool { return matchesAny(r, []string{sel}) }
 
 // Selected reports whether opts select rule r.
 func (o Options) Selected(r *Rule) bool {
@@ -81,13 +95,16 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 		opts.Target = 4
 	}
 	if p.Framework == 0 && opts.Framework != 0 {
-		p.Framework, p.FrameworkSource = opts.Framework, "--framework"
+		p.Framework, p.FrameworkSource = opts.Framework, opts.FrameworkSource
+		if p.FrameworkSource == "" {
+			p.FrameworkSource = "--framework"
+		}
 	}
 	var diags []*Diagnostic
 	if p.File == nil {
 		diags = append(diags, loadErrorDiagnostic(p))
 		finish(p, diags)
-		return diags
+		return opts.finish(diags)
 	}
 	if d := unsupportedMajor(p); d != nil {
 		// Out of scope: this finding alone, whatever the selection, and it
@@ -108,8 +125,23 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 	diags = append(diags, engineDiagnostics(p, opts)...)
 	finish(p, diags)
 	diags = applySuppressions(p, diags, opts)
+	diags = opts.finish(diags)
 	sortDiagnostics(diags)
 	return diags
+}
+
+// finish applies o.Finish to diags, in place.
+func (o Options) finish(diags []*Diagnostic) []*Diagnostic {
+	if o.Finish == nil {
+		return diags
+	}
+	kept := diags[:0]
+	for _, d := range diags {
+		if o.Finish(d) {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 // Fatal reports whether diags hold an error that makes the run fail with

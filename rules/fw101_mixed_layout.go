@@ -42,7 +42,7 @@ func runMixedLayout(pass *Pass) {
 			continue
 		}
 		diag := pass.ReportPath(entry, "root `%s` is ignored under version 4: srcDir is `app/`, so only `app/%s` is read", entry, entry)
-		diag.Notes = append(diag.Notes, "version 4 picks srcDir from the tree, and here it picks `app/` ("+d.SrcDirReason+"; migration facts §1)")
+		diag.Notes = append(diag.Notes, "version 4 picks srcDir from the tree, and here it picks `app/` ("+d.SrcDirReason+")")
 		if pass.Project.Exists(filepath.Join(app, name)) {
 			diag.Notes = append(diag.Notes, "`app/"+entry+"` exists too: merge the two by hand, or delete the root one if it is a leftover")
 		} else {

@@ -30,10 +30,10 @@ a recommendation, not a failure for CI.`,
 app.vue
 fw.config.ts            <- export default defineFwConfig({})`,
 		Fix: `Safe: pins layout B by setting srcDir: '.' and dir.app: 'app' (dir.app only when
-it is not set), the reference's way to keep the earlier layout; this is what
-'fwmigrate apply --layout=keep' does. By default 'fwmigrate apply' does not use
-this fix: it moves the sources into app/ and fixes the paths that depend on
-them instead.`,
+it is not set), the configuration reference's way to keep the earlier layout;
+this is what 'fwmigrate apply --layout=keep' does. By default 'fwmigrate apply'
+does not use this fix: it moves the sources into app/ and fixes the paths that
+depend on them instead.`,
 	},
 	Run: runLayoutBSources,
 }
@@ -60,7 +60,7 @@ func runLayoutBSources(pass *Pass) {
 	} else {
 		d = pass.ReportPath("", "layout-B sources at the root: version 4 expects them in `app/`, and ignores the root ones as soon as `app/` holds a file")
 	}
-	d.Notes = append(d.Notes, "version 4 picks srcDir from the tree, and today it picks the root ("+v.d.SrcDirReason+"; migration facts §1)")
+	d.Notes = append(d.Notes, "version 4 picks srcDir from the tree, and today it picks the root ("+v.d.SrcDirReason+")")
 	var where []string
 	for _, m := range moved {
 		where = append(where, "`"+m+"` → `app/"+m+"`")

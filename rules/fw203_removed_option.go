@@ -15,7 +15,7 @@ var ruleRemovedOption = &Rule{
 	Severity: Warning,
 	Doc: Doc{
 		Summary: "options removed in version 4 or in the next major",
-		Why: `Version 4 removed a set of options (migration facts §5, the reference's
+		Why: `Version 4 removed a set of options (the configuration reference's
 Versioning section). None is rejected at run time: the framework silently ignores
 them and behaves as if they had their version-4 value, so a config that sets one
 to anything else stops doing what it says, with no error. Some are removed with

@@ -15,9 +15,9 @@ var ruleRedundantDefault = &Rule{
 		Summary: "an option set to its version-4 default",
 		Why: `Projects often opt into version-4 defaults one by one before migrating
 (experimental.sharedPrerenderData: true, experimental.pendingWhenIdle: false).
-Under version 4 those values are the defaults (migration facts §6: "a value
-explicitly set equal to the v4 default is redundant after migration"), and the
-settings only make the config longer and hide the options that really differ.
+Under version 4 those values are the defaults (a value set equal
+to the version-4 default is redundant after the migration), and the settings
+only make the config longer and hide the options that really differ.
 Options removed in version 4 are FW203's; directory defaults are the layout
 rules'.`,
 		Example: `export default defineFwConfig({

@@ -16,8 +16,8 @@ var ruleCompatibilityVersion = &Rule{
 	Severity: Warning,
 	Doc: Doc{
 		Summary: "`future.compatibilityVersion` missing, behind the target, redundant or invalid",
-		Why: `future.compatibilityVersion decides which defaults a project runs with
-(migration facts §4). On framework major 3 only the number 4 opts into the
+		Why: `future.compatibilityVersion decides which defaults a project runs with.
+On framework major 3 only the number 4 opts into the
 version-4 defaults and srcDir detection: the checks test for exactly 4, so 3,
 5, '4' or anything else silently keeps the version-3 defaults. On major 4 the
 default is 4, so 4 is redundant; 5 opts into the compatibility-5 previews;
@@ -131,7 +131,7 @@ func checkCompatValue(pass *Pass, major int, path ast.Path, prop *ast.Property) 
 			}
 		case isNum:
 			d := pass.ReportValue(prop, path, "`future.compatibilityVersion: %s` is not a known compatibility version: framework major 4 accepts 4 and 5, and treats any number from 5 up as 5", jsLiteral(v))
-			d.Notes = append(d.Notes, "write 5 to opt into the compatibility-5 defaults (migration facts §8), or delete it for 4")
+			d.Notes = append(d.Notes, "write 5 to opt into the compatibility-5 defaults, or delete it for 4")
 		default:
 			d := pass.ReportValue(prop, path, "`future.compatibilityVersion` must be a number, not `%s`: it is a type error", jsLiteral(v))
 			if s, ok := v.(string); ok && canFix {

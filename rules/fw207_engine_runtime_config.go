@@ -13,7 +13,7 @@ var ruleEngineRuntimeConfig = &Rule{
 	Doc: Doc{
 		Summary: "values written in `engine.runtimeConfig` are lost: they belong in `runtimeConfig`",
 		Why: `The engine's runtime config is rebuilt from the top-level runtimeConfig when
-the schema resolves, in both majors (migration facts §7): it becomes the
+the schema resolves, in both majors: it becomes the
 top-level runtimeConfig plus engine: { envPrefix: 'FW_' }. A value written
 directly in engine.runtimeConfig is not kept, so the server never sees it and
 no FW_ variable can override it. Recent 4.x also deprecates the option. The

@@ -14,8 +14,8 @@ var ruleExternalConfigFiles = &Rule{
 		Why: `The framework configures its bundlers, its server engine and the style
 post-processor itself, from the bundlerA, bundlerB, engine and cssproc keys of
 fw.config. Root files such as bundlerA.config.ts, bundlerB.config.js,
-engine.config.ts or cssproc.config.js are not read (migration facts §11,
-B5004: "External configuration files are not supported"), so the settings in
+engine.config.ts or cssproc.config.js are not read (the framework warns
+"External configuration files are not supported", B5004), so the settings in
 them silently do not apply to the app.`,
 		Example: `fw.config.ts
 cssproc.config.js   <- ignored: move its plugins into cssproc.plugins`,

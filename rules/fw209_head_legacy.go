@@ -16,11 +16,11 @@ var ruleHeadLegacy = &Rule{
 	Doc: Doc{
 		Summary: "head entries using keys that head manager v2 removed, and `headmgr.legacy` where it is ignored",
 		Why: `Version 4 ships head manager v2, which removed the hid, vmid, children and
-body keys of head entries (migration facts §7): in app.head they are dropped
+body keys of head entries: in app.head they are dropped
 silently, so entries meant to be deduplicated by hid appear twice, children
 content disappears and body scripts move to <head>. headmgr.legacy: true brings
 them back on compatibility version 4 (and also turns off sorting by priority),
-but it is ignored, with a warning, from compatibility version 5 (B5013).`,
+but it is ignored, with a warning (B5013), from compatibility version 5.`,
 		Example: `export default defineFwConfig({
   app: { head: { meta: [{ hid: 'description', name: 'description', content: 'Docs' }] } },
 })`,
@@ -32,7 +32,7 @@ deduplication, and head manager v2 deduplicates meta entries by name and
 property itself, so the same entries are replaced as before. Renames children
 to innerHTML when the entry has no innerHTML. Safe: head manager v1 wrote
 children as the tag's raw inner content, which is what v2 calls innerHTML.
-Other hid and vmid values (v2 has no equivalent key in the migration facts)
+Other hid and vmid values (v2 names no key that replaces them)
 and body have no fix: rewrite them for head manager v2, or set
 headmgr.legacy: true while on compatibility version 4.`,
 	},

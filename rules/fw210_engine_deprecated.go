@@ -16,8 +16,8 @@ var ruleEngineDeprecated = &Rule{
 	Severity: Info,
 	Doc: Doc{
 		Summary: "an `engine` option that recent 4.x deprecates in favour of a top-level one",
-		Why: `Recent 4.x moves these options out of the engine's object (migration facts
-§7, §9): engine.routeRules to routeRules, engine.prerender.routes, .ignore and
+		Why: `Recent 4.x moves these options out of the engine's object:
+engine.routeRules to routeRules, engine.prerender.routes, .ignore and
 .crawlLinks to prerender.*, engine.tracingChannel to tracingChannel, and
 engine.typescript.tsConfig to typescript.serverTsConfig (which extends the
 generated .fw/tsconfig.server.json that the root tsconfig.json references).

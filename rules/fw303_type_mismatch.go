@@ -21,7 +21,7 @@ var ruleTypeMismatch = &Rule{
 		Why: `The framework does not validate option values at run time: a string
 where a boolean is expected is kept as it is, and a non-empty string is truthy,
 so ssr: 'false' leaves server rendering on. Type checking is the only thing that
-flags it (migration facts §5). This rule checks every static value against the
+flags it. This rule checks every static value against the
 option's type in the knowledge base, down to the element of an array or the
 field of an object that is wrong, and checks formats (absolute URLs, YYYY-MM-DD
 dates). Values only known at run time, spreads and computed keys fit every type;

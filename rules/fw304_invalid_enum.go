@@ -20,7 +20,7 @@ experimental.watcher, typescript.typeCheck, typescript.builder,
 features.devLogs, features.noScripts, sourcemap,
 experimental.spaLoadingTemplateLocation and router.options.scrollBehaviorType
 accept a fixed set of values. The framework does not reject another one: it
-keeps it (logLevel warns, migration facts §11) and behaves as for none of the
+keeps it (logLevel warns) and behaves as for none of the
 documented values. The accepted values come from the knowledge base's types; a
 value of another kind altogether is FW303's, and future.compatibilityVersion is
 FW206's.`,

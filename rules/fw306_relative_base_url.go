@@ -15,9 +15,9 @@ var ruleRelativeBaseURL = &Rule{
 	Severity: Warning,
 	Doc: Doc{
 		Summary: "a relative app.baseURL in the config",
-		Why: `The reference: relative values such as './' are unsupported for
+		Why: `The configuration reference: relative values such as './' are unsupported for
 app.baseURL in the config file; set FW_APP_BASE_URL=./ at build time (its
-default reads that variable, migration facts §7) or the engine's runtime config.
+default reads that variable) or the engine's runtime config.
 A relative base in the config is only partly supported: the engine's runtime
 config strips the leading '.' of './', so the server and the client disagree on
 where the app lives. A value is relative when it does not start with '/' and is

@@ -15,7 +15,7 @@ var ruleCDNURLNotAbsolute = &Rule{
 	Doc: Doc{
 		Summary: "app.cdnURL is not an absolute URL",
 		Why: `app.cdnURL serves the built assets and the public folder from another
-origin in production; the reference and migration facts §7 say it must be an
+origin in production; the configuration reference says it must be an
 absolute URL (or empty, the default). A host without a scheme
 ('cdn.example.com'), a protocol-relative or a path value is joined to asset
 paths as it is, so in production every asset URL points somewhere else and the

@@ -19,8 +19,8 @@ var ruleLayerSource = &Rule{
 		Summary: "an extends or theme source with a prefix the framework does not know",
 		Why: `extends takes local paths, packages and remote git sources written with
 the prefixes github:, gh:, gitlab: and bitbucket:; theme takes github:,
-gitlab:, bitbucket: and https:// (the reference; the knowledge base's rule
-text for each option is where the rule reads them). A source that starts with
+gitlab:, bitbucket: and https:// (as the configuration reference lists them).
+A source that starts with
 another scheme-like prefix ('githb:', 'npm:', 'https://' in extends) is none of
 these: the layer cannot be resolved and its config is not merged. Local paths,
 Windows drive letters and package names (which cannot hold a colon) are not

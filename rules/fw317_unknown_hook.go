@@ -21,7 +21,7 @@ is silently ignored. Two cases are certain: a likely typo of a known hook
 ('buld:done'), and a known hook that runs only in the app (fwApp.hook in a
 plugin: app:mounted) or only in the server engine at run time (render:html),
 which the config's hooks never receive. Modules add hooks of their own
-(content:file:beforeParse, scripts:registry in the corpus), so any other
+(content:file:beforeParse, scripts:registry in real configs), so any other
 unknown name is not reported; product-prefixed names that real configs keep
 (vite:extendConfig, webpack:config, nitro:config) are the known bundler and
 engine hooks.`,

@@ -13,8 +13,8 @@ var ruleRuntimeConfigApp = &Rule{
 		Summary: "keys under `runtimeConfig.app` that the framework deletes",
 		Why: `runtimeConfig.app is the framework's reserved namespace: it holds baseURL,
 buildAssetsDir, cdnURL and buildId, and it is exposed to the browser. Any other
-key written there is deleted when the config resolves (migration facts §11,
-B5003), so code that reads useRuntimeConfig().app.<key> gets undefined, and no
+key written there is deleted when the config resolves (the framework
+warns, B5003), so code that reads useRuntimeConfig().app.<key> gets undefined, and no
 FW_APP_* variable can set it.`,
 		Example: `export default defineFwConfig({
   runtimeConfig: { app: { analyticsId: 'UA-1' } },

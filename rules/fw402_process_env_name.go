@@ -19,8 +19,8 @@ var ruleProcessEnvName = &Rule{
 		Why: `fw.config runs when the app is built, so runtimeConfig: { apiSecret:
 process.env.API_SECRET } reads API_SECRET once, at build time, and freezes the
 value into the build. At run time the key is overridden only by its own
-variable, FW_API_SECRET (or ENGINE_API_SECRET), derived from the key path
-(migration facts §10, gotcha 2). Setting API_SECRET on the server then changes
+variable, FW_API_SECRET (or ENGINE_API_SECRET), derived from the key path.
+Setting API_SECRET on the server then changes
 nothing, which is rarely what the author expected.
 Not reported: the variables npm sets while it runs a script (npm_package_version,
 npm_lifecycle_event, every npm_*), which are build-time by intent.

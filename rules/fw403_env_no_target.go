@@ -13,8 +13,8 @@ var ruleEnvNoTarget = &Rule{
 	Severity: Warning,
 	Doc: Doc{
 		Summary: "an `FW_` variable in a .env file that overrides no runtimeConfig key",
-		Why: `FW_ variables override runtimeConfig only for keys the config declares
-(migration facts §10, gotcha 1): FW_SITE_URL sets runtimeConfig.siteUrl when
+		Why: `FW_ variables override runtimeConfig only for keys the config declares:
+FW_SITE_URL sets runtimeConfig.siteUrl when
 siteUrl is declared, and does nothing otherwise. A variable that matches no key
 is usually a typo or a key that was renamed or never declared, and the value
 silently never reaches the app. The framework's own variables (FW_APP_BASE_URL,

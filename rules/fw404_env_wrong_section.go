@@ -10,7 +10,7 @@ var ruleEnvWrongSection = &Rule{
 	Doc: Doc{
 		Summary: "an `FW_` variable that names the wrong runtimeConfig section",
 		Why: `runtimeConfig.public is an ordinary nested key, so its variables carry
-PUBLIC_ (migration facts §10, gotcha 3): public.apiBase is FW_PUBLIC_API_BASE.
+PUBLIC_: public.apiBase is FW_PUBLIC_API_BASE.
 FW_API_BASE overrides nothing when only public.apiBase is declared, and
 FW_PUBLIC_SECRET nothing when the key is the private secret. The value never
 reaches the app, silently. The same holds for the app section

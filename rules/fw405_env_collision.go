@@ -15,7 +15,7 @@ var ruleEnvCollision = &Rule{
 	Doc: Doc{
 		Summary: "runtimeConfig keys that one environment variable overrides together",
 		Why: `The variable name of a key splits the key path into words by case and by the
-separators - _ / . (migration facts §10): apiKey, api_key, api-key and API_KEY
+separators - _ / .: apiKey, api_key, api-key and API_KEY
 all read FW_API_KEY, and a nested a: { b } reads the same variable as a_b. Keys
 that collide cannot be set separately from the environment: one variable
 overwrites all of them, usually by accident.`,

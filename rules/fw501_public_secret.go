@@ -15,8 +15,8 @@ var rulePublicSecret = &Rule{
 	Doc: Doc{
 		Summary: "a secret-looking key under `runtimeConfig.public`: it is sent to every browser",
 		Why: `Everything under runtimeConfig.public is serialised into every page's
-payload (migration facts §10, gotcha 6; the reference's Authentication
-section: secrets belong outside public and app). A secret declared there, even
+payload (the configuration reference's Authentication section: secrets
+belong outside public and app). A secret declared there, even
 empty in the config and filled by FW_PUBLIC_* at run time, is readable by any
 visitor. The framework has no check of its own.
 

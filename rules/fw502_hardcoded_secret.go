@@ -18,8 +18,8 @@ var ruleHardcodedSecret = &Rule{
 		Why: `A secret written in fw.config is committed with the source, visible to anyone
 who can read the repository, and built into the server bundle. runtimeConfig
 exists so that secrets come from the environment instead: declare the key with
-an empty value and set its FW_ variable where the app runs (the reference's
-Authentication section).
+an empty value and set its FW_ variable where the app runs (the configuration
+reference's Authentication section).
 Found by value, anywhere in the config (module options and arrays included),
 as secret scanners such as gitleaks find them: Stripe live keys (sk_live_,
 rk_live_), GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), AWS

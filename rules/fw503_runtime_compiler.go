@@ -17,7 +17,7 @@ this evaluates code and can cause cross-site scripting or remote code execution
 when any template text comes from users or other untrusted sources; it also
 makes the bundle larger. The framework reads ui.runtimeCompiler whatever else
 the ui object holds, so it is reported even when a UI module's options share
-the key (see the corpus manifest). Settings inside $development or $test only
+the key. Settings inside $development or $test only
 are not reported: they never reach production.`,
 		Example: `export default defineFwConfig({
   ui: { runtimeCompiler: true },

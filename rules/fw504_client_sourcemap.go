@@ -13,9 +13,9 @@ var ruleClientSourcemap = &Rule{
 	Doc: Doc{
 		Summary: "client source maps published in production",
 		Why: `sourcemap: true (or sourcemap: { client: true }) generates source maps for
-the client build and references them from the bundles (the reference's
-sourcemap row), so the app's original source, comments included, is served to
-anyone who opens the browser's developer tools. The default is
+the client build and references them from the bundles (the configuration
+reference's sourcemap row), so the app's original source, comments included,
+is served to anyone who opens the browser's developer tools. The default is
 { server: true, client: false }. 'hidden' generates the maps without the
 references, for uploading to an error tracker. Settings inside $development or
 $test only are not reported, nor a top-level setting that $production

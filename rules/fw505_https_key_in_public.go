@@ -19,7 +19,7 @@ directory is served as is and copied into the generated output, so a private
 key stored there is downloadable by anyone who can reach the app, in
 development and in every deployment. The public directory is checked both as
 the project resolves it today and as it will under version 4 (dir.public moves
-to the root when srcDir is not: migration facts §3). Paths resolve from the
+to the root when srcDir is not). Paths resolve from the
 project root, as the dev server is started there.`,
 		Example: `export default defineFwConfig({
   devServer: { https: { key: 'public/certs/localhost-key.pem', cert: 'public/certs/localhost.pem' } },

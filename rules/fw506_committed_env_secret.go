@@ -15,7 +15,7 @@ var ruleCommittedEnvSecret = &Rule{
 (or will be with the next git add): everyone who can read the repository reads
 its secrets, and they stay in its history. .env files that .gitignore excludes
 are where secrets belong: the framework's CLI reads them in dev, build,
-generate and preview (migration facts §10), and they are never reported.
+generate and preview, and they are never reported.
 Whether git ignores a file is decided from the repository's .gitignore files,
 from its top (the nearest directory with a .git entry) down to the file, as
 git matches them; fwmigrate does not run git, so a file force-added despite

@@ -4,7 +4,10 @@
 // with fixes described as rewrite.Ops; they never write.
 //
 // One rule per file, named after its code (fw101_mixed_layout.go). Each file
-// registers its rule in an init function.
+// registers its rule in an init function. Each rule's page,
+// docs/rules/FWxxx.md, is generated from its Doc:
+//
+//go:generate go run ./ruledocs/gen.go -o ../docs/rules
 package rules
 
 import (

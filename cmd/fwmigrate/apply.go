@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,21 +14,92 @@ import (
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/settings"
 )
 
 func init() { commands = append(commands, newApplyCmd) }
 
-// runApply loads the projects under args and applies their fixes. The
-// results are in discovery order, then the layers they extend from
-// outside args.
-func runApply(args []string, o migrate.Options) []*migrate.Result {
-	found := discover(args)
+// runApply loads the projects under args and applies their fixes, each
+// with the settings of the file nearest to it. The results are in
+// discovery order, then the layers they extend from outside args. Errors
+// (bad settings, a directory without configs) come before anything is
+// written: then nothing is.
+func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migrate.Options) ([]*migrate.Result, error) {
+	found, err := discover(args, allowNoConfig)
+	if err != nil {
+		return nil, err
+	}
 	projects := make([]*project.Project, len(found))
 	l := newLoader()
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
 	})
-	return migrate.Run(projects, l.LayerProjects(), o)
+	outside := l.LayerProjects()
+	for _, p := range append(projects[:len(projects):len(projects)], outside...) {
+		if _, err := finder.For(filepath.Dir(p.ConfigPath)); err != nil {
+			return nil, err
+		}
+	}
+	o.RulesFor = func(p *project.Project) rules.Options {
+		res, err := finder.For(filepath.Dir(p.ConfigPath))
+		if err != nil { // read before the run: cannot happen
+			return o.Rules
+		}
+		return res.Options(nil)
+	}
+	return migrate.Run(projects, outside, o), nil
+}
+
+// applyRun runs apply (and check --fix) and prints its report.
+func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string) error {
+	if format != "text" && format != "json" {
+		return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+	}
+	if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
+		return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
+	}
+	for _, a := range o.Also {
+		if a == "" || filepath.IsAbs(a) || strings.Contains(filepath.ToSlash(a), "..") {
+			return usageError{fmt.Errorf("--also takes folder names relative to the project root, not %q", a)}
+		}
+	}
+	if err := missingPaths(args); err != nil {
+		return err
+	}
+	o.Rules = rules.Options{Target: 4, Select: flags.Select, Ignore: flags.Ignore, Framework: flags.Framework}
+	results, err := runApply(args, settings.NewFinder(flags), filter.noConfig, o)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %v\n", err)
+		return exitCodeError{exitError}
+	}
+	out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
+	if o.DryRun && format == "text" {
+		// The diff alone goes to stdout, so that it can be piped to
+		// `git apply`; the report goes to stderr.
+		report = cmd.ErrOrStderr()
+	}
+	var werr error
+	if format == "json" {
+		werr = writeApplyJSON(out, results, o)
+	} else {
+		werr = writeApplyText(out, report, results, o)
+	}
+	if werr != nil {
+		return werr
+	}
+	changed := false
+	for _, r := range results {
+		if r.Fatal {
+			return exitCodeError{exitError}
+		}
+		if r.Changed() {
+			changed = true
+		}
+	}
+	if o.DryRun && changed {
+		return exitCodeError{exitFindings}
+	}
+	return nil
 }
 
 func newApplyCmd() *cobra.Command {
@@ -68,52 +140,11 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
   fwmigrate apply --to=4 apps/web --unsafe
   fwmigrate apply --to=4 --select=FW2 --framework=3`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := filter.options()
+			flags, err := filter.flags(cmd)
 			if err != nil {
 				return err
 			}
-			o.Rules = opts
-			if format != "text" && format != "json" {
-				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
-			}
-			if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
-				return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
-			}
-			for _, a := range o.Also {
-				if a == "" || filepath.IsAbs(a) || strings.Contains(filepath.ToSlash(a), "..") {
-					return usageError{fmt.Errorf("--also takes folder names relative to the project root, not %q", a)}
-				}
-			}
-			o.Framework = opts.Framework
-			results := runApply(args, o)
-			out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
-			if o.DryRun && format == "text" {
-				// The diff alone goes to stdout, so that it can be piped
-				// to `git apply`; the report goes to stderr.
-				report = cmd.ErrOrStderr()
-			}
-			var werr error
-			if format == "json" {
-				werr = writeApplyJSON(out, results, o)
-			} else {
-				werr = writeApplyText(out, report, results, o)
-			}
-			if werr != nil {
-				return werr
-			}
-			changed := false
-			for _, r := range results {
-				if r.Fatal {
-					return exitCodeError{exitError}
-				}
-				if r.Changed() {
-					changed = true
-				}
-			}
-			if o.DryRun && changed {
-				return exitCodeError{exitFindings}
-			}
-			return nil
+			return applyRun(cmd, args, filter, flags, o, format)
 		},
 	}
 	filter.register(cmd)
@@ -123,6 +154,8 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().StringVar(&o.Layout, "layout", migrate.LayoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
 	cmd.Flags().StringSliceVar(&o.Also, "also", nil, "more root folders to move into app/ (e.g. stores,types), besides those found through ~/ imports")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
+	completeValues(cmd, "format", "text", "json")
 	return cmd
 }
 
@@ -134,106 +167,49 @@ func frameworkText(r *migrate.Result) string {
 	return fmt.Sprintf("framework major %d (from %s)", r.Framework, r.FrameworkFrom)
 }
 
+// applyState is what happened to one project, for the report's wording.
+type applyState int
+
+const (
+	stateWritten   applyState = iota // written (or would be, with --dry-run)
+	stateUnchanged                   // nothing to change
+	stateRefused                     // refused or failed: nothing written
+	stateOutside                     // a layer outside the paths given
+)
+
+func stateOf(r *migrate.Result) applyState {
+	switch {
+	case r.Outside:
+		return stateOutside
+	case r.Fatal:
+		return stateRefused
+	case r.Changed():
+		return stateWritten
+	}
+	return stateUnchanged
+}
+
+// applyTally adds up the report's counts over the projects.
+type applyTally struct {
+	configs, changed, refused         int
+	fixes, moved, paths               int
+	unsafe, notFixable, settled, none int
+	versionStep                       bool // the compatibility version was set: version-4 defaults apply
+}
+
+// writeApplyText writes apply's report: per project, what was done (moved,
+// fixed), what is left and why (for --unsafe, not fixable, no fix), what
+// was refused; every position in it is one in the files on disk. Then the
+// totals and the next steps. With --dry-run the patch goes to out and the
+// report to report.
 func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.Options) error {
 	var b strings.Builder
-	var changed, fixed, notFixed, remaining, unsafe int
-	verb := "fixed"
-	if o.DryRun {
-		verb = "would fix"
-	}
+	var t applyTally
 	for _, r := range results {
-		fixed += len(r.Fixed)
-		notFixed += len(r.NotFixed)
-		remaining += len(r.Remaining)
-		unsafe += r.Unsafe
-		if r.Changed() {
-			changed++
-		}
-		if len(r.Fixed) == 0 && len(r.NotFixed) == 0 && len(r.Remaining) == 0 && r.Err == "" && r.Plan == nil && len(r.Notes) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "%s: %s\n", r.Project.ConfigDisplay, summaryLine(r, o))
-		if r.Project.File != nil {
-			fmt.Fprintf(&b, "  %s\n", frameworkText(r))
-		}
-		if r.FrameworkNote != "" {
-			fmt.Fprintf(&b, "  %s\n", r.FrameworkNote)
-		}
-		for _, f := range r.Fixed {
-			fmt.Fprintf(&b, "  %s %s %s: %s\n", verb, f.D.Code, optionOf(f.D), f.D.Fix.Description)
-		}
-		if r.Plan != nil && !r.Fatal {
-			moved := "moved into app/"
-			if o.DryRun {
-				moved = "would move into app/"
-			}
-			fmt.Fprintf(&b, "  %s: %s", moved, strings.Join(r.MovedNames(), ", "))
-			if n := r.EditedOthers(); n > 0 {
-				fmt.Fprintf(&b, " (and %s whose paths follow the move)", plural(n, "edited file"))
-			}
-			b.WriteByte('\n')
-		}
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  note: %s\n", n)
-		}
-		// What could not be changed, with why; the remaining diagnostics
-		// that have no fix are only counted (check lists them).
-		var notFixed, unsafeLeft, tool []*rules.Diagnostic
-		others := 0
-		for _, d := range r.Remaining {
-			switch {
-			case d.Category == rules.Tool: // unreadable, unparsable, not a literal, internal errors
-				tool = append(tool, d)
-			case r.NotFixedReason(d) != "":
-				notFixed = append(notFixed, d)
-			case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
-				unsafeLeft = append(unsafeLeft, d)
-			default:
-				others++
-			}
-		}
-		for _, d := range tool {
-			fmt.Fprintf(&b, "  %s\n", header(d))
-			for _, n := range d.Notes {
-				fmt.Fprintf(&b, "    = note: %s\n", strings.ReplaceAll(n, "\n", "\n            "))
-			}
-		}
-		if len(notFixed) > 0 {
-			b.WriteString("  not fixed:\n")
-		}
-		for _, d := range notFixed {
-			fmt.Fprintf(&b, "    %s\n      = %s: %s\n", header(d), d.Fix.Description, r.NotFixedReason(d))
-		}
-		if len(unsafeLeft) > 0 {
-			b.WriteString("  not applied without --unsafe:\n")
-		}
-		for _, d := range unsafeLeft {
-			fmt.Fprintf(&b, "    %s\n      = fix: %s\n", header(d), d.Fix.Description)
-		}
-		if others > 0 {
-			fmt.Fprintf(&b, "  %s without an automatic fix (see 'fwmigrate check')\n", plural(others, "other diagnostic"))
-		}
-		b.WriteByte('\n')
+		t.configs++
+		writeApplyProject(&b, r, o, &t)
 	}
-	files := "file"
-	if changed != 1 {
-		files = "files"
-	}
-	if o.DryRun {
-		fmt.Fprintf(&b, "Would apply %s to %d %s of %s", plural(fixed, "fix"), changed, files, plural(len(results), "config file"))
-	} else {
-		fmt.Fprintf(&b, "Applied %s to %d %s of %s", plural(fixed, "fix"), changed, files, plural(len(results), "config file"))
-	}
-	if notFixed > 0 {
-		fmt.Fprintf(&b, "; %s could not be made", plural(notFixed, "fix"))
-	}
-	if unsafe > 0 {
-		fmt.Fprintf(&b, "; %s left for --unsafe", plural(unsafe, "unsafe fix"))
-	}
-	if remaining > 0 {
-		fmt.Fprintf(&b, "; %s remaining", plural(remaining, "diagnostic"))
-	}
-	b.WriteString(".\n")
+	writeApplyTotals(&b, t, o)
 	if o.DryRun {
 		for _, r := range results {
 			if _, err := io.WriteString(out, r.Diff); err != nil {
@@ -245,26 +221,242 @@ func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.
 	return err
 }
 
-func summaryLine(r *migrate.Result, o migrate.Options) string {
-	switch {
-	case r.Err != "":
-		return r.Err
-	case r.Outside:
+func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options, t *applyTally) {
+	state := stateOf(r)
+	// would: the changes are not made (dry run, or refused).
+	would := o.DryRun || state == stateRefused
+	notWritten := ""
+	if state == stateRefused {
+		notWritten = " (not written)"
+	}
+
+	// The findings still standing, by what is left to do about them.
+	var unsafe, tool, none []*rules.Diagnostic
+	for _, d := range r.Remaining {
+		switch {
+		case d.Category == rules.Tool:
+			tool = append(tool, d)
+		case r.NotFixedReason(d) != "":
+			// listed with the reason below
+		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
+			unsafe = append(unsafe, d)
+		default:
+			none = append(none, d)
+		}
+	}
+	settledUnsafe := 0
+	for _, d := range r.Settled {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			settledUnsafe++
+		}
+	}
+	if state == stateUnchanged && len(r.Found) == 0 && len(r.Notes) == 0 && r.FrameworkNote == "" {
+		return
+	}
+
+	fmt.Fprintf(b, "%s: %s\n", r.Project.ConfigDisplay, applyStatus(r, state, o))
+	if r.Project.File != nil {
+		fmt.Fprintf(b, "  %s\n", frameworkText(r))
+	}
+	if r.FrameworkNote != "" {
+		fmt.Fprintf(b, "  %s\n", r.FrameworkNote)
+	}
+	if r.Plan != nil && (state == stateWritten || state == stateRefused) {
+		verb := "moved into app/"
+		if would {
+			verb = "would move into app/"
+		}
+		paths, files := r.PathEdits()
+		fmt.Fprintf(b, "  %s%s: %s (%s): %s\n", verb, notWritten, plural(len(r.Plan.Moves), "entry"), plural(r.MovedFiles, "file"), strings.Join(r.MovedNames(), ", "))
+		if paths > 0 {
+			rewritten := "rewritten"
+			if would {
+				rewritten = "to rewrite"
+			}
+			fmt.Fprintf(b, "    and %s %s to follow the move, in %s\n", plural(paths, "path"), rewritten, plural(files, "file"))
+		}
+		if state == stateWritten {
+			t.moved += r.MovedFiles
+			t.paths += paths
+		}
+	}
+	if n := len(r.Fixed) + len(r.ByMove); n > 0 {
+		verb := "fixed"
+		if would {
+			verb = "would fix"
+		}
+		fmt.Fprintf(b, "  %s%s:\n", verb, notWritten)
+		for _, f := range r.Fixed {
+			fmt.Fprintf(b, "    %s %s: %s\n", f.D.Code, optionOf(f.D), f.D.Fix.Description)
+			if f.D.Code == "FW206" && !strings.HasPrefix(f.D.Fix.Description, "delete") && state == stateWritten {
+				t.versionStep = true
+			}
+		}
+		for _, d := range r.ByMove {
+			fmt.Fprintf(b, "    %s %s: by the move into app/\n", d.Code, d.Name)
+		}
+		if state == stateWritten {
+			t.fixes += n
+		}
+	}
+	if len(unsafe) > 0 {
+		fmt.Fprintf(b, "  left for --unsafe (%d, they change behaviour):\n", len(unsafe))
+		for _, d := range unsafe {
+			fmt.Fprintf(b, "    %s\n      = fix: %s\n", header(d), d.Fix.Description)
+		}
+	}
+	if len(r.NotFixed) > 0 {
+		fmt.Fprintf(b, "  not fixable (%d):\n", len(r.NotFixed))
+		for _, f := range r.NotFixed {
+			fmt.Fprintf(b, "    %s\n      = %s: not made: %s\n", header(f.D), f.D.Fix.Description, f.Reason)
+		}
+	}
+	if len(r.Settled) > 0 {
+		fmt.Fprintf(b, "  no longer reported once the changes above are made: %s", codeCounts(r.Settled))
+		if settledUnsafe > 0 {
+			fmt.Fprintf(b, " (%d had unsafe fixes of their own, which 'fwmigrate apply --unsafe' makes instead)", settledUnsafe)
+		}
+		b.WriteByte('\n')
+	}
+	for _, d := range tool {
+		fmt.Fprintf(b, "  %s\n", header(d))
+		for _, n := range d.Notes {
+			fmt.Fprintf(b, "    = note: %s\n", strings.ReplaceAll(n, "\n", "\n            "))
+		}
+	}
+	if len(none) > 0 {
+		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", plural(len(none), "finding"), codeCounts(none))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(b, "  note: %s\n", n)
+	}
+	b.WriteByte('\n')
+	switch state {
+	case stateWritten:
+		t.changed++
+	case stateRefused:
+		t.refused++
+	}
+	if state != stateRefused {
+		t.unsafe += len(unsafe)
+		t.notFixable += len(r.NotFixed)
+		t.settled += len(r.Settled)
+		t.none += len(none)
+	}
+}
+
+// applyStatus is the first line of a project's report.
+func applyStatus(r *migrate.Result, state applyState, o migrate.Options) string {
+	switch state {
+	case stateOutside:
 		return "not rewritten: a layer the projects extend from outside the paths given"
-	case r.Project.File == nil:
-		return "not checked"
-	case r.Plan != nil && r.Written:
-		return "migrated to layout A"
+	case stateRefused:
+		why := strings.TrimPrefix(strings.TrimPrefix(r.Err, "not written: "), "nothing written: ")
+		switch {
+		case r.Project.File == nil:
+			return "not checked: it cannot be read or parsed (below)"
+		case why == "" || why == "not written":
+			return "nothing written: it cannot be checked or rewritten safely (below)"
+		}
+		return "refused, nothing written: " + why
+	case stateUnchanged:
+		return "unchanged"
+	}
+	switch {
 	case r.Plan != nil && o.DryRun:
 		return "would be migrated to layout A"
-	case r.New == nil:
-		return "unchanged"
-	case r.Written:
-		return "rewritten"
+	case r.Plan != nil:
+		return "migrated to layout A"
 	case o.DryRun:
 		return "would be rewritten"
 	}
-	return "unchanged"
+	return "rewritten"
+}
+
+// codeCounts lists the codes of diags with their counts: FW204 ×12, FW403.
+func codeCounts(diags []*rules.Diagnostic) string {
+	counts := map[string]int{}
+	var codes []string
+	for _, d := range diags {
+		if counts[d.Code] == 0 {
+			codes = append(codes, d.Code)
+		}
+		counts[d.Code]++
+	}
+	sort.Strings(codes)
+	for i, c := range codes {
+		if counts[c] > 1 {
+			codes[i] = fmt.Sprintf("%s ×%d", c, counts[c])
+		}
+	}
+	return strings.Join(codes, ", ")
+}
+
+// writeApplyTotals ends the report: what was done over all projects, what
+// is left, and what to do next.
+func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
+	made, moved := "Made", "moved"
+	if o.DryRun {
+		made, moved = "Would make", "move"
+	}
+	fmt.Fprintf(b, "%s %s in %d of %s", made, plural(t.fixes, "fix"), t.changed, plural(t.configs, "config file"))
+	if t.moved > 0 {
+		fmt.Fprintf(b, " and %s %s into app/", moved, plural(t.moved, "file"))
+	}
+	b.WriteString(".")
+	var left []string
+	if t.unsafe > 0 {
+		left = append(left, plural(t.unsafe, "fix")+" for --unsafe")
+	}
+	if t.notFixable > 0 {
+		left = append(left, plural(t.notFixable, "fix")+" that cannot be made")
+	}
+	if t.none > 0 {
+		left = append(left, plural(t.none, "finding")+" without an automatic fix")
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(b, " Left: %s.", strings.Join(left, ", "))
+	}
+	if t.settled > 0 {
+		fmt.Fprintf(b, " No longer reported once the changes are made: %s.", plural(t.settled, "finding"))
+	}
+	b.WriteByte('\n')
+	if t.refused > 0 {
+		fmt.Fprintf(b, "Not written: %s (the reasons are above).\n", plural(t.refused, "config file"))
+	}
+	if t.changed == 0 && t.unsafe == 0 {
+		return
+	}
+	b.WriteString("Next:\n")
+	if o.DryRun {
+		if t.changed > 0 {
+			b.WriteString("  - apply it: run without --dry-run, or pipe this patch into 'git apply' here or at the repository's top\n")
+		}
+	} else if t.changed > 0 {
+		if t.moved > 0 {
+			b.WriteString("  - review: 'git status', then 'git add -A && git diff --staged -M' (the moves show as renames)\n")
+		} else {
+			b.WriteString("  - review: 'git status' and 'git diff'\n")
+		}
+		b.WriteString("  - test: run the dev server, the production build and the tests")
+		if t.moved > 0 || t.versionStep {
+			b.WriteString(", and check in particular:\n")
+			if t.moved > 0 {
+				b.WriteString("      that every page, layout and component loads from app/ (the build fails on an import the move missed)\n")
+			}
+			if t.versionStep {
+				b.WriteString("      the behaviour that version 4's defaults change ('fwmigrate explain FW204' lists them)\n")
+			}
+		} else {
+			b.WriteByte('\n')
+		}
+	}
+	if t.unsafe > 0 {
+		b.WriteString("  - the fixes left for --unsafe change behaviour: see them with 'fwmigrate apply --to=4 --unsafe --dry-run'\n")
+	}
+	if t.notFixable+t.none > 0 {
+		b.WriteString("  - 'fwmigrate check' lists what is left, with the reasons\n")
+	}
 }
 
 func optionOf(d *rules.Diagnostic) string {
@@ -287,15 +479,19 @@ type jsonApplyFile struct {
 	// Framework is the major the checks ran with, 0 when unknown (treated
 	// as 3); FrameworkSource is "package.json", "--framework", "the projects
 	// that extend it" (a layer) or "".
-	Framework       int              `json:"framework"`
-	FrameworkSource string           `json:"frameworkSource"`
-	Changed         bool             `json:"changed"`
-	Written         bool             `json:"written"`
-	Fixed           []jsonApplyFix   `json:"fixed"`
-	NotFixed        []jsonApplyFix   `json:"notFixed"`
-	Diagnostics     []jsonDiagnostic `json:"diagnostics"`
-	Error           string           `json:"error,omitempty"`
-	Diff            string           `json:"diff,omitempty"`
+	Framework       int            `json:"framework"`
+	FrameworkSource string         `json:"frameworkSource"`
+	Changed         bool           `json:"changed"`
+	Written         bool           `json:"written"`
+	Fixed           []jsonApplyFix `json:"fixed"`
+	NotFixed        []jsonApplyFix `json:"notFixed"`
+	// ByMove are the findings the layout move resolves (FW102); Settled
+	// those the changes make go away without a fix of their own.
+	ByMove      []jsonApplyFix   `json:"byMove"`
+	Settled     []jsonDiagnostic `json:"settled"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	Error       string           `json:"error,omitempty"`
+	Diff        string           `json:"diff,omitempty"`
 	// Moves are the renames of the layout move (project-relative), Edited
 	// the other files it edits, Notes what it left for a person.
 	Moves  []jsonMove `json:"moves"`
@@ -327,7 +523,7 @@ func writeApplyJSON(w io.Writer, results []*migrate.Result, o migrate.Options) e
 		jf := jsonApplyFile{
 			File: filepath.ToSlash(r.Project.ConfigDisplay), Framework: r.Framework, FrameworkSource: r.FrameworkFrom,
 			Changed: r.Changed(), Written: r.Written, Error: r.Err, Diff: r.Diff,
-			Fixed: []jsonApplyFix{}, NotFixed: []jsonApplyFix{}, Diagnostics: []jsonDiagnostic{},
+			Fixed: []jsonApplyFix{}, NotFixed: []jsonApplyFix{}, ByMove: []jsonApplyFix{}, Settled: []jsonDiagnostic{}, Diagnostics: []jsonDiagnostic{},
 			Moves: []jsonMove{}, Edited: []string{}, Notes: r.Notes,
 		}
 		if jf.Notes == nil {
@@ -346,6 +542,12 @@ func writeApplyJSON(w io.Writer, results []*migrate.Result, o migrate.Options) e
 		}
 		for _, f := range r.NotFixed {
 			jf.NotFixed = append(jf.NotFixed, jsonApplyFix{f.D.Code, f.D.Name, f.D.Option, f.D.Fix.Description, f.Reason})
+		}
+		for _, d := range r.ByMove {
+			jf.ByMove = append(jf.ByMove, jsonApplyFix{d.Code, d.Name, d.Option, "the move into app/", ""})
+		}
+		for _, d := range r.Settled {
+			jf.Settled = append(jf.Settled, toJSONDiagnostic(d))
 		}
 		for _, d := range r.Remaining {
 			jf.Diagnostics = append(jf.Diagnostics, toJSONDiagnostic(d))

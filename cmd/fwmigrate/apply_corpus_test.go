@@ -78,7 +78,7 @@ func TestApplyCorpus(t *testing.T) {
 				checkCommentsKept(t, name, bf, af)
 			}
 			out, _, code = runIn(t, dir, args)
-			if code != 0 || !strings.Contains(out, "Applied 0 fixes to 0 files") {
+			if code != 0 || !strings.Contains(out, "Made 0 fixes in 0 of ") {
 				t.Errorf("second run: exit %d\n%s", code, out)
 			}
 			for name, src := range after {

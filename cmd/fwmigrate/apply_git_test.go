@@ -68,7 +68,7 @@ func TestApplyGitGuard(t *testing.T) {
 		if strings.Contains(read(p+"/fw.config.ts"), "prerender") {
 			t.Errorf("%s was written despite its uncommitted changes", p)
 		}
-		if !strings.Contains(stdout, p+"/fw.config.ts: not written: uncommitted changes in ") {
+		if !strings.Contains(stdout, p+"/fw.config.ts: refused, nothing written: uncommitted changes in ") {
 			t.Errorf("no refusal for %s:\n%s", p, stdout)
 		}
 	}

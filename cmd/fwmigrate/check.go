@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -12,8 +14,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/settings"
 )
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -24,37 +28,62 @@ type ruleFilter struct {
 	sel       []string
 	ignore    []string
 	framework int
+	isolated  bool
+	noConfig  bool // --allow-no-config
 }
 
 func (f *ruleFilter) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.to, "to", 4, "compatibility version to check against")
-	cmd.Flags().StringSliceVar(&f.sel, "select", nil, "run only these rules: codes (FW201), code prefixes (FW2), names or categories, comma-separated")
-	cmd.Flags().StringSliceVar(&f.ignore, "ignore", nil, "skip these rules (same forms as --select)")
+	cmd.Flags().StringSliceVar(&f.sel, "select", nil, "run only these rules: codes (FW201), code prefixes (FW2), names or categories, comma-separated (overrides the settings file's select)")
+	cmd.Flags().StringSliceVar(&f.ignore, "ignore", nil, "skip these rules (same forms as --select; overrides the settings file's ignore)")
 	cmd.Flags().IntVar(&f.framework, "framework", 0, "framework major (3 or 4) for projects whose package.json does not say")
+	cmd.Flags().BoolVar(&f.isolated, "isolated", false, "read no settings file (fwmigrate.json, package.json's \"fwmigrate\" key)")
+	cmd.Flags().BoolVar(&f.noConfig, "allow-no-config", false, "exit 0 when a directory given holds no fw.config.* (default: exit status 2)")
+	completeValues(cmd, "to", "4")
+	completeValues(cmd, "framework", "3", "4")
+	cmd.RegisterFlagCompletionFunc("select", completeSelectors)
+	cmd.RegisterFlagCompletionFunc("ignore", completeSelectors)
 }
 
-func (f *ruleFilter) options() (rules.Options, error) {
+// flags checks the flags and returns them as settings.Flags: a flag given
+// overrides the same setting of the file.
+func (f *ruleFilter) flags(cmd *cobra.Command) (settings.Flags, error) {
 	if f.to != 4 {
-		return rules.Options{}, usageError{fmt.Errorf("--to=%d: fwmigrate migrates to compatibility version 4 only", f.to)}
+		return settings.Flags{}, usageError{fmt.Errorf("--to=%d: fwmigrate migrates to compatibility version 4 only", f.to)}
 	}
 	if err := rules.ValidateSelectors(f.sel); err != nil {
-		return rules.Options{}, usageError{fmt.Errorf("--select: %v", err)}
+		return settings.Flags{}, usageError{fmt.Errorf("--select: %v", err)}
 	}
 	if err := rules.ValidateSelectors(f.ignore); err != nil {
-		return rules.Options{}, usageError{fmt.Errorf("--ignore: %v", err)}
+		return settings.Flags{}, usageError{fmt.Errorf("--ignore: %v", err)}
 	}
 	if f.framework != 0 && f.framework != 3 && f.framework != 4 {
-		return rules.Options{}, usageError{fmt.Errorf("--framework must be 3 or 4, not %d", f.framework)}
+		return settings.Flags{}, usageError{fmt.Errorf("--framework must be 3 or 4, not %d", f.framework)}
 	}
-	return rules.Options{Target: f.to, Select: f.sel, Ignore: f.ignore, Framework: f.framework}, nil
+	changed := cmd.Flags().Changed
+	return settings.Flags{
+		Select: f.sel, SelectSet: changed("select"),
+		Ignore: f.ignore, IgnoreSet: changed("ignore"),
+		Framework: f.framework, FrameworkSet: changed("framework") && f.framework != 0,
+		Isolated: f.isolated,
+	}, nil
+}
+
+// checkFlags are check's own flags.
+type checkFlags struct {
+	format, color, failOn string
+	baseline              string
+	updateBaseline        bool
+	showSettings          bool
+	statistics, quiet     bool
+	output                string
+	fix                   bool
 }
 
 func newCheckCmd() *cobra.Command {
 	var (
 		filter ruleFilter
-		format string
-		color  string
-		failOn string
+		cf     checkFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "check [paths...]",
@@ -65,66 +94,362 @@ current directory) and reports options that are invalid, removed, layout-B
 only, or change meaning under compatibility version 4 and layout A, with the
 fix where one exists.
 
+Settings come from the fwmigrate.json (or package.json "fwmigrate" key)
+nearest to each project, from its directory upwards; flags override them.
+'check --show-settings' prints what applies and where each setting comes
+from.
+
 Exit status: 0 when nothing is reported at or above --fail-on, 1 otherwise,
-2 for usage errors and for files that cannot be read or parsed (the other
-files are still checked and reported).
+2 for usage errors, paths that do not exist, directories that hold no
+config (unless --allow-no-config), bad settings files, and files that cannot
+be read or parsed (the other files are still checked and reported).
 
 Suppress a finding with a comment on its line or the line above:
   // fwmigrate-ignore FW201: the reason`,
 		Example: `  fwmigrate check
   fwmigrate check apps/web --format=json
   fwmigrate check --select=layout,FW2 --fail-on=error
-  fwmigrate check --format=sarif > fwmigrate.sarif`,
+  fwmigrate check --format=sarif -o fwmigrate.sarif
+  fwmigrate check --baseline=fwmigrate-baseline.json --update-baseline
+  fwmigrate check --fix`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := filter.options()
+			flags, err := filter.flags(cmd)
 			if err != nil {
 				return err
 			}
-			if !contains(formats, format) {
-				return usageError{fmt.Errorf("--format must be one of %s, not %q", strings.Join(formats, ", "), format)}
+			if cf.fix {
+				return runFix(cmd, args, filter, flags, cf)
 			}
-			threshold, never, err := parseFailOn(failOn)
-			if err != nil {
+			if !contains(formats, cf.format) {
+				return usageError{fmt.Errorf("--format must be one of %s, not %q", strings.Join(formats, ", "), cf.format)}
+			}
+			if cmd.Flags().Changed("fail-on") {
+				if !contains(settings.FailOnValues, cf.failOn) && cf.failOn != "none" {
+					return usageError{fmt.Errorf("--fail-on must be one of %s, not %q", strings.Join(settings.FailOnValues, ", "), cf.failOn)}
+				}
+				if cf.failOn == "none" {
+					cf.failOn = "never"
+				}
+				flags.FailOn, flags.FailOnSet = cf.failOn, true
+			}
+			if cmd.Flags().Changed("baseline") {
+				if cf.baseline == "" {
+					return usageError{errors.New("--baseline needs a file")}
+				}
+				flags.Baseline, flags.BaselineSet = cf.baseline, true
+			}
+			if cf.statistics && cf.format != "text" && cf.format != "concise" {
+				return usageError{errors.New("--statistics prints a table: use it with --format=text or concise")}
+			}
+			if err := missingPaths(args); err != nil {
 				return err
 			}
-			useColor, err := colorEnabled(color, cmd.OutOrStdout())
+			finder := settings.NewFinder(flags)
+			if cf.showSettings {
+				return showSettings(cmd.OutOrStdout(), finder, args)
+			}
+			out := cmd.OutOrStdout()
+			if cf.output != "" && !cf.updateBaseline {
+				f, err := os.Create(cf.output)
+				if err != nil {
+					return fmt.Errorf("--output-file: %v", err)
+				}
+				defer f.Close()
+				out = f
+			}
+			useColor, err := colorEnabled(cf.color, out)
 			if err != nil {
 				return usageError{err}
 			}
-			rep, fatal := runCheck(args, opts, format == "text")
-			if err := writeReport(cmd.OutOrStdout(), rep, format, useColor); err != nil {
-				return err
+			rep := runCheck(args, finder, checkRun{
+				frames:         cf.format == "text" && !cf.statistics,
+				updateBaseline: cf.updateBaseline,
+				allowNoConfig:  filter.noConfig,
+			})
+			errOut := cmd.ErrOrStderr()
+			for _, err := range rep.errs {
+				fmt.Fprintf(errOut, "fwmigrate: %v\n", err)
+			}
+			if cf.updateBaseline {
+				return updateBaselines(errOut, rep)
+			}
+			if len(rep.errs) == 0 || rep.files > 0 {
+				opts := textOptions{color: useColor, quiet: cf.quiet, statistics: cf.statistics, width: terminalWidth(out)}
+				if err := writeReport(out, rep, cf.format, opts); err != nil {
+					return err
+				}
 			}
 			switch {
-			case fatal:
+			case rep.fatal || len(rep.errs) > 0:
 				return exitCodeError{exitError}
-			case never:
-				return nil
-			}
-			for _, d := range rep.diags {
-				if d.Severity >= threshold {
-					return exitCodeError{exitFindings}
-				}
+			case rep.failing:
+				return exitCodeError{exitFindings}
 			}
 			return nil
 		},
 	}
 	filter.register(cmd)
-	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(formats, ", "))
-	cmd.Flags().StringVar(&color, "color", "auto", "colour the text output: auto, always or never (NO_COLOR is respected)")
-	cmd.Flags().StringVar(&failOn, "fail-on", "warning", "lowest severity that makes the exit status 1: info, warning, error or never")
+	cmd.Flags().StringVar(&cf.format, "format", "text", "output format: "+strings.Join(formats, ", "))
+	cmd.Flags().StringVar(&cf.color, "color", "auto", "colour the text output: auto, always or never (NO_COLOR and FORCE_COLOR are respected)")
+	cmd.Flags().StringVar(&cf.failOn, "fail-on", "warning", "lowest severity that makes the exit status 1: info, warning, error or never (overrides the settings file's failOn)")
+	cmd.Flags().StringVar(&cf.baseline, "baseline", "", "a file of known findings: fail only on findings that are not in it (overrides the settings file's baseline)")
+	cmd.Flags().BoolVar(&cf.updateBaseline, "update-baseline", false, "write the current findings to the baseline (--baseline or the settings file's), instead of reporting them")
+	cmd.Flags().BoolVar(&cf.showSettings, "show-settings", false, "print the settings each path is checked with, and where each comes from; check nothing")
+	cmd.Flags().BoolVar(&cf.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
+	cmd.Flags().BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only, without the summary")
+	cmd.Flags().StringVarP(&cf.output, "output-file", "o", "", "write the report to this file instead of the standard output")
+	cmd.Flags().BoolVar(&cf.fix, "fix", false, "apply the safe fixes: the same as 'fwmigrate apply --to=4'")
+	completeValues(cmd, "format", formats...)
+	completeValues(cmd, "color", "auto", "always", "never")
+	completeValues(cmd, "fail-on", settings.FailOnValues...)
+	cmd.MarkFlagFilename("baseline", "json")
 	return cmd
 }
 
-func parseFailOn(s string) (rules.Severity, bool, error) {
-	if s == "never" || s == "none" {
-		return 0, true, nil
+// runFix is check --fix: apply with the safe fixes, as ruff, eslint and
+// biome users type it.
+func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, cf checkFlags) error {
+	for _, name := range []string{"baseline", "update-baseline", "show-settings", "statistics", "output-file", "fail-on", "color"} {
+		if cmd.Flags().Changed(name) {
+			return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', which does not take --%s", name)}
+		}
 	}
-	sev, err := rules.ParseSeverity(s)
-	if err != nil {
-		return 0, false, usageError{fmt.Errorf("--fail-on: %v", err)}
+	if cf.format != "text" && cf.format != "json" {
+		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text or json, not %q", cf.format)}
 	}
-	return sev, false, nil
+	o := migrate.Options{Layout: migrate.LayoutMove}
+	return applyRun(cmd, args, filter, flags, o, cf.format)
+}
+
+// checkRun says what runCheck does besides checking.
+type checkRun struct {
+	frames         bool // keep the sources of files with findings, for code frames
+	updateBaseline bool // keep the findings a baseline hides, to write them
+	allowNoConfig  bool
+}
+
+// checked is what the report keeps of a project: the diagnostics, and for
+// code frames the sources of the config and the .env files.
+type checked struct {
+	display string
+	src     []byte
+	env     []*project.EnvFile
+	diags   []*rules.Diagnostic
+	failing bool     // a finding at or above the project's failOn
+	files   []string // the files the project's check covers, absolute
+	res     *settings.Resolved
+}
+
+// runCheck checks every project under args, each with the settings of the
+// file nearest to it.
+//
+// It streams: the walk hands each config to the workers as it finds it,
+// each worker loads and checks one project and keeps only what the report
+// needs, and the Loader then forgets the project unless it is another's
+// layer. The walk overlaps the work, and memory grows with the findings,
+// not with the projects. The layers that are not projects are checked last.
+func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
+	// Little stays live (the findings), so the collector may let the heap
+	// grow 9x between cycles instead of 2x, under a soft limit of 256 MiB
+	// that makes it collect more often on very large runs instead of
+	// growing. At the defaults, collection takes about a third of a run's
+	// CPU; here 1,000 projects peak at about 100 MB. GOGC and GOMEMLIMIT,
+	// when set, are the user's choice.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(800))
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
+	}
+
+	var (
+		mu        sync.Mutex
+		results   []checked
+		errs      []error
+		errSeen   = map[string]bool{}
+		baselines = map[string]*settings.Baseline{}
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !errSeen[err.Error()] {
+			errSeen[err.Error()] = true
+			errs = append(errs, err)
+		}
+	}
+	// baselineOf loads each baseline once.
+	baselineOf := func(path string) (*settings.Baseline, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if b, ok := baselines[path]; ok {
+			return b, nil
+		}
+		b, err := settings.LoadBaseline(path, cr.updateBaseline)
+		if err != nil {
+			return nil, err
+		}
+		baselines[path] = b
+		return b, nil
+	}
+	// check checks one project with its settings; false when they cannot
+	// be read (the error is reported, the project is not checked).
+	check := func(p *project.Project) bool {
+		res, err := finder.For(filepath.Dir(p.ConfigPath))
+		if err != nil {
+			fail(err)
+			return false
+		}
+		var b *settings.Baseline
+		if res.Baseline != "" && !cr.updateBaseline {
+			if b, err = baselineOf(res.Baseline); err != nil {
+				fail(err)
+				return false
+			}
+		}
+		diags := rules.Check(p, res.Options(b))
+		kept := checked{display: p.ConfigDisplay, diags: diags, res: res}
+		threshold, never := res.Threshold()
+		for _, d := range diags {
+			kept.failing = kept.failing || !never && d.Severity >= threshold
+		}
+		if cr.frames && len(diags) > 0 {
+			kept.src, kept.env = p.Src, p.Env
+		}
+		if res.Baseline != "" {
+			kept.files = coveredFiles(p, diags)
+		}
+		mu.Lock()
+		results = append(results, kept)
+		mu.Unlock()
+		return true
+	}
+	l := newLoader()
+	next := make(chan found)
+	var walkErr error
+	go func() {
+		walkErr = discoverEach(args, cr.allowNoConfig, func(f found) { next <- f })
+		close(next)
+	}()
+	par.Each(next, func(f found) {
+		p := loadOne(l, f)
+		check(p)
+		l.Release(p)
+	})
+	layers := l.LayerProjects()
+	par.For(len(layers), func(i int) {
+		check(layers[i])
+	})
+	if walkErr != nil {
+		errs = append(errs, walkErr)
+	}
+
+	// Workers finish in any order: sort by file before the final sort, so
+	// that diagnostics that compare equal come out the same every run.
+	sort.Slice(results, func(i, j int) bool { return results[i].display < results[j].display })
+	rep := &report{files: len(results), sources: map[string][]byte{}, errs: errs}
+	covered := map[string]map[string]bool{} // baseline -> files checked against it
+	for _, r := range results {
+		if r.src != nil {
+			rep.sources[r.display] = r.src
+		}
+		for _, ef := range r.env {
+			rep.sources[ef.Display] = ef.Src
+		}
+		if rules.Fatal(r.diags) {
+			rep.fatal = true
+		}
+		rep.failing = rep.failing || r.failing
+		rep.diags = append(rep.diags, r.diags...)
+		if base := r.res.Baseline; base != "" {
+			if covered[base] == nil {
+				covered[base] = map[string]bool{}
+			}
+			for _, f := range r.files {
+				covered[base][f] = true
+			}
+			if cr.updateBaseline {
+				rep.toBaseline = append(rep.toBaseline, baselineFindings{base, r.diags})
+			}
+		}
+	}
+	rules.SortDiagnostics(rep.diags)
+	rep.covered = covered
+	for path, b := range baselines {
+		rep.baselined += b.Matched()
+		rep.stale += b.Stale(covered[path])
+	}
+	return rep
+}
+
+// coveredFiles are the files a project's check speaks for, absolute: a
+// baseline's entries for them are replaced when it is written, and those
+// not found again are stale.
+func coveredFiles(p *project.Project, diags []*rules.Diagnostic) []string {
+	var out []string
+	add := func(f string) {
+		if abs, err := filepath.Abs(f); err == nil {
+			out = append(out, abs)
+		}
+	}
+	add(p.ConfigPath)
+	for _, ef := range p.Env {
+		add(ef.Path)
+	}
+	if p.Root != "" {
+		add(filepath.Join(p.Root, ".fwignore"))
+	}
+	for _, d := range diags {
+		add(d.File)
+	}
+	return out
+}
+
+// baselineFindings are one project's findings for the baseline at path.
+type baselineFindings struct {
+	path  string
+	diags []*rules.Diagnostic
+}
+
+// updateBaselines writes the baselines of a run (check --update-baseline).
+func updateBaselines(w io.Writer, rep *report) error {
+	if rep.fatal || len(rep.errs) > 0 {
+		fmt.Fprintln(w, "fwmigrate: no baseline written: some files could not be checked")
+		return exitCodeError{exitError}
+	}
+	if len(rep.covered) == 0 {
+		return usageError{errors.New("--update-baseline: no baseline to write: give --baseline=FILE, or set \"baseline\" in fwmigrate.json")}
+	}
+	byPath := map[string][]*rules.Diagnostic{}
+	for _, bf := range rep.toBaseline {
+		byPath[bf.path] = append(byPath[bf.path], bf.diags...)
+	}
+	var paths []string
+	for p := range rep.covered {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		b, err := settings.LoadBaseline(p, true)
+		if err != nil {
+			return err
+		}
+		n, err := b.Write(byPath[p], rep.covered[p])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", displayPath(p), plural(n, "known finding"))
+	}
+	return nil
+}
+
+// displayPath is p relative to the working directory when it is inside it.
+func displayPath(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
 }
 
 func contains(list []string, s string) bool {
@@ -147,86 +472,4 @@ func loadOne(l *project.Loader, f found) *project.Project {
 		return project.Failed(f.path, display, f.err)
 	}
 	return l.Load(f.path, display)
-}
-
-// runCheck checks every project under args. fatal reports a file that could
-// not be read or parsed, an extends cycle, or an internal error. frames
-// keeps the sources of the files with findings, for the code frames of the
-// text format.
-//
-// It streams: the walk hands each config to the workers as it finds it,
-// each worker loads and checks one project and keeps only what the report
-// needs, and the Loader then forgets the project unless it is another's
-// layer. The walk overlaps the work, and memory grows with the findings,
-// not with the projects. The layers that are not projects are checked last.
-func runCheck(args []string, opts rules.Options, frames bool) (*report, bool) {
-	// Little stays live (the findings), so the collector may let the heap
-	// grow 9x between cycles instead of 2x, under a soft limit of 256 MiB
-	// that makes it collect more often on very large runs instead of
-	// growing. At the defaults, collection takes about a third of a run's
-	// CPU; here 1,000 projects peak at about 100 MB. GOGC and GOMEMLIMIT,
-	// when set, are the user's choice.
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(800))
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
-	}
-
-	// checked is what the report keeps of a project: the diagnostics, and
-	// for code frames the sources of the config and the .env files.
-	type checked struct {
-		display string
-		src     []byte
-		env     []*project.EnvFile
-		diags   []*rules.Diagnostic
-	}
-	var (
-		mu      sync.Mutex
-		results []checked
-	)
-	keep := func(p *project.Project, diags []*rules.Diagnostic) {
-		kept := checked{display: p.ConfigDisplay, diags: diags}
-		if frames && len(diags) > 0 {
-			kept.src, kept.env = p.Src, p.Env
-		}
-		mu.Lock()
-		results = append(results, kept)
-		mu.Unlock()
-	}
-	l := newLoader()
-	next := make(chan found)
-	go func() {
-		discoverEach(args, func(f found) { next <- f })
-		close(next)
-	}()
-	par.Each(next, func(f found) {
-		p := loadOne(l, f)
-		keep(p, rules.Check(p, opts))
-		l.Release(p)
-	})
-	layers := l.LayerProjects()
-	par.For(len(layers), func(i int) {
-		keep(layers[i], rules.Check(layers[i], opts))
-	})
-
-	// Workers finish in any order: sort by file before the final sort, so
-	// that diagnostics that compare equal come out the same every run.
-	sort.Slice(results, func(i, j int) bool { return results[i].display < results[j].display })
-	rep := &report{files: len(results), sources: map[string][]byte{}}
-	fatal := false
-	for _, r := range results {
-		if r.src != nil {
-			rep.sources[r.display] = r.src
-		}
-		for _, ef := range r.env {
-			rep.sources[ef.Display] = ef.Src
-		}
-		if rules.Fatal(r.diags) {
-			fatal = true
-		}
-		rep.diags = append(rep.diags, r.diags...)
-	}
-	rules.SortDiagnostics(rep.diags)
-	return rep, fatal
 }

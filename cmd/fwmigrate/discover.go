@@ -30,23 +30,59 @@ type found struct {
 // are walked; config files named directly are taken as they are; a .env file
 // stands for the config beside it; other files are ignored, so a pre-commit
 // run over unrelated files finds nothing. The result is sorted and free of
-// duplicates.
-func discover(args []string) []found {
+// duplicates. The error lists the directories that hold no config (see
+// discoverEach).
+func discover(args []string, allowEmpty bool) ([]found, error) {
 	var out []found
-	discoverEach(args, func(f found) { out = append(out, f) })
+	err := discoverEach(args, allowEmpty, func(f found) { out = append(out, f) })
 	sort.SliceStable(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return out
+	return out, err
+}
+
+// missingPaths returns an error naming the arguments that do not exist,
+// before anything is checked: a typo in a CI path must fail, not pass with
+// nothing checked. A config file named directly is left to the check, which
+// reports it as unreadable (FW904) among the other findings.
+func missingPaths(args []string) error {
+	var missing []string
+	for _, arg := range args {
+		if compat.IsConfigName(filepath.Base(arg)) {
+			continue
+		}
+		if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, arg)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return usageError{fmt.Errorf("%s: no such file or directory", missing[0])}
+	}
+	return usageError{fmt.Errorf("no such files or directories: %s", strings.Join(missing, ", "))}
+}
+
+// errNoConfig is the error of directories given on the command line that
+// hold no config, unless --allow-no-config.
+type errNoConfig []string
+
+func (e errNoConfig) Error() string {
+	return fmt.Sprintf("no fw.config.* under %s (--allow-no-config accepts that)", strings.Join(e, ", "))
 }
 
 // discoverEach is discover without the sort: it calls emit for each config
 // as soon as it is found, in walk order, each once, so that loading can
-// start while the walk goes on.
-func discoverEach(args []string, emit func(found)) {
+// start while the walk goes on. It returns errNoConfig for the directories
+// given that hold no config, unless allowEmpty (the current directory too,
+// when no path is given).
+func discoverEach(args []string, allowEmpty bool, emit func(found)) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
 	seen := map[string]bool{}
+	emitted := 0
 	add := func(f found) {
+		emitted++ // a config found again still counts for its directory
 		key := f.real
 		if key == "" {
 			key = f.path
@@ -64,19 +100,13 @@ func discoverEach(args []string, emit func(found)) {
 		seen[key] = true
 		emit(f)
 	}
+	var empty errNoConfig
 	for _, arg := range args {
 		info, err := os.Stat(arg)
 		if err != nil {
-			if compat.IsConfigName(filepath.Base(arg)) || !errors.Is(err, fs.ErrNotExist) {
-				add(found{path: arg, err: err, explict: true})
-			} else {
-				// A path that does not exist and is not a config: a
-				// pre-commit hook passing a deleted file. Nothing to check,
-				// but say so when it was clearly meant as a directory.
-				if strings.HasSuffix(arg, "/") {
-					add(found{path: arg, err: err, explict: true})
-				}
-			}
+			// Missing paths other than configs are refused before the
+			// run (missingPaths); one that vanished since is reported.
+			add(found{path: arg, err: err, explict: true})
 			continue
 		}
 		if compat.IsConfigName(filepath.Base(arg)) {
@@ -91,7 +121,11 @@ func discoverEach(args []string, emit func(found)) {
 			continue
 		}
 		if info.IsDir() {
+			before := emitted
 			walkConfigs(arg, add)
+			if emitted == before && !allowEmpty {
+				empty = append(empty, arg)
+			}
 			continue
 		}
 		if isEnvName(filepath.Base(arg)) {
@@ -106,6 +140,10 @@ func discoverEach(args []string, emit func(found)) {
 			}
 		}
 	}
+	if len(empty) > 0 {
+		return empty
+	}
+	return nil
 }
 
 // isEnvName reports a .env file name: .env, .env.local, .env.production...

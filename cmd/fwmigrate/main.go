@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -50,12 +51,12 @@ compatibility version 4 and layout A, and applies the safe fixes.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+		Version:           buildVersion,
 	}
+	root.SetVersionTemplate("fwmigrate {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{err}
-	})
+	root.SetFlagErrorFunc(flagError)
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd())
 	}
@@ -78,13 +79,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ec) {
 		return ec.code
 	}
-	fmt.Fprintf(stderr, "fwmigrate: %v\n", err)
+	msg := err.Error()
+	if m := unknownCommand.FindStringSubmatch(msg); m != nil {
+		// cobra's "unknown command "chek" for "fwmigrate"\n\nDid you mean
+		// this?\n\tcheck\n", on one line like the other errors.
+		msg = fmt.Sprintf("unknown command %q", m[1])
+		if m[2] != "" {
+			msg += " (did you mean " + strings.Join(strings.Fields(m[2]), " or ") + "?)"
+		}
+	}
+	fmt.Fprintf(stderr, "fwmigrate: %s\n", msg)
 	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") {
+	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") {
 		fmt.Fprintln(stderr, "Run 'fwmigrate --help' for usage.")
 	}
 	return exitError
 }
+
+var unknownCommand = regexp.MustCompile(`^unknown command "([^"]*)" for "[^"]*"(?:\s+Did you mean this\?\s+((?:\S+\s*)+))?`)
 
 func main() {
 	os.Exit(Main())

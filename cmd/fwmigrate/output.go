@@ -8,9 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"golang.org/x/term"
 
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -21,6 +25,24 @@ type report struct {
 	files int // config files checked
 	// sources maps a diagnostic's File to its text, for code frames.
 	sources map[string][]byte
+	fatal   bool    // a file could not be checked: exit status 2
+	failing bool    // a finding at or above its project's failOn: exit status 1
+	errs    []error // bad settings or baselines, directories without configs
+	// baselined counts the findings known to a baseline (not shown), stale
+	// the baseline entries no longer found.
+	baselined, stale int
+	// With --update-baseline: the findings of each baseline, and the files
+	// each baseline's projects cover.
+	toBaseline []baselineFindings
+	covered    map[string]map[string]bool
+}
+
+// textOptions shape the text and concise formats.
+type textOptions struct {
+	color      bool
+	quiet      bool // the findings only: no summary
+	statistics bool // a count per rule instead of the findings
+	width      int  // the terminal's width; 0 when not a terminal
 }
 
 type summary struct {
@@ -58,12 +80,15 @@ func (r *report) summary() summary {
 
 var formats = []string{"text", "concise", "json", "sarif", "github"}
 
-func writeReport(w io.Writer, r *report, format string, color bool) error {
+func writeReport(w io.Writer, r *report, format string, o textOptions) error {
+	if o.statistics {
+		return writeStatistics(w, r, o)
+	}
 	switch format {
 	case "text":
-		return writeText(w, r, color)
+		return writeText(w, r, o)
 	case "concise":
-		return writeConcise(w, r)
+		return writeConcise(w, r, o)
 	case "json":
 		return writeJSON(w, r)
 	case "sarif":
@@ -82,13 +107,71 @@ func header(d *rules.Diagnostic) string {
 	return fmt.Sprintf("%s: %s %s [%s] %s", pos, d.Severity, d.Code, d.Name, d.Message)
 }
 
-func writeConcise(w io.Writer, r *report) error {
+func writeConcise(w io.Writer, r *report, o textOptions) error {
+	var b strings.Builder
 	for _, d := range r.diags {
-		if _, err := fmt.Fprintln(w, header(d)); err != nil {
-			return err
+		b.WriteString(header(d))
+		b.WriteByte('\n')
+	}
+	if !o.quiet {
+		b.WriteString(checkSummary(r))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeStatistics prints the number of findings per rule, most first, as
+// ruff's --statistics does: count, code, name, and [*] for a safe fix.
+func writeStatistics(w io.Writer, r *report, o textOptions) error {
+	type stat struct {
+		code, name string
+		n, fixable int
+	}
+	byCode := map[string]*stat{}
+	var stats []*stat
+	for _, d := range r.diags {
+		s := byCode[d.Code]
+		if s == nil {
+			s = &stat{code: d.Code, name: d.Name}
+			byCode[d.Code] = s
+			stats = append(stats, s)
+		}
+		s.n++
+		if d.Fix != nil && d.Fix.Applicability == rules.Safe {
+			s.fixable++
 		}
 	}
-	return nil
+	sort.SliceStable(stats, func(i, j int) bool {
+		if stats[i].n != stats[j].n {
+			return stats[i].n > stats[j].n
+		}
+		return stats[i].code < stats[j].code
+	})
+	digits, nameWidth := 1, 0
+	for _, s := range stats {
+		digits = max(digits, len(strconv.Itoa(s.n)))
+		nameWidth = max(nameWidth, len(s.name))
+	}
+	var b strings.Builder
+	for _, s := range stats {
+		fix := ""
+		switch {
+		case s.fixable == s.n:
+			fix = "[*]"
+		case s.fixable > 0:
+			fix = fmt.Sprintf("[*] %d of them", s.fixable)
+		}
+		b.WriteString(strings.TrimRight(fmt.Sprintf("%*d  %s  %-*s  %s", digits, s.n, s.code, nameWidth, s.name, fix), " "))
+		b.WriteByte('\n')
+	}
+	if !o.quiet {
+		if len(stats) > 0 {
+			b.WriteString("[*] fixable with `fwmigrate apply`\n")
+		}
+		b.WriteString(checkSummary(r))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // esbuildLocation matches the location line esbuild prints above its code
@@ -99,7 +182,7 @@ var esbuildLocation = regexp.MustCompile(`^\s+\S.*:\d+:\d+:$`)
 // esbuild's formatter so that our messages look like esbuild's syntax errors.
 // esbuild's own header and location line are dropped: the header we print
 // says the same with a 1-based column and our severity and code.
-func codeFrame(d *rules.Diagnostic, src []byte, color bool) string {
+func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 	if d.Line <= 0 || src == nil {
 		return ""
 	}
@@ -131,7 +214,7 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool) string {
 			Length:   length,
 			LineText: string(src[lineStart:lineEnd]),
 		},
-	}}, api.FormatMessagesOptions{Kind: kind, Color: color, TerminalWidth: 100})
+	}}, api.FormatMessagesOptions{Kind: kind, Color: color, TerminalWidth: frameWidth(width)})
 	if len(msgs) == 0 {
 		return ""
 	}
@@ -141,7 +224,9 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool) string {
 		if i == 0 || l == "" || esbuildLocation.MatchString(stripANSI(l)) {
 			continue
 		}
-		b.WriteString(l)
+		// esbuild prints the source line in white (37), which is invisible
+		// on a light background: the terminal's own colour instead.
+		b.WriteString(strings.ReplaceAll(l, "\x1b[37m", "\x1b[39m"))
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -170,8 +255,8 @@ func (p palette) severity(s rules.Severity) string {
 	return p.wrap("1;36", "info")
 }
 
-func writeText(w io.Writer, r *report, color bool) error {
-	p := palette{color}
+func writeText(w io.Writer, r *report, o textOptions) error {
+	p := palette{o.color}
 	var b strings.Builder
 	for _, d := range r.diags {
 		pos := d.File
@@ -179,22 +264,32 @@ func writeText(w io.Writer, r *report, color bool) error {
 			pos = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
 		}
 		fmt.Fprintf(&b, "%s: %s %s [%s] %s\n", p.wrap("1", pos), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, d.Message)
-		b.WriteString(codeFrame(d, r.sources[d.File], color))
+		b.WriteString(codeFrame(d, r.sources[d.File], o.color, o.width))
 		if d.Path != "" && d.Line > 0 {
 			fmt.Fprintf(&b, "  = path: %s\n", d.Path)
 		}
 		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "  = note: %s\n", strings.ReplaceAll(n, "\n", "\n          "))
+			b.WriteString(wrapNote("  = note: ", n, o.width))
 		}
 		if d.Fix != nil {
-			fmt.Fprintf(&b, "  = fix (%s): %s\n", d.Fix.Applicability, d.Fix.Description)
+			b.WriteString(wrapNote(fmt.Sprintf("  = fix (%s): ", d.Fix.Applicability), d.Fix.Description, o.width))
 		}
 		b.WriteByte('\n')
 	}
+	if !o.quiet {
+		b.WriteString(checkSummary(r))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// checkSummary is the last line of the text and concise formats.
+func checkSummary(r *report) string {
+	var b strings.Builder
 	s := r.summary()
 	total := s.Errors + s.Warnings + s.Infos
 	if total == 0 {
-		fmt.Fprintf(&b, "No problems in %s.\n", plural(s.Files, "config file"))
+		fmt.Fprintf(&b, "No problems in %s", plural(s.Files, "config file"))
 	} else {
 		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", plural(total, "problem"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"), plural(s.Files, "config file"))
 		if s.Fixable > 0 {
@@ -203,10 +298,50 @@ func writeText(w io.Writer, r *report, color bool) error {
 		if s.UnsafeFixable > 0 {
 			fmt.Fprintf(&b, "; %d more with `fwmigrate apply --unsafe` (they change behaviour: review them)", s.UnsafeFixable)
 		}
-		b.WriteString(".\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if r.baselined > 0 {
+		fmt.Fprintf(&b, "; %s in the baseline, not shown", plural(r.baselined, "known finding"))
+	}
+	if r.stale > 0 {
+		fmt.Fprintf(&b, "; %s no longer found (--update-baseline drops them)", plural(r.stale, "baseline entry"))
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// wrapNote writes text after prefix, wrapped at width (when it is a
+// terminal's), continuation lines indented under the text. Newlines in
+// the text are kept.
+func wrapNote(prefix, text string, width int) string {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i, para := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteString("\n" + indent)
+		}
+		if width <= len(indent)+20 {
+			b.WriteString(para)
+			continue
+		}
+		col := len(indent)
+		for j, word := range strings.Split(para, " ") {
+			n := utf8.RuneCountInString(word)
+			if j > 0 {
+				if col+1+n > width {
+					b.WriteString("\n" + indent)
+					col = len(indent)
+				} else {
+					b.WriteByte(' ')
+					col++
+				}
+			}
+			b.WriteString(word)
+			col += n
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 func plural(n int, word string) string {
@@ -215,6 +350,9 @@ func plural(n int, word string) string {
 	}
 	if strings.HasSuffix(word, "x") {
 		return fmt.Sprintf("%d %ses", n, word)
+	}
+	if strings.HasSuffix(word, "ry") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
@@ -312,7 +450,9 @@ func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// colorEnabled decides colour from --color, NO_COLOR and whether w is a terminal.
+// colorEnabled decides colour from --color, then FORCE_COLOR (not empty,
+// "0" or "false": colour even into a pipe, as CI logs want; "0" or
+// "false": none), then NO_COLOR, then whether w is a terminal.
 func colorEnabled(mode string, w io.Writer) (bool, error) {
 	switch mode {
 	case "always":
@@ -320,20 +460,44 @@ func colorEnabled(mode string, w io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto", "":
+		if v := os.Getenv("FORCE_COLOR"); v != "" {
+			return v != "0" && v != "false", nil
+		}
 		if _, ok := os.LookupEnv("NO_COLOR"); ok {
 			return false, nil
 		}
-		f, ok := w.(*os.File)
-		if !ok {
-			return false, nil
-		}
-		info, err := f.Stat()
-		if err != nil {
-			return false, nil
-		}
-		return info.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb", nil
+		return isTerminal(w) && os.Getenv("TERM") != "dumb", nil
 	}
 	return false, fmt.Errorf("--color must be auto, always or never, not %q", mode)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth is the width notes are wrapped at: COLUMNS when set (as
+// shells export it), else the terminal's, else 0 (not a terminal: no
+// wrapping, so that logs and pipes get one line per note).
+func terminalWidth(w io.Writer) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if n, _, err := term.GetSize(int(f.Fd())); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// frameWidth is the width esbuild fits a code frame's long lines to.
+func frameWidth(width int) int {
+	if width <= 0 {
+		return 100
+	}
+	return width
 }
 
 // repoRoot is the root of the git work tree holding dir, or "" when dir is

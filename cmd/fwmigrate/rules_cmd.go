@@ -102,6 +102,7 @@ func newExplainCmd() *cobra.Command {
 				fmt.Fprintf(w, "\nFix:\n  none: this finding needs a person's decision.\n")
 			}
 			fmt.Fprintf(w, "\nSuppress one occurrence with: // fwmigrate-ignore %s: <reason>\n", r.Code)
+			fmt.Fprintf(w, "Online: %s\n", ruleURL(r.Code))
 			return nil
 		},
 	}

@@ -44,6 +44,7 @@ type sarifRule struct {
 	ShortDescription     sarifMessage    `json:"shortDescription"`
 	FullDescription      sarifMessage    `json:"fullDescription"`
 	Help                 sarifHelp       `json:"help"`
+	HelpURI              string          `json:"helpUri"`
 	DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
 	Properties           sarifRuleProps  `json:"properties"`
 }
@@ -95,6 +96,14 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn,omitempty"`
 }
 
+// rulesDocs is where docs/rules/FWxxx.md (generated from the rules' docs by
+// go generate ./rules) is published: the repository's main branch, whose
+// URLs stay the same from release to release.
+const rulesDocs = "https://github.com/fwmigrate/fwmigrate/blob/main/docs/rules/"
+
+// ruleURL is the address of a rule's page.
+func ruleURL(code string) string { return rulesDocs + code + ".md" }
+
 func sarifLevel(s rules.Severity) string {
 	switch s {
 	case rules.Error:
@@ -137,6 +146,7 @@ func writeSARIF(w io.Writer, r *report) error {
 			ShortDescription:     sarifMessage{Text: rule.Doc.Summary},
 			FullDescription:      sarifMessage{Text: strings.TrimSpace(rule.Doc.Why)},
 			Help:                 ruleHelp(rule),
+			HelpURI:              ruleURL(rule.Code),
 			DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(rule.Severity)},
 			Properties:           sarifRuleProps{Category: string(rule.Category), Tags: []string{string(rule.Category)}},
 		})

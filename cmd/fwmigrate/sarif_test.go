@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/fwmigrate/fwmigrate/internal/schematest"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
@@ -18,26 +19,7 @@ import (
 // 2.1.0 JSON schema (testdata/sarif/sarif-schema-2.1.0.json, from the
 // OASIS specification as published in @microsoft/jest-sarif, MIT).
 func TestSARIFSchema(t *testing.T) {
-	schemaFile, err := filepath.Abs("../../testdata/sarif/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(schemaFile, doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := schematest.Compile(t, "../../testdata/sarif/sarif-schema-2.1.0.json")
 
 	dir := t.TempDir()
 	testtree.Map(t, dir, map[string]string{
@@ -119,5 +101,45 @@ func TestUnreadableEnvIsAWarning(t *testing.T) {
 	}
 	if strings.Count(out, dir) > 0 {
 		t.Errorf("the message repeats the absolute path:\n%s", out)
+	}
+}
+
+// TestSARIFHelpURI: every rule's helpUri names its generated page, which
+// exists in the repository at that path.
+func TestSARIFHelpURI(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fw.config.ts"), []byte("export default defineFwConfig({})\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	run([]string{"check", "--format=sarif", dir}, &out, &errOut)
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	rules := log.Runs[0].Tool.Driver.Rules
+	if len(rules) == 0 {
+		t.Fatal("no rules in the SARIF driver")
+	}
+	for _, r := range rules {
+		rel, ok := strings.CutPrefix(r.HelpURI, "https://github.com/fwmigrate/fwmigrate/blob/main/")
+		if !ok || rel != "docs/rules/"+r.ID+".md" {
+			t.Errorf("%s: helpUri %q is not its page", r.ID, r.HelpURI)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(rel))); err != nil {
+			t.Errorf("%s: %v", r.ID, err)
+		}
 	}
 }

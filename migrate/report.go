@@ -1,0 +1,106 @@
+package migrate
+
+import (
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// What a Result records for apply's report, beyond what was done: where
+// the findings are on disk, and which ones the changes settle.
+
+// settle accounts for the findings on disk once the project is done with:
+// the Found ones that neither a fix nor the move dealt with and that no
+// longer stand are Settled; and unless the project was written, the
+// diagnostics still standing are shown where they are on disk (the
+// positions of Found), not in the text apply would have written.
+func (r *Result) settle() {
+	if !r.Written {
+		for i, d := range r.Remaining {
+			r.Remaining[i] = r.onDisk(d)
+		}
+		for i := range r.NotFixed {
+			r.NotFixed[i].D = r.onDisk(r.NotFixed[i].D)
+		}
+		for i, d := range r.ByMove {
+			r.ByMove[i] = r.onDisk(d)
+		}
+	}
+	if r.New == nil && r.Plan == nil {
+		return // nothing changed: nothing went away
+	}
+	standing := map[string]bool{}
+	byMove := map[string]bool{}
+	for _, d := range r.ByMove {
+		standing[findingKey(d)] = true
+		byMove[moveKey(d)] = true
+	}
+	// Without the move made (a dry run, a refusal), its findings still
+	// stand in the text checked: they are the move's, not left. (Their
+	// words may differ there: FW102 says the flat layout works once the
+	// version step is in the text.)
+	remaining := r.Remaining[:0]
+	for _, d := range r.Remaining {
+		if !byMove[moveKey(d)] {
+			remaining = append(remaining, d)
+		}
+	}
+	r.Remaining = remaining
+	for _, d := range r.Remaining {
+		standing[findingKey(d)] = true
+	}
+	for _, d := range r.Found {
+		if standing[findingKey(d)] || d.Fix != nil && r.hasFixed(d) {
+			continue
+		}
+		r.Settled = append(r.Settled, d)
+	}
+}
+
+// onDisk returns the diagnostic of Found that is d, where it is on disk;
+// d itself without a position when the finding appears only with the
+// fixes.
+func (r *Result) onDisk(d *rules.Diagnostic) *rules.Diagnostic {
+	k := findingKey(d)
+	for _, f := range r.Found {
+		if findingKey(f) == k {
+			return f
+		}
+	}
+	if d.Line == 0 {
+		return d
+	}
+	c := *d
+	c.Span, c.Line, c.Column, c.EndLine, c.EndColumn, c.ColumnUTF16, c.EndColumnUTF16 = ast.Span{}, 0, 0, 0, 0, 0, 0
+	c.Notes = append(append([]string(nil), d.Notes...), "reported once the other fixes are made")
+	return &c
+}
+
+// findingKey identifies a finding across texts of the same file, where
+// its position changes.
+// moveKey identifies a finding the move resolves whatever its words.
+func moveKey(d *rules.Diagnostic) string {
+	return d.Code + "\x00" + d.File + "\x00" + d.Option + "\x00" + d.Path
+}
+
+func findingKey(d *rules.Diagnostic) string {
+	return d.Code + "\x00" + d.File + "\x00" + d.Option + "\x00" + d.Path + "\x00" + d.Message
+}
+
+// PathEdits counts the paths the move rewrites so that they follow it
+// (imports, style sheet URLs, tsconfig.json and .fwignore entries, config
+// values), and the files they are in.
+func (r *Result) PathEdits() (paths, files int) {
+	for _, e := range r.Plan.Edits {
+		n := 0
+		for _, why := range e.Why {
+			if why != configFixes {
+				n++
+			}
+		}
+		if n > 0 {
+			paths += n
+			files++
+		}
+	}
+	return paths, files
+}

@@ -1,0 +1,358 @@
+// Package settings reads fwmigrate's settings files and resolves what a
+// check of one project runs with: the settings file nearest to it
+// (fwmigrate.json, or the "fwmigrate" key of a package.json, from the
+// project's directory upwards), with the command line's flags over it. It
+// produces the rules.Options of the project, whose Finish applies the
+// per-rule severities, the per-path overrides and the baseline.
+//
+// It sits between the command (cmd/fwmigrate) and the checks (rules): the
+// command owns the flags and the output, the rules know nothing of files
+// of settings.
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// Flags are the command line's settings. A flag that is set (its Set
+// field true) overrides the same setting of the file.
+type Flags struct {
+	Select, Ignore       []string
+	SelectSet, IgnoreSet bool
+	FailOn               string
+	FailOnSet            bool
+	Framework            int
+	FrameworkSet         bool
+	Baseline             string // relative to the working directory
+	BaselineSet          bool
+	// Isolated ignores settings files (--isolated).
+	Isolated bool
+}
+
+// Resolved is what the checks of one project run with.
+type Resolved struct {
+	File      *File // nil when no settings file applies
+	Select    []string
+	Ignore    []string
+	Framework int
+	FailOn    string // info, warning, error or never
+	Baseline  string // absolute, "" when none
+	// From says where each setting comes from: a flag, a file's Name, or
+	// "default".
+	From map[string]string
+
+	severity  []RuleSeverity
+	overrides []Override
+}
+
+// Source names of settings that come from nowhere else.
+const fromDefault = "default"
+
+func resolve(f *File, fl Flags) *Resolved {
+	r := &Resolved{File: f, FailOn: "warning", From: map[string]string{}}
+	for _, k := range []string{"select", "ignore", "severity", "failOn", "framework", "overrides", "baseline"} {
+		r.From[k] = fromDefault
+	}
+	if f != nil {
+		set := func(key string, ok bool) {
+			if ok {
+				r.From[key] = f.Name
+			}
+		}
+		r.Select, r.Ignore = f.Select, f.Ignore
+		set("select", f.Select != nil)
+		set("ignore", f.Ignore != nil)
+		r.severity = f.Severity
+		set("severity", f.Severity != nil)
+		if f.FailOn != "" {
+			r.FailOn = f.FailOn
+		}
+		set("failOn", f.FailOn != "")
+		r.Framework = f.Framework
+		set("framework", f.Framework != 0)
+		r.overrides = f.Overrides
+		set("overrides", f.Overrides != nil)
+		r.Baseline = f.Baseline
+		set("baseline", f.Baseline != "")
+	}
+	if fl.SelectSet {
+		r.Select, r.From["select"] = fl.Select, "--select"
+	}
+	if fl.IgnoreSet {
+		r.Ignore, r.From["ignore"] = fl.Ignore, "--ignore"
+	}
+	if fl.FailOnSet {
+		r.FailOn, r.From["failOn"] = fl.FailOn, "--fail-on"
+	}
+	if fl.FrameworkSet {
+		r.Framework, r.From["framework"] = fl.Framework, "--framework"
+	}
+	if fl.BaselineSet {
+		r.Baseline, r.From["baseline"] = "", "--baseline"
+		if fl.Baseline != "" {
+			r.Baseline, _ = filepath.Abs(fl.Baseline)
+		}
+	}
+	return r
+}
+
+// Severities returns the severity settings, in the order they apply.
+func (r *Resolved) Severities() []RuleSeverity { return r.severity }
+
+// Overrides returns the per-path settings, in the order they apply.
+func (r *Resolved) Overrides() []Override { return r.overrides }
+
+// Threshold returns the severity at which findings fail the run, and never:
+// true when no finding fails the run.
+func (r *Resolved) Threshold() (sev rules.Severity, never bool) {
+	if r.FailOn == "never" {
+		return 0, true
+	}
+	sev, _ = rules.ParseSeverity(r.FailOn)
+	return sev, false
+}
+
+// Options returns the rules.Options of a project under these settings,
+// with the severity and per-path overrides; and the baseline b, when not
+// nil (check; apply makes every fix it can, known or not).
+func (r *Resolved) Options(b *Baseline) rules.Options {
+	o := rules.Options{Target: 4, Select: r.Select, Ignore: r.Ignore, Framework: r.Framework}
+	if r.Framework != 0 {
+		o.FrameworkSource = r.From["framework"]
+	}
+	if len(r.severity) == 0 && len(r.overrides) == 0 && b == nil {
+		return o
+	}
+	o.Finish = func(d *rules.Diagnostic) bool {
+		if !r.finish(d) {
+			return false
+		}
+		return b == nil || !b.take(d)
+	}
+	return o
+}
+
+// untouchable are the codes that say a file could not be checked: no
+// setting hides them or changes their severity.
+func untouchable(code string) bool {
+	switch code {
+	case rules.CodeSyntax, rules.CodeIO, rules.CodeInternal, rules.CodeExtendsCycle:
+		return true
+	}
+	return false
+}
+
+// finish applies the severities, then the overrides whose files match the
+// diagnostic's, in the order written: later ones win. It returns false for
+// a diagnostic turned off.
+func (r *Resolved) finish(d *rules.Diagnostic) bool {
+	if untouchable(d.Code) {
+		return true
+	}
+	rule := rules.Find(d.Code)
+	if rule == nil {
+		return true
+	}
+	sev, off := d.Severity, false
+	apply := func(list []RuleSeverity) {
+		for _, s := range list {
+			if !rule.Matches(s.Selector) {
+				continue
+			}
+			if s.Severity == "off" {
+				off = true
+				continue
+			}
+			sev, _ = rules.ParseSeverity(s.Severity)
+			off = false
+		}
+	}
+	apply(r.severity)
+	if len(r.overrides) > 0 {
+		rel := relTo(r.File.Dir, d.File)
+		for _, o := range r.overrides {
+			if !matchFiles(o.Files, rel) {
+				continue
+			}
+			for _, sel := range o.Ignore {
+				if rule.Matches(sel) {
+					off = true
+				}
+			}
+			apply(o.Severity)
+		}
+	}
+	if off {
+		return false
+	}
+	d.Severity = sev
+	return true
+}
+
+// relTo is file (as shown: relative to the working directory, or absolute)
+// relative to dir, slash-separated; "" when it is outside dir.
+func relTo(dir, file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// matchFiles reports whether rel matches one of the globs: the path
+// itself, anything under a matching directory, and for a pattern without
+// a slash, the file's name in any directory.
+func matchFiles(globs []string, rel string) bool {
+	if rel == "" {
+		return false
+	}
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+		if ok, _ := doublestar.Match(g+"/**", rel); ok {
+			return true
+		}
+		if !strings.Contains(g, "/") {
+			if ok, _ := doublestar.Match(g, path.Base(rel)); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Finder finds the settings of each project: the nearest settings file
+// from the project's directory upwards, with the flags over it. It is safe
+// for concurrent use and reads each directory's files once.
+type Finder struct {
+	flags Flags
+	mu    sync.Mutex
+	dirs  map[string]*found // absolute directory -> its nearest file
+	res   map[*File]*Resolved
+	none  *Resolved
+}
+
+type found struct {
+	file *File
+	err  error
+}
+
+// NewFinder returns a Finder applying flags over the files it finds.
+func NewFinder(flags Flags) *Finder {
+	return &Finder{flags: flags, dirs: map[string]*found{}, res: map[*File]*Resolved{}}
+}
+
+// For returns the settings of the project in dir (or of the file named
+// dir). An error names the settings file and the position in it.
+func (fd *Finder) For(dir string) (*Resolved, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		abs = filepath.Dir(abs)
+	}
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	var f *File
+	if !fd.flags.Isolated {
+		fo := fd.lookup(abs)
+		if fo.err != nil {
+			return nil, fo.err
+		}
+		f = fo.file
+	}
+	if f == nil {
+		if fd.none == nil {
+			fd.none = resolve(nil, fd.flags)
+		}
+		return fd.none, nil
+	}
+	r := fd.res[f]
+	if r == nil {
+		r = resolve(f, fd.flags)
+		fd.res[f] = r
+	}
+	return r, nil
+}
+
+// lookup returns the nearest settings file of dir, from the cache or by
+// looking in dir and then in its parent.
+func (fd *Finder) lookup(dir string) *found {
+	if fo, ok := fd.dirs[dir]; ok {
+		return fo
+	}
+	fo := fd.own(dir)
+	if fo == nil {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			fo = &found{}
+		} else {
+			fo = fd.lookup(parent)
+		}
+	}
+	fd.dirs[dir] = fo
+	return fo
+}
+
+// own returns the settings file of dir itself, nil when it has none.
+func (fd *Finder) own(dir string) *found {
+	var f *File
+	for _, name := range []string{FileName, "package.json"} {
+		p := filepath.Join(dir, name)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || name == "package.json" && errors.Is(err, fs.ErrPermission) {
+				continue
+			}
+			if st, serr := os.Stat(p); serr == nil && st.IsDir() {
+				continue
+			}
+			return &found{err: fmt.Errorf("%s: %v", p, err)}
+		}
+		g, ok, err := parseFile(display(p), src)
+		if err != nil {
+			return &found{err: err}
+		}
+		if !ok {
+			continue
+		}
+		g.Path = p
+		if f != nil {
+			return &found{err: fmt.Errorf("%s: settings in both %s and %s: keep one", display(dir), FileName, g.Name)}
+		}
+		f = g
+	}
+	if f == nil {
+		return nil
+	}
+	return &found{file: f}
+}
+
+// display is p relative to the working directory when it is inside it.
+func display(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
