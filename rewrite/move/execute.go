@@ -10,6 +10,8 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/hashicorp/go-multierror"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // FS is the file system as Execute uses it. OS is the real one; tests wrap
@@ -212,28 +214,29 @@ func (p *Plan) verify(fsys FS) error {
 func (p *Plan) Diff() string {
 	var b strings.Builder
 	for _, d := range p.Mkdirs {
-		fmt.Fprintf(&b, "mkdir %s/\n", p.rel(d))
+		fmt.Fprintf(&b, "mkdir %s\n", rewrite.GitQuote(p.rel(d)+"/"))
 	}
 	for _, mv := range p.Moves {
 		slash := ""
 		if mv.Dir {
 			slash = "/"
 		}
-		fmt.Fprintf(&b, "move %s%s -> %s%s\n", p.rel(mv.From), slash, p.rel(mv.To), slash)
+		fmt.Fprintf(&b, "move %s -> %s\n", rewrite.GitQuote(p.rel(mv.From)+slash), rewrite.GitQuote(p.rel(mv.To)+slash))
 	}
 	for _, d := range p.Rmdirs {
-		fmt.Fprintf(&b, "rmdir %s/\n", p.rel(d))
+		fmt.Fprintf(&b, "rmdir %s\n", rewrite.GitQuote(p.rel(d)+"/"))
 	}
 	for _, e := range p.Edits {
 		name := p.rel(e.NewPath)
 		// A line diff of the result groups the changed lines of a hunk,
 		// which the byte edits themselves would interleave.
-		u, err := udiff.ToUnified("a/"+name, "b/"+name, string(e.Old), udiff.Lines(string(e.Old), string(e.New)), udiff.DefaultContextLines)
+		a, bn := rewrite.GitQuote("a/"+name), rewrite.GitQuote("b/"+name)
+		u, err := udiff.ToUnified(a, bn, string(e.Old), udiff.Lines(string(e.Old), string(e.New)), udiff.DefaultContextLines)
 		if err != nil {
-			fmt.Fprintf(&b, "# %s: %v\n", name, err)
+			fmt.Fprintf(&b, "# %s: %v\n", rewrite.GitQuote(name), err)
 			continue
 		}
-		fmt.Fprintf(&b, "diff --git a/%s b/%s\n%s", name, name, u)
+		fmt.Fprintf(&b, "diff --git %s %s\n%s", a, bn, u)
 	}
 	return b.String()
 }
