@@ -622,7 +622,7 @@ func (p *Plan) discover(in Input, files []*srcFile, entries []os.DirEntry, stay 
 			continue
 		}
 		for _, r := range f.refs {
-			s := string(f.data[r.start:r.end])
+			s := r.value(f.data)
 			name, rest, ok := strings.Cut(s, "/")
 			if !ok || name != "~" && name != "@" {
 				continue
