@@ -62,12 +62,9 @@ func WriteFile(path string, data []byte) (err error) {
 	if err = os.Rename(tmp.Name(), target); err != nil {
 		return err
 	}
-	// Make the rename itself durable. Not every system can sync a
-	// directory; the data is already safe, so a failure here is ignored.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	// Make the rename itself durable. The data is already safe, so a
+	// failure here is ignored.
+	SyncDir(dir)
 	return nil
 }
 

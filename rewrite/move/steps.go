@@ -1,0 +1,443 @@
+package move
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// The steps of a plan's execution, each of which can be found done or not
+// done by looking at the tree: a directory exists or not, an entry is at
+// its old or its new path, a file holds its old or its new bytes. So the
+// execution can be resumed (Forward) or undone (Backward) from whatever
+// state an interruption left, any number of times: this is what a journal
+// (package migrate) replays after a crash. The order forward:
+//
+//	mkdir   the directories the moves need, parents first
+//	move    the renames
+//	rmdir   the directories the moves emptied
+//	edit    each edited file: its new bytes written to a temporary file
+//	        beside it (synced), the file checked to hold its old bytes,
+//	        then the temporary renamed over it
+//	sync    the directories whose entries changed
+//
+// and backward the reverse, edits first. A file that holds neither its old
+// nor its new bytes was changed by someone else since the plan was made: it
+// is never overwritten (ChangedError).
+
+// Exec says how a plan is carried out.
+type Exec struct {
+	FS FS // nil: OS
+	// Sync makes every step durable: a new file's data is synced before
+	// it is renamed into place, directories after their entries changed.
+	Sync bool
+	// Tag names the temporary files: .<name>.fwmigrate-<Tag> beside the
+	// file they replace. A journal keeps its tag, so that recovery finds
+	// what a crash left; Run picks a fresh one (NewTag).
+	Tag string
+	// Hook, when set, is called at each point of the execution: before
+	// each step ("mkdir", "move", "rmdir", "edit"; "undo-" and the same
+	// going backward) with its index, between writing an edit's temporary
+	// and renaming it ("replace", "undo-replace"), and before the final
+	// syncs ("sync", "undo-sync"). It may run concurrently for edits.
+	Hook func(point string, i int)
+	// Done, when set, records a step done ("edit", 3) or undone
+	// ("undo-edit", 3). It may run concurrently for edits.
+	Done func(step string, i int)
+}
+
+// ChangedError is an edited file that holds neither the bytes the plan
+// read nor the bytes it writes: it changed since the plan was made, and is
+// not overwritten.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string {
+	return e.Path + ": changed since apply read it (edited while apply ran?): not overwritten"
+}
+
+// NewTag returns a fresh tag for the temporary files of one execution.
+func NewTag() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// TempName is the temporary file that replaces path in the execution
+// tagged tag.
+func TempName(path, tag string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".fwmigrate-"+tag)
+}
+
+func (x *Exec) hook(point string, i int) {
+	if x.Hook != nil {
+		x.Hook(point, i)
+	}
+}
+
+func (x *Exec) done(step string, i int) {
+	if x.Done != nil {
+		x.Done(step, i)
+	}
+}
+
+// Forward performs every step of the plan not done yet, from any state an
+// earlier Forward or Backward of the same plan and tag left: the leftover
+// temporaries are removed first. It stops at the first step that fails.
+func (p *Plan) Forward(x Exec) error {
+	if x.FS == nil {
+		x.FS = OS
+	}
+	fsys := x.FS
+	if err := p.cleanTemps(x); err != nil {
+		return err
+	}
+	for i, d := range p.Mkdirs {
+		x.hook("mkdir", i)
+		if st, err := fsys.Lstat(d); err == nil && st.IsDir() {
+			x.done("mkdir", i)
+			continue
+		}
+		if err := fsys.Mkdir(d, 0o777); err != nil {
+			return fmt.Errorf("creating %s: %w", p.rel(d), err)
+		}
+		x.done("mkdir", i)
+	}
+	for i, mv := range p.Moves {
+		x.hook("move", i)
+		switch state, err := p.moveState(fsys, mv); {
+		case err != nil:
+			return err
+		case state == stateNew:
+		default:
+			if err := fsys.Rename(mv.From, mv.To); err != nil {
+				return fmt.Errorf("moving %s to %s: %w", p.rel(mv.From), p.rel(mv.To), err)
+			}
+		}
+		x.done("move", i)
+	}
+	for i, d := range p.Rmdirs {
+		x.hook("rmdir", i)
+		if _, err := fsys.Lstat(d); err == nil {
+			if err := fsys.Remove(d); err != nil {
+				return fmt.Errorf("removing the emptied %s: %w", p.rel(d), err)
+			}
+		}
+		x.done("rmdir", i)
+	}
+	err := p.eachEdit(x, func(i int, e *FileEdit) error {
+		x.hook("edit", i)
+		if err := p.replace(x, e.NewPath, e.Old, e.New, e.Mode&permBits, "replace", i); err != nil {
+			return err
+		}
+		x.done("edit", i)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	x.hook("sync", 0)
+	return p.syncDirs(x)
+}
+
+// Backward undoes every step of the plan that is done, from any state a
+// Forward or Backward of the same plan and tag left, and removes the
+// leftover temporaries. The tree is then as the plan found it, but for the
+// edited files someone changed since (a ChangedError going forward): they
+// are kept as they are, and listed in kept. It stops at the first step
+// that fails.
+func (p *Plan) Backward(x Exec) (kept []string, err error) {
+	if x.FS == nil {
+		x.FS = OS
+	}
+	fsys := x.FS
+	if err := p.cleanTemps(x); err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	err = p.eachEdit(x, func(i int, e *FileEdit) error {
+		x.hook("undo-edit", i)
+		// Before the moves are undone, the file is at its new path if it
+		// moved at all.
+		at := e.NewPath
+		if _, err := fsys.Lstat(at); err != nil {
+			at = e.Path
+		}
+		err := p.replace(x, at, e.New, e.Old, e.Mode&permBits, "undo-replace", i)
+		var ce *ChangedError
+		if errors.As(err, &ce) {
+			mu.Lock()
+			kept = append(kept, p.rel(e.Path))
+			mu.Unlock()
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		x.done("undo-edit", i)
+		return nil
+	})
+	sort.Strings(kept)
+	if err != nil {
+		return kept, err
+	}
+	return kept, p.backwardEntries(x)
+}
+
+// backwardEntries undoes the rmdirs, moves and mkdirs.
+func (p *Plan) backwardEntries(x Exec) error {
+	fsys := x.FS
+	for i := len(p.Rmdirs) - 1; i >= 0; i-- {
+		d := p.Rmdirs[i]
+		x.hook("undo-rmdir", i)
+		if _, err := fsys.Lstat(d); err != nil {
+			mode := p.dirMode[d]
+			if err := fsys.Mkdir(d, mode); err != nil {
+				return fmt.Errorf("restoring %s: %w", p.rel(d), err)
+			}
+			if err := fsys.Chmod(d, mode); err != nil {
+				return fmt.Errorf("restoring %s: %w", p.rel(d), err)
+			}
+		}
+		x.done("undo-rmdir", i)
+	}
+	for i := len(p.Moves) - 1; i >= 0; i-- {
+		mv := p.Moves[i]
+		x.hook("undo-move", i)
+		switch state, err := p.moveState(fsys, mv); {
+		case err != nil:
+			return err
+		case state == stateNew:
+			if err := fsys.Rename(mv.To, mv.From); err != nil {
+				return fmt.Errorf("moving %s back to %s: %w", p.rel(mv.To), p.rel(mv.From), err)
+			}
+		}
+		x.done("undo-move", i)
+	}
+	for i := len(p.Mkdirs) - 1; i >= 0; i-- {
+		d := p.Mkdirs[i]
+		x.hook("undo-mkdir", i)
+		if _, err := fsys.Lstat(d); err == nil {
+			if err := fsys.Remove(d); err != nil {
+				return fmt.Errorf("removing the created %s: %w", p.rel(d), err)
+			}
+		}
+		x.done("undo-mkdir", i)
+	}
+	x.hook("undo-sync", 0)
+	return p.syncDirs(x)
+}
+
+type entryState uint8
+
+const (
+	stateOld entryState = iota // at its old path
+	stateNew                   // at its new path
+)
+
+// moveState tells where a moved entry is now.
+func (p *Plan) moveState(fsys FS, mv Move) (entryState, error) {
+	_, errFrom := fsys.Lstat(mv.From)
+	_, errTo := fsys.Lstat(mv.To)
+	switch {
+	case errFrom == nil && errors.Is(errTo, fs.ErrNotExist):
+		return stateOld, nil
+	case errTo == nil && errors.Is(errFrom, fs.ErrNotExist):
+		return stateNew, nil
+	case errFrom == nil:
+		return 0, fmt.Errorf("%s and %s both exist: cannot tell whether it moved", p.rel(mv.From), p.rel(mv.To))
+	case errors.Is(errFrom, fs.ErrNotExist) && errors.Is(errTo, fs.ErrNotExist):
+		return 0, fmt.Errorf("%s is gone: neither %s nor %s exists", p.rel(mv.From), p.rel(mv.From), p.rel(mv.To))
+	case errTo != nil && !errors.Is(errTo, fs.ErrNotExist):
+		return 0, errTo
+	}
+	return 0, errFrom
+}
+
+// replace makes the file at path hold want, when it holds have: want is
+// written to the temporary file beside it (synced with x.Sync), the file
+// is read again right before the rename and must still hold have. A file
+// already holding want is left alone; one holding anything else is a
+// ChangedError.
+func (p *Plan) replace(x Exec, path string, have, want []byte, perm fs.FileMode, point string, i int) error {
+	fsys := x.FS
+	cur, err := fsys.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p.rel(path), err)
+	}
+	if bytes.Equal(cur, want) {
+		return nil
+	}
+	if !bytes.Equal(cur, have) {
+		return &ChangedError{Path: p.rel(path)}
+	}
+	tmp := TempName(path, x.Tag)
+	if err := fsys.WriteNew(tmp, want, perm, x.Sync); err != nil {
+		return fmt.Errorf("writing %s: %w", p.rel(path), err)
+	}
+	x.hook(point, i)
+	// The last look before the rename: a save since the first one must not
+	// be lost.
+	cur, err = fsys.ReadFile(path)
+	if err == nil && !bytes.Equal(cur, have) {
+		err = &ChangedError{Path: p.rel(path)}
+	}
+	if err == nil {
+		err = fsys.Rename(tmp, path)
+	}
+	if err != nil {
+		fsys.Remove(tmp)
+		var ce *ChangedError
+		if errors.As(err, &ce) {
+			return err
+		}
+		return fmt.Errorf("writing %s: %w", p.rel(path), err)
+	}
+	return nil
+}
+
+// editWorkers is how many edits are written at once. Most of a durable
+// write is waiting for the disk, and a file system commits the syncs that
+// wait together in one go, so it is far more than the CPUs.
+const editWorkers = 32
+
+// eachEdit runs fn on every edit, on editWorkers workers when the writes
+// are synced, until one fails; it returns the first error.
+func (p *Plan) eachEdit(x Exec, fn func(i int, e *FileEdit) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	if x.Sync {
+		workers = editWorkers
+	}
+	if workers > len(p.Edits) {
+		workers = len(p.Edits)
+	}
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		mu     sync.Mutex
+		first  error
+		wg     sync.WaitGroup
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(p.Edits) {
+					return
+				}
+				if err := fn(i, &p.Edits[i]); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// cleanTemps removes the temporaries of x.Tag that an interrupted
+// execution left: beside each edited file at its old and its new path
+// (a moved directory takes them along).
+func (p *Plan) cleanTemps(x Exec) error {
+	for _, e := range p.Edits {
+		for _, path := range []string{e.Path, e.NewPath} {
+			tmp := TempName(path, x.Tag)
+			if _, err := x.FS.Lstat(tmp); err != nil {
+				continue
+			}
+			if err := x.FS.Remove(tmp); err != nil {
+				return fmt.Errorf("removing the temporary %s: %w", p.rel(tmp), err)
+			}
+		}
+	}
+	return nil
+}
+
+// syncDirs syncs every directory whose entries the plan changes, when
+// x.Sync.
+func (p *Plan) syncDirs(x Exec) error {
+	if !x.Sync {
+		return nil
+	}
+	seen := map[string]bool{}
+	add := func(path string) { seen[filepath.Dir(path)] = true }
+	for _, d := range p.Mkdirs {
+		add(d)
+	}
+	for _, mv := range p.Moves {
+		add(mv.From)
+		add(mv.To)
+	}
+	for _, d := range p.Rmdirs {
+		add(d)
+	}
+	for _, e := range p.Edits {
+		add(e.Path)
+		add(e.NewPath)
+	}
+	dirs := make([]string, 0, len(seen))
+	for d := range seen {
+		if _, err := x.FS.Lstat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+		next  atomic.Int64
+	)
+	for w := 0; w < min(editWorkers, len(dirs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(dirs) {
+					return
+				}
+				if err := x.FS.SyncDir(dirs[i]); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("syncing %s: %w", p.rel(dirs[i]), err)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// Restore rebuilds a plan from what a journal kept of it: its root, the
+// directories it creates, its moves, the directories it removes with their
+// modes, and its edits. Forward and Backward then work on it as on the
+// plan PlanMove made.
+func Restore(root string, mkdirs []string, moves []Move, rmdirs []string, rmdirModes []fs.FileMode, edits []FileEdit) *Plan {
+	p := &Plan{Root: root, Target: root, base: root, Mkdirs: mkdirs, Moves: moves, Rmdirs: rmdirs, Edits: edits,
+		modes: map[string]fs.FileMode{}, dirMode: map[string]fs.FileMode{}}
+	for i, d := range rmdirs {
+		p.dirMode[d] = rmdirModes[i]
+	}
+	return p
+}
+
+// RmdirMode is the mode of the directory d (one of Rmdirs) as the plan
+// found it, which Backward restores.
+func (p *Plan) RmdirMode(d string) fs.FileMode { return p.dirMode[d] }
