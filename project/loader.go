@@ -194,19 +194,22 @@ func (l *Loader) linked(e *entry) *Layer {
 // registers them for the project it runs, not for that project's layers.
 func (l *Loader) withAuto(e *entry) *Layer {
 	ly := l.linked(e)
-	e.autoOnce.Do(func() {
-		dirs, err := compat.Layers(ly.Root)
-		ly.autoDirs, ly.autoErr = dirs, err
-		// Later names take priority (migration facts §13): highest first.
-		for i := len(dirs) - 1; i >= 0; i-- {
-			d := dirs[i]
-			r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
-			l.resolveLocal(r, d)
-			ly.auto = append(ly.auto, r)
-		}
-		l.link(ly.auto)
-	})
+	e.autoOnce.Do(func() { l.addAuto(ly) })
 	return ly
+}
+
+// addAuto lists, resolves and links ly's <Root>/layers/* directories.
+func (l *Loader) addAuto(ly *Layer) {
+	dirs, err := compat.Layers(ly.Root)
+	ly.autoDirs, ly.autoErr, ly.auto = dirs, err, nil
+	// Later names take priority (migration facts §13): highest first.
+	for i := len(dirs) - 1; i >= 0; i-- {
+		d := dirs[i]
+		r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
+		l.resolveLocal(r, d)
+		ly.auto = append(ly.auto, r)
+	}
+	l.link(ly.auto)
 }
 
 // link points each resolved ref at its loaded layer.
@@ -440,6 +443,11 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		real = abs
 	}
+	p.RealRoot, p.ConfigReal = realRoot(p.Root), real
+	if !Within(real, p.RealRoot) {
+		p.ConfigOutside = real
+	}
+	p.Journal = journalAt(p.RealRoot)
 	e := l.entryFor(filepath.Dir(real), real)
 	l.mu.Lock()
 	e.project = true
@@ -455,6 +463,22 @@ func (l *Loader) fill(p *Project, e *entry) {
 	p.Layer = ly
 	if p.Err != nil {
 		return
+	}
+	if p.RealRoot != "" && ly.Root != p.RealRoot {
+		// A config that is a symlink to another directory: the framework
+		// runs it with the project's directory as rootDir, so the layout,
+		// the framework major (package.json) and the layers/* directories
+		// are the project's, not those beside the link's target.
+		own := *ly
+		own.Root = p.RealRoot
+		var conf compat.Config = compat.MapConfig{}
+		if ly.File != nil {
+			conf = astConfig{ly.File}
+		}
+		own.Detection, own.DetectErr = compat.Detect(p.RealRoot, conf)
+		l.addAuto(&own)
+		ly = &own
+		p.Layer = ly
 	}
 	if p.Detection != nil {
 		p.Framework = p.Detection.Major
@@ -580,7 +604,8 @@ func (l *Loader) LayerProjects() []*Project {
 		// nothing new comes.
 		for _, e := range todo {
 			ly := l.load(e)
-			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}}
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{},
+				RealRoot: e.root, ConfigReal: e.cfg, Journal: journalAt(e.root)}
 			l.fill(p, e)
 			if p.Framework == 0 {
 				l.mu.Lock()

@@ -30,6 +30,17 @@ type Project struct {
 	ConfigPath    string
 	ConfigDisplay string
 
+	// RealRoot is Root with its symlinks resolved; ConfigReal is
+	// ConfigPath's. ConfigOutside is ConfigReal when the config is a
+	// symlink to a file outside RealRoot: the project is checked, and
+	// apply writes nothing through it.
+	RealRoot, ConfigReal, ConfigOutside string
+
+	// Journal is the journal an interrupted apply left under the project's
+	// root (JournalDir), "" when there is none: the project is half
+	// written until apply completes or rolls it back.
+	Journal string
+
 	// Framework is the framework major, 0 when unknown; FrameworkSource says
 	// where it comes from: "package.json", "the projects that extend it" (a
 	// layer without a major of its own), or "--framework".

@@ -83,6 +83,9 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 		p.Framework, p.FrameworkSource = opts.Framework, "--framework"
 	}
 	var diags []*Diagnostic
+	if p.Journal != "" && opts.Selected(ruleUnfinishedApply) {
+		diags = append(diags, unfinishedApply(p))
+	}
 	if p.File == nil {
 		diags = append(diags, loadErrorDiagnostic(p))
 		finish(p, diags)
@@ -114,7 +117,7 @@ func Fatal(diags []*Diagnostic) bool {
 			continue
 		}
 		switch d.Code {
-		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle:
+		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle, CodeUnfinishedApply:
 			return true
 		}
 	}
@@ -186,6 +189,9 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 			d.Severity, d.Path = Warning, ef.Name
 			out = append(out, d)
 		}
+	}
+	if p.ConfigOutside != "" && opts.Selected(ruleOutsideProject) {
+		out = append(out, outsideProject(p))
 	}
 	if p.DetectErr != nil && opts.Selected(ruleIO) {
 		d := ruleIO.Diagnose(p.ConfigDisplay, ast.Span{}, "", fmt.Sprintf("cannot read the project's directory layout: %v", p.DetectErr))
