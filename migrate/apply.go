@@ -46,6 +46,15 @@ type Result struct {
 	Written bool
 	Fatal   bool   // exit status 2
 	Err     string // why the project was not written
+
+	// Journal is the journal of the project's writes (journal.go), as
+	// shown to the user, when apply wrote one or found one; JournalKept
+	// says it is still there (an interrupted apply not finished).
+	// Recovered says what this run did with one an interrupted apply
+	// left: "completed" or "rolled back".
+	Journal     string
+	JournalKept bool
+	Recovered   string
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -86,6 +95,16 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		sort.SliceStable(idx, func(a, b int) bool {
 			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
 		})
+		if p := projects[idx[0]]; p.Journal != "" || o.Rollback {
+			// An interrupted apply is finished (or undone) first, and
+			// alone: the project was loaded half written.
+			results[idx[0]] = recoverOrSkip(p, o)
+			for _, i := range idx[1:] {
+				results[i] = &Result{Project: projects[i]}
+				results[i].setFramework(o)
+			}
+			return
+		}
 		first := applyProject(projects[idx[0]], o, "")
 		results[idx[0]] = first
 		for _, i := range idx[1:] {
@@ -108,7 +127,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	// another's in the same repository. Config edits join the move's
 	// transaction, so a project is migrated whole or not at all.
 	for _, r := range results {
-		if r.Fatal || !r.Changed() {
+		if r.Fatal || !r.Changed() || r.Recovered != "" {
 			continue
 		}
 		if o.DryRun {
@@ -140,25 +159,31 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 				continue
 			}
 		}
-		if r.Plan != nil {
-			if err := r.Plan.Execute(); err != nil {
-				r.Fatal, r.Err = true, "not written: "+err.Error()
-				continue
-			}
-			r.Written = true
-			// The diagnostics that still stand are those of the moved
-			// project: the layout ones are gone with the move.
-			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
-			r.Remaining = rules.Check(np, o.Rules)
-			continue
-		}
-		if err := rewrite.WriteFile(r.Project.ConfigPath, r.New); err != nil {
+		if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal)); err != nil {
 			r.Fatal, r.Err = true, "not written: "+err.Error()
 			continue
 		}
 		r.Written = true
+		if r.Plan != nil {
+			// The diagnostics that still stand are those of the moved
+			// project: the layout ones are gone with the move.
+			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
+			r.Remaining = rules.Check(np, o.Rules)
+		}
 	}
 	return results
+}
+
+// recoverOrSkip is the result of a project with a journal (recovered) or,
+// with --rollback, of one without (nothing to undo).
+func recoverOrSkip(p *project.Project, o Options) *Result {
+	if p.Journal != "" {
+		return recoverProject(p, o)
+	}
+	r := &Result{Project: p}
+	r.setFramework(o)
+	r.Notes = []string{"nothing to roll back: no interrupted apply in this project"}
+	return r
 }
 
 // applyConfig computes the new text of one project's config. check is

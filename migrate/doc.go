@@ -22,6 +22,9 @@ type Options struct {
 	Framework  int           // --framework, 0 when not given
 	Layout     string        // LayoutMove or LayoutKeep
 	Also       []string      // more root folders to move
+	// Rollback undoes the apply that was interrupted in each project
+	// (its journal), and does nothing else.
+	Rollback bool
 }
 
 // relSlashTo is p relative to root, slash-separated.

@@ -123,6 +123,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().StringVar(&o.Layout, "layout", migrate.LayoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
 	cmd.Flags().StringSliceVar(&o.Also, "also", nil, "more root folders to move into app/ (e.g. stores,types), besides those found through ~/ imports")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (its .fw-migrate/journal) and nothing else")
 	return cmd
 }
 
@@ -149,7 +150,7 @@ func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.
 		if r.Changed() {
 			changed++
 		}
-		if len(r.Fixed) == 0 && len(r.NotFixed) == 0 && len(r.Remaining) == 0 && r.Err == "" && r.Plan == nil && len(r.Notes) == 0 {
+		if len(r.Fixed) == 0 && len(r.NotFixed) == 0 && len(r.Remaining) == 0 && r.Err == "" && r.Plan == nil && len(r.Notes) == 0 && r.Recovered == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "%s: %s\n", r.Project.ConfigDisplay, summaryLine(r, o))
@@ -172,6 +173,9 @@ func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.
 				fmt.Fprintf(&b, " (and %s whose paths follow the move)", plural(n, "edited file"))
 			}
 			b.WriteByte('\n')
+		}
+		if line := journalLine(r); line != "" {
+			fmt.Fprintf(&b, "  %s\n", line)
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", n)
@@ -249,6 +253,8 @@ func summaryLine(r *migrate.Result, o migrate.Options) string {
 	switch {
 	case r.Err != "":
 		return r.Err
+	case r.Recovered != "":
+		return r.Recovered + " the interrupted apply"
 	case r.Outside:
 		return "not rewritten: a layer the projects extend from outside the paths given"
 	case r.Project.File == nil:
@@ -301,6 +307,12 @@ type jsonApplyFile struct {
 	Moves  []jsonMove `json:"moves"`
 	Edited []string   `json:"edited"`
 	Notes  []string   `json:"notes"`
+	// Journal is the journal apply wrote through or found (an interrupted
+	// apply), JournalKept that it is still there, Recovered what this run
+	// did with an interrupted apply: "completed" or "rolled back".
+	Journal     string `json:"journal,omitempty"`
+	JournalKept bool   `json:"journalKept,omitempty"`
+	Recovered   string `json:"recovered,omitempty"`
 }
 
 type jsonMove struct {
@@ -329,6 +341,7 @@ func writeApplyJSON(w io.Writer, results []*migrate.Result, o migrate.Options) e
 			Changed: r.Changed(), Written: r.Written, Error: r.Err, Diff: r.Diff,
 			Fixed: []jsonApplyFix{}, NotFixed: []jsonApplyFix{}, Diagnostics: []jsonDiagnostic{},
 			Moves: []jsonMove{}, Edited: []string{}, Notes: r.Notes,
+			Journal: filepath.ToSlash(r.Journal), JournalKept: r.JournalKept, Recovered: r.Recovered,
 		}
 		if jf.Notes == nil {
 			jf.Notes = []string{}
