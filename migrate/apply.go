@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -339,9 +340,16 @@ func diffPath(display string) string {
 
 // gitDirty asks git which of paths (files or directories under root) have
 // changes that are not committed: modified, staged, or untracked. Outside a
-// work tree, or without git, there is nothing to protect and the answer is
-// none.
+// work tree there is nothing to protect and the answer is none. Inside one
+// (a .git at or above root), git must answer: without git on PATH, or when
+// it fails, the error says so, and nothing is written.
 func gitDirty(root string, paths []string) ([]string, error) {
+	top := ignore.RepoTop(root)
+	_, err := os.Lstat(filepath.Join(top, ".git"))
+	inRepo := err == nil
+	if !inRepo {
+		return nil, nil
+	}
 	args := []string{"status", "--porcelain", "--"}
 	for _, p := range paths {
 		if rel, err := filepath.Rel(root, p); err == nil {
@@ -354,8 +362,8 @@ func gitDirty(root string, paths []string) ([]string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) || strings.Contains(stderr.String(), "not a git repository") {
-			return nil, nil
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("the project lies in a git work tree (%s), but git is not on PATH", filepath.Join(top, ".git"))
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
