@@ -1,0 +1,46 @@
+package migrate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+// TestEditDuringApply: a file saved while apply writes (between the plan and
+// its replacement) is never overwritten: the run stops, undoes what it
+// wrote, says which file changed, exits 2, and the save is kept.
+func TestEditDuringApply(t *testing.T) {
+	dir := t.TempDir()
+	testtree.WriteMap(t, dir, testtree.LayoutB(60))
+	before := snapshotTree(t, dir)
+	saved := filepath.Join(dir, "tsconfig.json")
+	const text = "{ \"saved\": \"while apply ran\" }\n"
+	testHook = func(point string, i int) {
+		if point == "edit" && i == 3 {
+			if err := os.WriteFile(saved, []byte(text), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { testHook = nil }()
+	res := applyDir(dir, false)
+	if len(res) != 1 || !res[0].Fatal || res[0].Written || !strings.Contains(res[0].Err, "tsconfig.json: changed since apply read it (edited while apply ran?): not overwritten") ||
+		!strings.Contains(res[0].Err, "everything written was undone") {
+		t.Fatalf("%+v", res[0])
+	}
+	if b, _ := os.ReadFile(saved); string(b) != text {
+		t.Errorf("the saved file was overwritten: %q", b)
+	}
+	want := before
+	want["tsconfig.json"] = "file -rw-r--r-- " + text
+	if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
+		t.Errorf("not undone:\n%s", d)
+	}
+	if _, err := os.Stat(filepath.Join(dir, project.JournalDir)); err == nil {
+		t.Errorf("the journal of an undone apply is left")
+	}
+}
