@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -409,6 +410,12 @@ func (l *Loader) resolveLocal(r *LayerRef, p string) {
 			}
 		}
 	} else {
+		// A file must be a config: anything else (/etc/passwd) is not read,
+		// so that no message ever quotes it.
+		if !compat.IsConfigName(filepath.Base(p)) {
+			r.Err = fmt.Errorf("%s is a file, not a layer directory or a config (fw.config.*): not read", filepath.Base(p))
+			return
+		}
 		root, cfg = filepath.Dir(p), p
 	}
 	if root, err = filepath.EvalSymlinks(root); err != nil {

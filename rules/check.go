@@ -185,10 +185,19 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 	}
 	for _, ef := range p.Env {
 		if ef.Err != nil && opts.Selected(ruleIO) {
-			d := ruleIO.Diagnose(ef.Display, ast.Span{}, "", fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)))
-			d.Severity, d.Path = Warning, ef.Name
+			// A file that cannot be read at all is an error, as a config
+			// is: the framework fails to load it too. A line that does not
+			// parse is a warning at that line.
+			d := ruleIO.Diagnose(ef.Display, ef.ErrSpan, "", fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)))
+			d.Path = ef.Name
+			if !ef.Unreadable {
+				d.Severity = Warning
+			}
 			out = append(out, d)
 		}
+	}
+	if p.Detection != nil && p.Detection.MajorErr != nil && opts.Selected(ruleIO) {
+		out = append(out, packageDiagnostic(p, p.Detection.MajorErr, opts))
 	}
 	if p.ConfigOutside != "" && opts.Selected(ruleOutsideProject) {
 		out = append(out, outsideProject(p))
