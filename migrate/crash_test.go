@@ -145,11 +145,11 @@ func diffTrees(want, got map[string]string) string {
 // byte; apply --rollback gives the tree as it was. A rollback killed in its
 // turn is finished by the next run, whether it is asked for again or not.
 // The big project (3,000 files) is left out of -short, which runs the same
-// points on a small one.
+// points on a small one (120 files).
 func TestCrashRecovery(t *testing.T) {
 	n := 3000
 	if testing.Short() {
-		n = 60
+		n = 120 // over 64 edits: the temporaries are synced in one batch, as for big projects
 	}
 	files := testtree.LayoutB(n)
 	fresh := func() string {

@@ -75,42 +75,54 @@ func confine(root string, plan *move.Plan) error {
 	return nil
 }
 
-// write performs r's writes through a journal under root. A failure undoes
-// what was done; when even that fails, the journal stays for a later
-// apply (or apply --rollback) to finish, and the error says so.
+// write performs r's writes through a journal under its root (commit).
 func write(r *Result, configRel string) error {
 	root, plan, err := writePlan(r)
 	if err != nil {
 		return err
 	}
-	if err := confine(root, plan); err != nil {
-		return err
-	}
-	j, err := beginJournal(root, configRel, plan)
-	if err != nil {
-		return err
-	}
 	r.Journal = journalDisplay(r.Project)
+	r.JournalKept, err = commit(root, configRel, plan)
+	if r.JournalKept {
+		err = fmt.Errorf("%v: the journal %s is kept, run `fwmigrate apply --rollback` to undo the rest", err, r.Journal)
+	}
+	return err
+}
+
+// commit performs plan through a journal under root, after checking that
+// it stays inside root. A failure undoes what was done; when even that
+// fails, the journal stays (kept) for a later apply (or apply --rollback)
+// to finish.
+func commit(root, config string, plan *move.Plan) (kept bool, err error) {
+	if err := confine(root, plan); err != nil {
+		return false, err
+	}
+	if err := plan.Verify(move.OS); err != nil {
+		return false, err
+	}
+	j, err := beginJournal(root, config, plan)
+	if err != nil {
+		return false, err
+	}
 	x := j.exec()
 	err = plan.Forward(x)
 	if err == nil {
-		return j.finish()
+		return false, j.finish()
 	}
 	j.note("rollback", 0)
-	kept, uerr := plan.Backward(x)
+	undone, uerr := plan.Backward(x)
 	if uerr != nil {
 		j.close()
-		r.JournalKept = true
-		return fmt.Errorf("%v; undoing what was written failed too (%v): the journal %s is kept, run `fwmigrate apply --rollback` to undo the rest", err, uerr, r.Journal)
+		return true, fmt.Errorf("%v; undoing what was written failed too (%v)", err, uerr)
 	}
 	if ferr := j.finish(); ferr != nil {
-		return fmt.Errorf("%v; rolled back, but %v", err, ferr)
+		return false, fmt.Errorf("%v; rolled back, but %v", err, ferr)
 	}
 	msg := err.Error() + "; everything written was undone"
-	if len(kept) > 0 {
-		msg += " (kept as they are now: " + strings.Join(kept, ", ") + ")"
+	if len(undone) > 0 {
+		msg += " (kept as they are now: " + strings.Join(undone, ", ") + ")"
 	}
-	return errors.New(msg)
+	return false, errors.New(msg)
 }
 
 // journalDisplay is the journal's path as shown to the user.
@@ -139,6 +151,7 @@ func recoverProject(p *project.Project, o Options) *Result {
 		j.prog = prog
 	}
 	x := j.exec()
+	x.Resume = true
 	if back {
 		j.note("rollback", 0)
 		kept, err := j.plan.Backward(x)

@@ -28,6 +28,9 @@ type FS interface {
 	WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error
 	// SyncDir makes the entries of directory name durable (fsync).
 	SyncDir(name string) error
+	// SyncFS makes everything written to the file system holding path
+	// durable at once (syncfs), or returns errors.ErrUnsupported.
+	SyncFS(path string) error
 }
 
 // OS is the operating system's file system.
@@ -42,6 +45,7 @@ func (osFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, m
 func (osFS) Remove(name string) error                  { return os.Remove(name) }
 func (osFS) Rename(oldpath, newpath string) error      { return os.Rename(oldpath, newpath) }
 func (osFS) SyncDir(name string) error                 { return rewrite.SyncDir(name) }
+func (osFS) SyncFS(path string) error                  { return rewrite.SyncFS(path) }
 func (osFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {
 	return rewrite.WriteNew(name, data, perm, sync)
 }
@@ -96,9 +100,18 @@ func (p *Plan) Run(x Exec) error {
 	return fmt.Errorf("move: %w (rolled back: nothing changed)", err)
 }
 
+// Verify checks that the entries the plan creates, moves and removes are
+// still as it found them (not the edited files: each is looked at again
+// right before it is replaced).
+func (p *Plan) Verify(fsys FS) error {
+	return p.verifyEdits(fsys, false)
+}
+
 // verify checks that the tree is still as it was planned: a plan is a set
 // of byte edits on the files it read, and renames of entries it saw.
-func (p *Plan) verify(fsys FS) error {
+func (p *Plan) verify(fsys FS) error { return p.verifyEdits(fsys, true) }
+
+func (p *Plan) verifyEdits(fsys FS, edits bool) error {
 	var errs *multierror.Error
 	for _, d := range p.Mkdirs {
 		if _, err := fsys.Lstat(d); err == nil {
@@ -117,6 +130,9 @@ func (p *Plan) verify(fsys FS) error {
 		}
 	}
 	for _, e := range p.Edits {
+		if !edits {
+			break
+		}
 		data, err := fsys.ReadFile(e.Path)
 		if err != nil {
 			errs = multierror.Append(errs, err)

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // The steps of a plan's execution, each of which can be found done or not
@@ -52,6 +54,11 @@ type Exec struct {
 	// Done, when set, records a step done ("edit", 3) or undone
 	// ("undo-edit", 3). It may run concurrently for edits.
 	Done func(step string, i int)
+	// Resume says an execution with the same Tag may have been
+	// interrupted: its temporaries are looked for and removed first.
+	Resume bool
+
+	changed func(i int) // Backward: edit i was changed since, and is kept
 }
 
 // ChangedError is an edited file that holds neither the bytes the plan
@@ -132,15 +139,11 @@ func (p *Plan) Forward(x Exec) error {
 		}
 		x.done("rmdir", i)
 	}
-	err := p.eachEdit(x, func(i int, e *FileEdit) error {
-		x.hook("edit", i)
-		if err := p.replace(x, e.NewPath, e.Old, e.New, e.Mode&permBits, "replace", i); err != nil {
-			return err
-		}
-		x.done("edit", i)
-		return nil
-	})
-	if err != nil {
+	at := make([]string, len(p.Edits))
+	for i, e := range p.Edits {
+		at[i] = e.NewPath
+	}
+	if err := p.replaceAll(x, at, false); err != nil {
 		return err
 	}
 	x.hook("sync", 0)
@@ -161,29 +164,22 @@ func (p *Plan) Backward(x Exec) (kept []string, err error) {
 	if err := p.cleanTemps(x); err != nil {
 		return nil, err
 	}
+	// Before the moves are undone, a file is at its new path if it moved
+	// at all.
+	at := make([]string, len(p.Edits))
+	for i, e := range p.Edits {
+		at[i] = e.NewPath
+		if _, err := fsys.Lstat(at[i]); err != nil {
+			at[i] = e.Path
+		}
+	}
 	var mu sync.Mutex
-	err = p.eachEdit(x, func(i int, e *FileEdit) error {
-		x.hook("undo-edit", i)
-		// Before the moves are undone, the file is at its new path if it
-		// moved at all.
-		at := e.NewPath
-		if _, err := fsys.Lstat(at); err != nil {
-			at = e.Path
-		}
-		err := p.replace(x, at, e.New, e.Old, e.Mode&permBits, "undo-replace", i)
-		var ce *ChangedError
-		if errors.As(err, &ce) {
-			mu.Lock()
-			kept = append(kept, p.rel(e.Path))
-			mu.Unlock()
-			err = nil
-		}
-		if err != nil {
-			return err
-		}
-		x.done("undo-edit", i)
-		return nil
-	})
+	x.changed = func(i int) {
+		mu.Lock()
+		kept = append(kept, p.rel(p.Edits[i].Path))
+		mu.Unlock()
+	}
+	err = p.replaceAll(x, at, true)
 	sort.Strings(kept)
 	if err != nil {
 		return kept, err
@@ -261,46 +257,103 @@ func (p *Plan) moveState(fsys FS, mv Move) (entryState, error) {
 	return 0, errFrom
 }
 
-// replace makes the file at path hold want, when it holds have: want is
-// written to the temporary file beside it (synced with x.Sync), the file
-// is read again right before the rename and must still hold have. A file
-// already holding want is left alone; one holding anything else is a
-// ChangedError.
-func (p *Plan) replace(x Exec, path string, have, want []byte, perm fs.FileMode, point string, i int) error {
-	fsys := x.FS
-	cur, err := fsys.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", p.rel(path), err)
+// syncBatch is the number of edits from which their temporaries are synced
+// all at once (SyncFS) rather than one by one: one syncfs costs about what
+// a few dozen fsyncs do, and flushes whatever else the file system holds.
+const syncBatch = 64
+
+// replaceAll makes each edited file, at at[i], hold its new bytes (back:
+// its old ones) when it holds its old (back: new) ones. The new bytes are
+// written to a temporary file beside it (synced with x.Sync), then the file
+// is read right before the rename and must still hold what the plan read:
+// a save since is never lost. A file already holding what is wanted is
+// left alone; one holding anything else is a ChangedError (going back, it
+// is reported to x.changed and kept).
+//
+// Few edits are done one by one, each temporary synced before its rename.
+// Many are done in two passes when the system can sync a whole file system:
+// every temporary written, one SyncFS, then every check and rename.
+func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
+	edit, replace := "edit", "replace"
+	if back {
+		edit, replace = "undo-edit", "undo-replace"
 	}
-	if bytes.Equal(cur, want) {
+	texts := func(e *FileEdit) (have, want []byte) {
+		if back {
+			return e.New, e.Old
+		}
+		return e.Old, e.New
+	}
+	stage := func(i int, e *FileEdit, sync bool) error {
+		x.hook(edit, i)
+		_, want := texts(e)
+		if err := x.FS.WriteNew(TempName(at[i], x.Tag), want, e.Mode&permBits, sync); err != nil {
+			return fmt.Errorf("writing %s: %w", p.rel(at[i]), err)
+		}
 		return nil
 	}
-	if !bytes.Equal(cur, have) {
-		return &ChangedError{Path: p.rel(path)}
-	}
-	tmp := TempName(path, x.Tag)
-	if err := fsys.WriteNew(tmp, want, perm, x.Sync); err != nil {
-		return fmt.Errorf("writing %s: %w", p.rel(path), err)
-	}
-	x.hook(point, i)
-	// The last look before the rename: a save since the first one must not
-	// be lost.
-	cur, err = fsys.ReadFile(path)
-	if err == nil && !bytes.Equal(cur, have) {
-		err = &ChangedError{Path: p.rel(path)}
-	}
-	if err == nil {
-		err = fsys.Rename(tmp, path)
-	}
-	if err != nil {
-		fsys.Remove(tmp)
+	swap := func(i int, e *FileEdit) error {
+		x.hook(replace, i)
+		have, want := texts(e)
+		err := p.swap(x, at[i], have, want)
 		var ce *ChangedError
-		if errors.As(err, &ce) {
+		if back && x.changed != nil && errors.As(err, &ce) {
+			x.changed(i)
+			return nil
+		}
+		if err == nil {
+			x.done(edit, i)
+		}
+		return err
+	}
+	if x.Sync && len(p.Edits) >= syncBatch && rewrite.HasSyncFS {
+		if err := p.eachEdit(x, func(i int, e *FileEdit) error { return stage(i, e, false) }); err != nil {
+			p.removeTemps(x, at)
 			return err
 		}
-		return fmt.Errorf("writing %s: %w", p.rel(path), err)
+		if err := x.FS.SyncFS(p.Root); err != nil {
+			p.removeTemps(x, at)
+			return fmt.Errorf("syncing the new files: %w", err)
+		}
+		return p.eachEdit(x, swap)
 	}
-	return nil
+	return p.eachEdit(x, func(i int, e *FileEdit) error {
+		if err := stage(i, e, x.Sync); err != nil {
+			return err
+		}
+		return swap(i, e)
+	})
+}
+
+// swap renames the temporary beside path over it when path holds have, and
+// removes the temporary otherwise: path holds want already (done), or
+// something else (a ChangedError).
+func (p *Plan) swap(x Exec, path string, have, want []byte) error {
+	fsys := x.FS
+	tmp := TempName(path, x.Tag)
+	cur, err := fsys.ReadFile(path)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("writing %s: %w", p.rel(path), err)
+	case bytes.Equal(cur, have):
+		if err = fsys.Rename(tmp, path); err == nil {
+			return nil
+		}
+		err = fmt.Errorf("writing %s: %w", p.rel(path), err)
+	case !bytes.Equal(cur, want):
+		err = &ChangedError{Path: p.rel(path)}
+	}
+	if rerr := fsys.Remove(tmp); err == nil {
+		err = rerr // already done: only the temporary to remove
+	}
+	return err
+}
+
+// removeTemps removes the temporaries a failed first pass left.
+func (p *Plan) removeTemps(x Exec, at []string) {
+	for _, path := range at {
+		x.FS.Remove(TempName(path, x.Tag))
+	}
 }
 
 // editWorkers is how many edits are written at once. Most of a durable
@@ -350,9 +403,12 @@ func (p *Plan) eachEdit(x Exec, fn func(i int, e *FileEdit) error) error {
 }
 
 // cleanTemps removes the temporaries of x.Tag that an interrupted
-// execution left: beside each edited file at its old and its new path
-// (a moved directory takes them along).
+// execution left (x.Resume): beside each edited file at its old and its
+// new path (a moved directory takes them along).
 func (p *Plan) cleanTemps(x Exec) error {
+	if !x.Resume {
+		return nil
+	}
 	for _, e := range p.Edits {
 		for _, path := range []string{e.Path, e.NewPath} {
 			tmp := TempName(path, x.Tag)

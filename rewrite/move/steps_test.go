@@ -33,7 +33,7 @@ func TestResume(t *testing.T) {
 				for _, back := range []bool{false, true} {
 					dir := fixtureTree(t, fixture.name)
 					p := plan(dir)
-					x := Exec{FS: &faultyFS{FS: OS, failAt: stop, failAll: true}, Sync: true, Tag: "t"}
+					x := Exec{FS: &faultyFS{FS: OS, failAt: stop, failAll: true}, Sync: true, Tag: "t", Resume: true}
 					err := p.Forward(x)
 					if err == nil {
 						ops = int(stop - 1)
