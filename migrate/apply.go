@@ -96,7 +96,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		sort.SliceStable(idx, func(a, b int) bool {
 			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
 		})
-		if p := projects[idx[0]]; p.Journal != "" || o.Rollback {
+		if p := projects[idx[0]]; (p.Journal != "" || o.Rollback) && p.Via == "" {
 			// An interrupted apply is finished (or undone) first, and
 			// alone: the project was loaded half written.
 			results[idx[0]] = recoverOrSkip(p, o)

@@ -58,7 +58,9 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		notes   []string
 		refusal string
 	)
-	if p.ConfigOutside != "" {
+	if p.Via != "" {
+		refusal = fmt.Sprintf("not written: reached through the symlink %s, which leads out of the paths given: apply writes nothing through a symlink (run it on the link's target)", p.Via)
+	} else if p.ConfigOutside != "" {
 		target := p.ConfigOutside
 		if rel, err := filepath.Rel(filepath.Dir(p.ConfigPath), target); err == nil {
 			target = rel

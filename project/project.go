@@ -36,6 +36,12 @@ type Project struct {
 	// apply writes nothing through it.
 	RealRoot, ConfigReal, ConfigOutside string
 
+	// Via is the directory symlink a walk followed to reach the config,
+	// below the paths the user gave (set by the caller that walked): the
+	// project lies where the user did not point, and apply writes
+	// nothing through the link.
+	Via string
+
 	// Journal is the journal an interrupted apply left under the project's
 	// root (JournalDir), "" when there is none: the project is half
 	// written until apply completes or rolls it back.

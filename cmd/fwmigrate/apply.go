@@ -26,6 +26,7 @@ func runApply(args []string, o migrate.Options) []*migrate.Result {
 	l := newLoader()
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
+		projects[i].Via = found[i].via
 	})
 	return migrate.Run(projects, l.LayerProjects(), o)
 }
