@@ -2,11 +2,9 @@ package migrate
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,59 +80,15 @@ func crashAt(t *testing.T, dir, point string, i int, rollback bool) {
 	}
 }
 
-// snapshotTree lists every entry under dir: type, permissions, contents.
-func snapshotTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	snap := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			dest, _ := os.Readlink(path)
-			snap[rel] = "link " + dest
-		case d.IsDir():
-			snap[rel] = "dir " + info.Mode().String()
-		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			snap[rel] = "file " + info.Mode().String() + " " + string(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
-}
+func snapshotTree(t *testing.T, dir string) map[string]string { return testtree.Snapshot(t, dir) }
 
+// diffTrees is testtree.DiffSnapshots, cut to its first lines.
 func diffTrees(want, got map[string]string) string {
-	var out []string
-	for k, v := range want {
-		if w, ok := got[k]; !ok {
-			out = append(out, "missing "+k)
-		} else if v != w {
-			out = append(out, "differs "+k)
-		}
+	lines := strings.Split(testtree.DiffSnapshots(want, got), "\n")
+	if len(lines) > 20 {
+		lines = append(lines[:20], fmt.Sprintf("and %d more lines", len(lines)-20))
 	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			out = append(out, "extra "+k)
-		}
-	}
-	sort.Strings(out)
-	if len(out) > 10 {
-		out = append(out[:10], fmt.Sprintf("and %d more", len(out)-10))
-	}
-	return strings.Join(out, "\n")
+	return strings.Join(lines, "\n")
 }
 
 // TestCrashRecovery: apply killed at each kind of point of its write phase

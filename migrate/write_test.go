@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func TestEditDuringApply(t *testing.T) {
 		t.Errorf("the saved file was overwritten: %q", b)
 	}
 	want := before
-	want["tsconfig.json"] = "file -rw-r--r-- " + text
+	want["tsconfig.json"] = fmt.Sprintf("file -rw-r--r-- %q", text)
 	if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
 		t.Errorf("not undone:\n%s", d)
 	}

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // FuzzApplyTree runs apply (and check) on whole project trees built from
@@ -52,7 +53,7 @@ func FuzzApplyTree(f *testing.F) {
 		}
 		buildTree(root, outside, spec)
 		defer makeRemovable(root)
-		before := snapshotDir(t, outside)
+		before := testtree.Snapshot(t, outside)
 		for _, args := range [][]string{
 			{"check", "--format=json", root},
 			{"apply", "--to=4", "--allow-dirty", "--format=json", root},
@@ -64,8 +65,8 @@ func FuzzApplyTree(f *testing.F) {
 				t.Fatalf("%v: exit status %d", args, code)
 			}
 		}
-		if after := snapshotDir(t, outside); after != before {
-			t.Fatalf("apply wrote outside the project:\nbefore:\n%s\nafter:\n%s", before, after)
+		if d := testtree.DiffSnapshots(before, testtree.Snapshot(t, outside)); d != "" {
+			t.Fatalf("apply wrote outside the project:\n%s", d)
 		}
 	})
 }
@@ -158,34 +159,4 @@ func makeRemovable(root string) {
 		}
 		return nil
 	})
-}
-
-// snapshotDir lists every entry under dir (links not followed) with its
-// mode, link target and contents.
-func snapshotDir(t *testing.T, dir string) string {
-	var b strings.Builder
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "%q %v", p, info.Mode())
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			dest, _ := os.Readlink(p)
-			fmt.Fprintf(&b, " -> %q", dest)
-		case d.Type().IsRegular():
-			data, _ := os.ReadFile(p)
-			fmt.Fprintf(&b, " %q", data)
-		}
-		b.WriteByte('\n')
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }

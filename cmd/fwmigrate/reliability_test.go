@@ -11,22 +11,12 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // writeTree writes files (slash paths relative to dir).
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeTree(t *testing.T, dir string, files map[string]string) { testtree.WriteMap(t, dir, files) }
 
 // bigConfig returns a valid config of about size bytes.
 func bigConfig(size int) string {

@@ -2,8 +2,11 @@ package testtree
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -92,4 +95,61 @@ func WriteMap(tb testing.TB, dir string, files map[string]string) {
 			tb.Fatal(err)
 		}
 	}
+}
+
+// Snapshot lists every entry under dir, symlinks not followed, by its path
+// relative to dir: "dir <mode>", "link <target>", or "file <mode> <quoted
+// contents>". Two snapshots are equal when the trees are the same byte for
+// byte, modes included.
+func Snapshot(tb testing.TB, dir string) map[string]string {
+	tb.Helper()
+	snap := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			dest, _ := os.Readlink(path)
+			snap[rel] = "link " + dest
+		case d.IsDir():
+			snap[rel] = fmt.Sprintf("dir %v", info.Mode())
+		default:
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			snap[rel] = fmt.Sprintf("file %v %q", info.Mode(), data)
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return snap
+}
+
+// DiffSnapshots lists how b differs from a, one path a line ("- " gone,
+// "+ " new, "~ " changed, with both values), sorted; "" when they are equal.
+func DiffSnapshots(a, b map[string]string) string {
+	var out []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok {
+			out = append(out, "- "+k)
+		} else if v != w {
+			out = append(out, "~ "+k+"\n    "+v+"\n    "+w)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, "+ "+k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
 }
