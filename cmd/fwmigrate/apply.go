@@ -61,6 +61,13 @@ second time.
 In a git work tree, config files with uncommitted changes are refused
 unless --allow-dirty, so that 'git diff' shows exactly what apply did.
 
+Each project is written through a journal, .fw-migrate/journal under its
+root, which records every move and edit before the first write and goes
+once all are durable. A run that was interrupted (killed, a full disk, a
+power cut) is finished by the next apply, or undone by apply --rollback;
+until then check reports the project (FW907). Nothing is written outside a
+project's root, nor through a symlink that leads out of it.
+
 Exit status: 0 when done (--dry-run: nothing would change), 1 with --dry-run
 when there are changes to make, 2 for usage errors, files that cannot be read
 or parsed, refused or unwritable files, and internal errors (FW999).`,

@@ -67,8 +67,12 @@ type Exec struct {
 type ChangedError struct{ Path string }
 
 func (e *ChangedError) Error() string {
-	return e.Path + ": changed since apply read it (edited while apply ran?): not overwritten"
+	return rewrite.GitQuote(e.Path) + ": changed since apply read it (edited while apply ran?): not overwritten"
 }
+
+// shown is path as messages name it: relative to the plan's base, quoted
+// as git quotes names when it holds control or non-ASCII bytes.
+func (p *Plan) shown(path string) string { return rewrite.GitQuote(p.rel(path)) }
 
 // NewTag returns a fresh tag for the temporary files of one execution.
 func NewTag() string {
@@ -113,7 +117,7 @@ func (p *Plan) Forward(x Exec) error {
 			continue
 		}
 		if err := fsys.Mkdir(d, 0o777); err != nil {
-			return fmt.Errorf("creating %s: %w", p.rel(d), err)
+			return fmt.Errorf("creating %s: %w", p.shown(d), err)
 		}
 		x.done("mkdir", i)
 	}
@@ -125,7 +129,7 @@ func (p *Plan) Forward(x Exec) error {
 		case state == stateNew:
 		default:
 			if err := fsys.Rename(mv.From, mv.To); err != nil {
-				return fmt.Errorf("moving %s to %s: %w", p.rel(mv.From), p.rel(mv.To), err)
+				return fmt.Errorf("moving %s to %s: %w", p.shown(mv.From), p.shown(mv.To), err)
 			}
 		}
 		x.done("move", i)
@@ -134,7 +138,7 @@ func (p *Plan) Forward(x Exec) error {
 		x.hook("rmdir", i)
 		if _, err := fsys.Lstat(d); err == nil {
 			if err := fsys.Remove(d); err != nil {
-				return fmt.Errorf("removing the emptied %s: %w", p.rel(d), err)
+				return fmt.Errorf("removing the emptied %s: %w", p.shown(d), err)
 			}
 		}
 		x.done("rmdir", i)
@@ -176,7 +180,7 @@ func (p *Plan) Backward(x Exec) (kept []string, err error) {
 	var mu sync.Mutex
 	x.changed = func(i int) {
 		mu.Lock()
-		kept = append(kept, p.rel(p.Edits[i].Path))
+		kept = append(kept, p.shown(p.Edits[i].Path))
 		mu.Unlock()
 	}
 	err = p.replaceAll(x, at, true)
@@ -196,10 +200,10 @@ func (p *Plan) backwardEntries(x Exec) error {
 		if _, err := fsys.Lstat(d); err != nil {
 			mode := p.dirMode[d]
 			if err := fsys.Mkdir(d, mode); err != nil {
-				return fmt.Errorf("restoring %s: %w", p.rel(d), err)
+				return fmt.Errorf("restoring %s: %w", p.shown(d), err)
 			}
 			if err := fsys.Chmod(d, mode); err != nil {
-				return fmt.Errorf("restoring %s: %w", p.rel(d), err)
+				return fmt.Errorf("restoring %s: %w", p.shown(d), err)
 			}
 		}
 		x.done("undo-rmdir", i)
@@ -212,7 +216,7 @@ func (p *Plan) backwardEntries(x Exec) error {
 			return err
 		case state == stateNew:
 			if err := fsys.Rename(mv.To, mv.From); err != nil {
-				return fmt.Errorf("moving %s back to %s: %w", p.rel(mv.To), p.rel(mv.From), err)
+				return fmt.Errorf("moving %s back to %s: %w", p.shown(mv.To), p.shown(mv.From), err)
 			}
 		}
 		x.done("undo-move", i)
@@ -222,7 +226,7 @@ func (p *Plan) backwardEntries(x Exec) error {
 		x.hook("undo-mkdir", i)
 		if _, err := fsys.Lstat(d); err == nil {
 			if err := fsys.Remove(d); err != nil {
-				return fmt.Errorf("removing the created %s: %w", p.rel(d), err)
+				return fmt.Errorf("removing the created %s: %w", p.shown(d), err)
 			}
 		}
 		x.done("undo-mkdir", i)
@@ -248,9 +252,9 @@ func (p *Plan) moveState(fsys FS, mv Move) (entryState, error) {
 	case errTo == nil && errors.Is(errFrom, fs.ErrNotExist):
 		return stateNew, nil
 	case errFrom == nil:
-		return 0, fmt.Errorf("%s and %s both exist: cannot tell whether it moved", p.rel(mv.From), p.rel(mv.To))
+		return 0, fmt.Errorf("%s and %s both exist: cannot tell whether it moved", p.shown(mv.From), p.shown(mv.To))
 	case errors.Is(errFrom, fs.ErrNotExist) && errors.Is(errTo, fs.ErrNotExist):
-		return 0, fmt.Errorf("%s is gone: neither %s nor %s exists", p.rel(mv.From), p.rel(mv.From), p.rel(mv.To))
+		return 0, fmt.Errorf("%s is gone: neither %s nor %s exists", p.shown(mv.From), p.shown(mv.From), p.shown(mv.To))
 	case errTo != nil && !errors.Is(errTo, fs.ErrNotExist):
 		return 0, errTo
 	}
@@ -288,7 +292,7 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		x.hook(edit, i)
 		_, want := texts(e)
 		if err := x.FS.WriteNew(TempName(at[i], x.Tag), want, e.Mode&permBits, sync); err != nil {
-			return fmt.Errorf("writing %s: %w", p.rel(at[i]), err)
+			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
 		}
 		return nil
 	}
@@ -334,12 +338,12 @@ func (p *Plan) swap(x Exec, path string, have, want []byte) error {
 	cur, err := fsys.ReadFile(path)
 	switch {
 	case err != nil:
-		err = fmt.Errorf("writing %s: %w", p.rel(path), err)
+		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case bytes.Equal(cur, have):
 		if err = fsys.Rename(tmp, path); err == nil {
 			return nil
 		}
-		err = fmt.Errorf("writing %s: %w", p.rel(path), err)
+		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case !bytes.Equal(cur, want):
 		err = &ChangedError{Path: p.rel(path)}
 	}
@@ -416,7 +420,7 @@ func (p *Plan) cleanTemps(x Exec) error {
 				continue
 			}
 			if err := x.FS.Remove(tmp); err != nil {
-				return fmt.Errorf("removing the temporary %s: %w", p.rel(tmp), err)
+				return fmt.Errorf("removing the temporary %s: %w", p.shown(tmp), err)
 			}
 		}
 	}
@@ -470,7 +474,7 @@ func (p *Plan) syncDirs(x Exec) error {
 				if err := x.FS.SyncDir(dirs[i]); err != nil {
 					mu.Lock()
 					if first == nil {
-						first = fmt.Errorf("syncing %s: %w", p.rel(dirs[i]), err)
+						first = fmt.Errorf("syncing %s: %w", p.shown(dirs[i]), err)
 					}
 					mu.Unlock()
 				}
