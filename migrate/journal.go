@@ -78,10 +78,18 @@ func journalPath(root string) string {
 func beginJournal(root, config string, plan *move.Plan) (*journal, error) {
 	j := &journal{root: root, id: move.NewTag(), config: config, plan: plan}
 	dir := journalDir(root)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", project.JournalDir)
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrExist) {
+		if _, jerr := os.Lstat(journalPath(root)); jerr == nil {
+			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", project.JournalDir+"/"+project.JournalFile)
 		}
+		// An apply stopped before its journal was complete, or after it
+		// was removed: it wrote nothing else, so what is left goes.
+		if err = os.RemoveAll(dir); err == nil {
+			err = os.Mkdir(dir, 0o755)
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("cannot write the journal: %w", err)
 	}
 	fail := func(err error) (*journal, error) {
@@ -141,12 +149,17 @@ func (j *journal) rollingBack() bool {
 	return err == nil && (bytes.HasPrefix(b, []byte("rollback ")) || bytes.Contains(b, []byte("\nrollback ")))
 }
 
-// finish removes the journal: every step is done and durable.
+// finish removes the journal: every step is done and durable. The journal
+// file goes first: once it is gone, the apply is over, whatever is left of
+// the directory.
 func (j *journal) finish() error {
 	hook("cleanup", 0)
 	if j.prog != nil {
 		j.prog.Close()
 		j.prog = nil
+	}
+	if err := os.Remove(journalPath(j.root)); err != nil {
+		return fmt.Errorf("removing the journal: %w", err)
 	}
 	if err := os.RemoveAll(journalDir(j.root)); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)

@@ -45,3 +45,19 @@ func TestEditDuringApply(t *testing.T) {
 		t.Errorf("the journal of an undone apply is left")
 	}
 }
+
+// TestLeftoverJournalDir: what an apply stopped while it wrote its journal
+// leaves (the directory, an incomplete journal.tmp, no journal) is removed
+// by the next apply, which wrote nothing else and goes on.
+func TestLeftoverJournalDir(t *testing.T) {
+	dir := t.TempDir()
+	testtree.WriteMap(t, dir, testtree.LayoutB(20))
+	testtree.WriteMap(t, dir, map[string]string{".fw-migrate/journal.tmp": "fwmigrate journal 1\nid 12"})
+	res := applyDir(dir, false)
+	if len(res) != 1 || res[0].Fatal || !res[0].Written {
+		t.Fatalf("%+v", res[0])
+	}
+	if _, err := os.Stat(filepath.Join(dir, project.JournalDir)); err == nil {
+		t.Errorf("the leftover journal directory is still there")
+	}
+}
