@@ -209,10 +209,10 @@ func (j *journal) encode() ([]byte, error) {
 		fmt.Fprintf(&b, "move %s %s %s\n", q(mv.From), q(mv.To), kind)
 	}
 	for _, d := range p.Rmdirs {
-		fmt.Fprintf(&b, "rmdir %s %04o\n", q(d), uint32(p.RmdirMode(d).Perm()))
+		fmt.Fprintf(&b, "rmdir %s %04o\n", q(d), unixMode(p.RmdirMode(d)))
 	}
 	for _, e := range p.Edits {
-		fmt.Fprintf(&b, "edit %s %s %04o %x %d %x %d\n", q(e.Path), q(e.NewPath), uint32(e.Mode&fs.ModePerm),
+		fmt.Fprintf(&b, "edit %s %s %04o %x %d %x %d\n", q(e.Path), q(e.NewPath), unixMode(e.Mode),
 			sha256.Sum256(e.Old), len(e.Old), sha256.Sum256(e.New), len(e.New))
 	}
 	if err != nil {
@@ -345,19 +345,19 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 			if err != nil || len(fields) != 2 {
 				return nil, bad("rmdir: %v", err)
 			}
-			mode, err := strconv.ParseUint(fields[1], 8, 32)
-			if err != nil || mode > 0o777 {
+			mode, ok := parseMode(fields[1])
+			if !ok {
 				return nil, bad("rmdir: invalid mode %q", fields[1])
 			}
 			rmdirs = append(rmdirs, ps[0])
-			modes = append(modes, fs.FileMode(mode))
+			modes = append(modes, mode)
 		case "edit":
 			ps, err := paths(2)
 			if err != nil || len(fields) != 7 {
 				return nil, bad("edit: %v", err)
 			}
-			mode, err := strconv.ParseUint(fields[2], 8, 32)
-			if err != nil || mode > 0o777 {
+			mode, ok := parseMode(fields[2])
+			if !ok {
 				return nil, bad("edit: invalid mode %q", fields[2])
 			}
 			var sum [2][32]byte
@@ -374,7 +374,7 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 					return nil, bad("edit: invalid length %q", f)
 				}
 			}
-			edits = append(edits, move.FileEdit{Path: ps[0], NewPath: ps[1], Mode: fs.FileMode(mode)})
+			edits = append(edits, move.FileEdit{Path: ps[0], NewPath: ps[1], Mode: mode})
 			sums = append(sums, sum)
 			lens = append(lens, n)
 		default:
@@ -438,4 +438,38 @@ func splitQuoted(s string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// unixMode is m's permissions as chmod(1) writes them: 0755, 04755.
+func unixMode(m fs.FileMode) uint32 {
+	u := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		u |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		u |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		u |= 0o1000
+	}
+	return u
+}
+
+// parseMode reads what unixMode writes.
+func parseMode(s string) (fs.FileMode, bool) {
+	u, err := strconv.ParseUint(s, 8, 32)
+	if err != nil || u > 0o7777 {
+		return 0, false
+	}
+	m := fs.FileMode(u & 0o777)
+	if u&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if u&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if u&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	return m, true
 }

@@ -32,7 +32,7 @@ func writePlan(r *Result) (root string, plan *move.Plan, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	e := move.FileEdit{Path: path, NewPath: path, Old: r.Old, New: r.New, Mode: st.Mode() & fs.ModePerm}
+	e := move.FileEdit{Path: path, NewPath: path, Old: r.Old, New: r.New, Mode: st.Mode()}
 	return root, move.Restore(root, nil, nil, nil, nil, []move.FileEdit{e}), nil
 }
 

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,31 @@ func TestLeftoverJournalDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, project.JournalDir)); err == nil {
 		t.Errorf("the leftover journal directory is still there")
+	}
+}
+
+// TestWriteKeepsMode: a config rewritten alone (no move) keeps its
+// permissions, set-user-ID and sticky bits included, as a file the move
+// edits does; the journal records them so that recovery does too.
+func TestWriteKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "fw.config.ts")
+	testtree.WriteMap(t, dir, map[string]string{"fw.config.ts": "export default defineFwConfig({\n  generate: { routes: ['/'] },\n})\n"})
+	mode := fs.FileMode(0o640) | fs.ModeSetuid | fs.ModeSticky
+	if err := os.Chmod(cfg, mode); err != nil {
+		t.Fatal(err)
+	}
+	res := applyDir(dir, false)
+	if len(res) != 1 || res[0].Fatal || !res[0].Written {
+		t.Fatalf("%+v", res[0])
+	}
+	st, _ := os.Stat(cfg)
+	if got := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != mode {
+		t.Errorf("mode %v, want %v", got, mode)
+	}
+	for _, m := range []fs.FileMode{0o644, 0o755 | fs.ModeSetgid, mode} {
+		if got, ok := parseMode(fmt.Sprintf("%04o", unixMode(m))); !ok || got != m {
+			t.Errorf("journal mode %v comes back as %v", m, got)
+		}
 	}
 }
