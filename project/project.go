@@ -3,8 +3,10 @@
 // with the projects that reach it as a layer (Loader), its local layers, its
 // framework major (package.json), its .env files, the runtimeConfig keys
 // its configs declare, its tree as the rules may see it (Exists, IsDir, List,
-// FwIgnore: each asked of the disk once), and its source files by role
-// (Sources). Rules get a loaded Project; they never read the disk.
+// FwIgnore: each asked of the disk once), its source files by role
+// (Sources), where its root really is and what lies outside it (RealRoot,
+// ConfigOutside, Confiner), and the journal an interrupted apply left
+// (Journal). Rules get a loaded Project; they never read the disk.
 package project
 
 import (
