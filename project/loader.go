@@ -450,7 +450,12 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		real = abs
 	}
-	p.RealRoot, p.ConfigReal = realRoot(p.Root), real
+	// The config's real path resolved its directory too; only a config
+	// that is itself a symlink needs its directory resolved apart.
+	p.RealRoot, p.ConfigReal = filepath.Dir(real), real
+	if st, err := os.Lstat(abs); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		p.RealRoot = realRoot(p.Root)
+	}
 	if !Within(real, p.RealRoot) {
 		p.ConfigOutside = real
 	}
