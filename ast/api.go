@@ -67,6 +67,9 @@ func Parse(filename string, src []byte) (*File, error) {
 // .cts, the JS loader for .js, .mjs and .cjs) and returns its first error as
 // a *SyntaxError carrying all of its messages.
 func Validate(filename string, src []byte) error {
+	if err := checkDepth(filename, src); err != nil {
+		return err // esbuild would recurse past its stack (depth.go)
+	}
 	loader := api.LoaderTS
 	if !isTS(filename) {
 		loader = api.LoaderJS

@@ -8,6 +8,14 @@ import (
 	"unicode/utf8"
 )
 
+// Decode returns the value of the contents of a string literal (template:
+// of a template literal's text), delimiters excluded, as the language reads
+// them: escapes decoded, line continuations dropped. ok is false for an
+// invalid escape.
+func Decode(contents string, template bool) (value string, ok bool) {
+	return decodeText(contents, template)
+}
+
 // decodeText decodes the contents of a string literal or a template chunk
 // (delimiters excluded) the way the language reads them: escapes decoded,
 // line continuations dropped, invalid UTF-8 read as U+FFFD and, in

@@ -24,6 +24,7 @@ type Detection struct {
 	Stray        []string // LayoutMixed: root entries version 4 ignores (dirs end in "/"), sorted
 
 	Major      int    // framework major from package.json; 0 when unknown
+	MajorErr   error  // why package.json cannot tell (a *PackageError), nil when it is fine
 	Compat     int    // the compatibility version the project runs with today; 0 when unknown
 	CompatNote string // how Compat was derived, or why it is unknown
 
@@ -87,7 +88,7 @@ func Detect(root string, cfg Config) (*Detection, error) {
 		return nil, fmt.Errorf("%s: %w", root, err)
 	}
 	d := &Detection{Root: abs}
-	d.Major, _ = FrameworkMajor(abs)
+	d.Major, d.MajorErr = PackageMajor(abs)
 
 	src, err := detectSrcDir(abs, cfg)
 	if err != nil {

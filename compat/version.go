@@ -1,7 +1,10 @@
 package compat
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -253,23 +256,77 @@ func joinTicks(names []string) string {
 // "latest", "*", ">=3", "npm:...", "workspace:...", "catalog:..." and git
 // or file specs do not.
 func FrameworkMajor(root string) (int, bool) {
-	b, err := os.ReadFile(filepath.Join(root, "package.json"))
+	major, _ := PackageMajor(root)
+	return major, major > 0
+}
+
+// PackageError is a package.json that cannot be used: invalid JSON (at
+// Line and Column, 1-based, in bytes), a field of the wrong type, or a
+// symlink out of the project.
+type PackageError struct {
+	Path         string
+	Line, Column int // 0 when the error has no position
+	Msg          string
+}
+
+func (e *PackageError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Msg)
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// PackageMajor is FrameworkMajor with the reason it cannot tell: a
+// *PackageError for a package.json that is there but cannot be used (nil
+// when there is none, or it does not pin a major). A package.json that is
+// a symlink to a file outside root is not read: a project's facts are its
+// own.
+func PackageMajor(root string) (int, error) {
+	path := filepath.Join(root, "package.json")
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		if rr, err := filepath.EvalSymlinks(root); err == nil && !strings.HasPrefix(real, rr+string(filepath.Separator)) {
+			return 0, &PackageError{Path: path, Msg: "a symlink to " + real + ", outside the project: not read"}
+		}
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, false
+		return 0, nil
 	}
 	var pkg struct {
 		Dependencies    map[string]any `json:"dependencies"`
 		DevDependencies map[string]any `json:"devDependencies"`
 	}
-	if json.Unmarshal(b, &pkg) != nil {
-		return 0, false
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		e := &PackageError{Path: path, Msg: "invalid JSON: " + err.Error()}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		off := int64(-1)
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset - 1 // the offending byte
+		case errors.As(err, &te):
+			off = te.Offset - 1
+			e.Msg = fmt.Sprintf("%s is %s, not an object", te.Field, te.Value)
+		}
+		if off >= 0 {
+			e.Line, e.Column = lineColumn(b, int(min(off, int64(len(b)))))
+		}
+		return 0, e
 	}
 	for _, deps := range []map[string]any{pkg.Dependencies, pkg.DevDependencies} {
 		if spec, ok := deps["fw"].(string); ok {
-			return rangeMajor(spec)
+			major, _ := rangeMajor(spec)
+			return major, nil
 		}
 	}
-	return 0, false
+	return 0, nil
+}
+
+// lineColumn returns the 1-based line and byte column of offset in b.
+func lineColumn(b []byte, offset int) (line, col int) {
+	line = 1 + bytes.Count(b[:offset], []byte("\n"))
+	col = offset - (bytes.LastIndexByte(b[:offset], '\n') + 1) + 1
+	return line, col
 }
 
 // rangeMajor returns the one major version an npm semver range allows.

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -57,6 +59,15 @@ type Result struct {
 	Written    bool
 	Fatal      bool   // exit status 2
 	Err        string // why the project was not written
+
+	// Journal is the journal of the project's writes (journal.go), as
+	// shown to the user, when apply wrote one or found one; JournalKept
+	// says it is still there (an interrupted apply not finished).
+	// Recovered says what this run did with one an interrupted apply
+	// left: "completed" or "rolled back".
+	Journal     string
+	JournalKept bool
+	Recovered   string
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -97,6 +108,16 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		sort.SliceStable(idx, func(a, b int) bool {
 			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
 		})
+		if p := projects[idx[0]]; (p.Journal != "" || o.Rollback) && p.Via == "" {
+			// An interrupted apply is finished (or undone) first, and
+			// alone: the project was loaded half written.
+			results[idx[0]] = recoverOrSkip(p, o)
+			for _, i := range idx[1:] {
+				results[i] = &Result{Project: projects[i]}
+				results[i].setFramework(o)
+			}
+			return
+		}
 		first := applyProject(projects[idx[0]], o, "")
 		results[idx[0]] = first
 		for _, i := range idx[1:] {
@@ -123,7 +144,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		base = patchBase()
 	}
 	for _, r := range results {
-		if r.Fatal || !r.Changed() {
+		if r.Fatal || !r.Changed() || r.Recovered != "" {
 			continue
 		}
 		if o.DryRun {
@@ -154,28 +175,34 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 				continue
 			}
 		}
-		if r.Plan != nil {
-			if err := r.Plan.Execute(); err != nil {
-				r.Fatal, r.Err = true, "not written: "+err.Error()
-				continue
-			}
-			r.Written = true
-			// The diagnostics that still stand are those of the moved
-			// project: the layout ones are gone with the move.
-			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
-			r.Remaining = rules.Check(np, o.rulesOf(r.Project))
-			continue
-		}
-		if err := rewrite.WriteFile(r.Project.ConfigPath, r.New); err != nil {
+		if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal)); err != nil {
 			r.Fatal, r.Err = true, "not written: "+err.Error()
 			continue
 		}
 		r.Written = true
+		if r.Plan != nil {
+			// The diagnostics that still stand are those of the moved
+			// project: the layout ones are gone with the move.
+			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
+			r.Remaining = rules.Check(np, o.rulesOf(r.Project))
+		}
 	}
 	for _, r := range results {
 		r.settle()
 	}
 	return results
+}
+
+// recoverOrSkip is the result of a project with a journal (recovered) or,
+// with --rollback, of one without (nothing to undo).
+func recoverOrSkip(p *project.Project, o Options) *Result {
+	if p.Journal != "" {
+		return recoverProject(p, o)
+	}
+	r := &Result{Project: p}
+	r.setFramework(o)
+	r.Notes = []string{"nothing to roll back: no interrupted apply in this project"}
+	return r
 }
 
 // applyConfig computes the new text of one project's config. check is
@@ -330,9 +357,16 @@ func (r *Result) internal(err error) {
 
 // gitDirty asks git which of paths (files or directories under root) have
 // changes that are not committed: modified, staged, or untracked. Outside a
-// work tree, or without git, there is nothing to protect and the answer is
-// none.
+// work tree there is nothing to protect and the answer is none. Inside one
+// (a .git at or above root), git must answer: without git on PATH, or when
+// it fails, the error says so, and nothing is written.
 func gitDirty(root string, paths []string) ([]string, error) {
+	top := ignore.RepoTop(root)
+	_, err := os.Lstat(filepath.Join(top, ".git"))
+	inRepo := err == nil
+	if !inRepo {
+		return nil, nil
+	}
 	args := []string{"status", "--porcelain", "--"}
 	for _, p := range paths {
 		if rel, err := filepath.Rel(root, p); err == nil {
@@ -345,8 +379,8 @@ func gitDirty(root string, paths []string) ([]string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) || strings.Contains(stderr.String(), "not a git repository") {
-			return nil, nil
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("the project lies in a git work tree (%s), but git is not on PATH", filepath.Join(top, ".git"))
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {

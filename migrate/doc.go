@@ -25,6 +25,9 @@ type Options struct {
 	AllowDirty bool     // write files with uncommitted changes in git
 	Layout     string   // LayoutMove or LayoutKeep
 	Also       []string // more root folders to move
+	// Rollback undoes the apply that was interrupted in each project
+	// (its journal), and does nothing else.
+	Rollback bool
 }
 
 // rulesOf returns the checks of project p.

@@ -59,7 +59,15 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		notes   []string
 		refusal string
 	)
-	if forced == "" {
+	if p.Via != "" {
+		refusal = fmt.Sprintf("not written: reached through the symlink %s, which leads out of the paths given: apply writes nothing through a symlink (run it on the link's target)", p.Via)
+	} else if p.ConfigOutside != "" {
+		target := p.ConfigOutside
+		if rel, err := filepath.Rel(filepath.Dir(p.ConfigPath), target); err == nil {
+			target = rel
+		}
+		refusal = fmt.Sprintf("not written: %s is a symlink to %s, outside the project: apply rewrites nothing through it and moves nothing for it (FW910)", filepath.Base(p.ConfigPath), target)
+	} else if forced == "" {
 		plan, mode, notes, refusal = planLayout(p, o)
 	}
 	if refusal != "" {
@@ -88,11 +96,17 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		return r
 	}
 	if r.New != nil {
+		// A config that is a symlink inside the project is written where
+		// it points: the link stays a link.
+		path := p.ConfigPath
+		if p.ConfigReal != "" {
+			path = p.ConfigReal
+		}
 		mode := os.FileMode(0o644)
-		if st, err := os.Stat(p.ConfigPath); err == nil {
+		if st, err := os.Stat(path); err == nil {
 			mode = st.Mode()
 		}
-		if err := plan.MergeContent(p.ConfigPath, r.Old, r.New, mode, configFixes); err != nil {
+		if err := plan.MergeContent(path, r.Old, r.New, mode, configFixes); err != nil {
 			r.internal(err)
 			return r
 		}

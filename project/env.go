@@ -2,11 +2,13 @@ package project
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/joho/godotenv"
@@ -23,8 +25,12 @@ type EnvFile struct {
 	Src     []byte
 	Vars    []*EnvVar
 	// Err is set when the file could not be read or parsed; Vars then holds
-	// what could be recovered line by line.
-	Err error
+	// what could be recovered line by line. Unreadable says the file could
+	// not be read at all, or is binary (Src is then nil); ErrSpan is where
+	// a parse error lies.
+	Err        error
+	Unreadable bool
+	ErrSpan    ast.Span
 	// InRepo reports that the file is inside a git repository (a .git
 	// entry at or above its directory), and GitIgnored that the
 	// repository's .gitignore files, from its top down to the file's
@@ -77,7 +83,14 @@ func (l *Loader) loadEnvFiles(root, displayDir string) []*EnvFile {
 		ef.GitIgnored = inRepo && git.Ignored(path.Join(rel, name), false)
 		ef.Src, ef.Err = l.read(ef.Path)
 		if ef.Err == nil {
-			ef.Vars, ef.Err = parseEnv(ef.Src)
+			if err := binaryErr(ef.Src); err != nil {
+				ef.Err, ef.Src = fmt.Errorf("binary file, not a .env file: %s", strings.TrimPrefix(err.Error(), "binary file, not a config: ")), nil
+			}
+		}
+		if ef.Err != nil {
+			ef.Unreadable = true
+		} else {
+			ef.Vars, ef.ErrSpan, ef.Err = parseEnv(ef.Src)
 		}
 		out = append(out, ef)
 	}
@@ -86,8 +99,10 @@ func (l *Loader) loadEnvFiles(root, displayDir string) []*EnvFile {
 }
 
 // parseEnv finds each assignment's name and position line by line, and takes
-// the values from godotenv, which knows the quoting and expansion rules.
-func parseEnv(src []byte) ([]*EnvVar, error) {
+// the values from godotenv, which knows the quoting and expansion rules. A
+// parse error comes with the span of the line it is on; its message shows
+// a short escaped excerpt of that line, never the rest of the file.
+func parseEnv(src []byte) ([]*EnvVar, ast.Span, error) {
 	values, perr := godotenv.UnmarshalBytes(src)
 	var vars []*EnvVar
 	off := 0
@@ -131,9 +146,30 @@ func parseEnv(src []byte) ([]*EnvVar, error) {
 		// continuation line never starts with NAME= in a valid file.
 	}
 	if perr != nil {
-		return vars, fmt.Errorf("parse: %w", perr)
+		span, msg := envErrorAt(src, perr.Error())
+		return vars, span, errors.New("parse: " + msg)
 	}
-	return vars, nil
+	return vars, ast.Span{}, nil
+}
+
+// envErrorAt rewrites godotenv's message, which ends in `near "<the rest
+// of the file>"`, to end in a short excerpt of the line the error is on,
+// and returns where that is.
+func envErrorAt(src []byte, msg string) (ast.Span, string) {
+	head, quoted, ok := strings.Cut(msg, " near ")
+	if !ok {
+		return ast.Span{}, Excerpt(msg)
+	}
+	rest, err := strconv.Unquote(quoted)
+	if err != nil || len(rest) > len(src) || !bytes.HasSuffix(src, []byte(rest)) {
+		return ast.Span{}, Excerpt(head)
+	}
+	at := len(src) - len(rest)
+	end := at
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	return ast.Span{Start: at, End: at}, head + " near " + Excerpt(string(src[at:end]))
 }
 
 func isEnvNameByte(c byte) bool {

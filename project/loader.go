@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -194,19 +195,22 @@ func (l *Loader) linked(e *entry) *Layer {
 // registers them for the project it runs, not for that project's layers.
 func (l *Loader) withAuto(e *entry) *Layer {
 	ly := l.linked(e)
-	e.autoOnce.Do(func() {
-		dirs, err := compat.Layers(ly.Root)
-		ly.autoDirs, ly.autoErr = dirs, err
-		// Later names take priority (migration facts §13): highest first.
-		for i := len(dirs) - 1; i >= 0; i-- {
-			d := dirs[i]
-			r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
-			l.resolveLocal(r, d)
-			ly.auto = append(ly.auto, r)
-		}
-		l.link(ly.auto)
-	})
+	e.autoOnce.Do(func() { l.addAuto(ly) })
 	return ly
+}
+
+// addAuto lists, resolves and links ly's <Root>/layers/* directories.
+func (l *Loader) addAuto(ly *Layer) {
+	dirs, err := compat.Layers(ly.Root)
+	ly.autoDirs, ly.autoErr, ly.auto = dirs, err, nil
+	// Later names take priority (migration facts §13): highest first.
+	for i := len(dirs) - 1; i >= 0; i-- {
+		d := dirs[i]
+		r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
+		l.resolveLocal(r, d)
+		ly.auto = append(ly.auto, r)
+	}
+	l.link(ly.auto)
 }
 
 // link points each resolved ref at its loaded layer.
@@ -406,6 +410,12 @@ func (l *Loader) resolveLocal(r *LayerRef, p string) {
 			}
 		}
 	} else {
+		// A file must be a config: anything else (/etc/passwd) is not read,
+		// so that no message ever quotes it.
+		if !compat.IsConfigName(filepath.Base(p)) {
+			r.Err = fmt.Errorf("%s is a file, not a layer directory or a config (fw.config.*): not read", filepath.Base(p))
+			return
+		}
 		root, cfg = filepath.Dir(p), p
 	}
 	if root, err = filepath.EvalSymlinks(root); err != nil {
@@ -440,6 +450,16 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		real = abs
 	}
+	// The config's real path resolved its directory too; only a config
+	// that is itself a symlink needs its directory resolved apart.
+	p.RealRoot, p.ConfigReal = filepath.Dir(real), real
+	if st, err := os.Lstat(abs); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		p.RealRoot = realRoot(p.Root)
+	}
+	if !Within(real, p.RealRoot) {
+		p.ConfigOutside = real
+	}
+	p.Journal = journalAt(p.RealRoot)
 	e := l.entryFor(filepath.Dir(real), real)
 	l.mu.Lock()
 	e.project = true
@@ -455,6 +475,22 @@ func (l *Loader) fill(p *Project, e *entry) {
 	p.Layer = ly
 	if p.Err != nil {
 		return
+	}
+	if p.RealRoot != "" && ly.Root != p.RealRoot {
+		// A config that is a symlink to another directory: the framework
+		// runs it with the project's directory as rootDir, so the layout,
+		// the framework major (package.json) and the layers/* directories
+		// are the project's, not those beside the link's target.
+		own := *ly
+		own.Root = p.RealRoot
+		var conf compat.Config = compat.MapConfig{}
+		if ly.File != nil {
+			conf = astConfig{ly.File}
+		}
+		own.Detection, own.DetectErr = compat.Detect(p.RealRoot, conf)
+		l.addAuto(&own)
+		ly = &own
+		p.Layer = ly
 	}
 	if p.Detection != nil {
 		p.Framework = p.Detection.Major
@@ -580,7 +616,8 @@ func (l *Loader) LayerProjects() []*Project {
 		// nothing new comes.
 		for _, e := range todo {
 			ly := l.load(e)
-			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}}
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{},
+				RealRoot: e.root, ConfigReal: e.cfg, Journal: journalAt(e.root)}
 			l.fill(p, e)
 			if p.Framework == 0 {
 				l.mu.Lock()

@@ -3,8 +3,10 @@
 // with the projects that reach it as a layer (Loader), its local layers, its
 // framework major (package.json), its .env files, the runtimeConfig keys
 // its configs declare, its tree as the rules may see it (Exists, IsDir, List,
-// FwIgnore: each asked of the disk once), and its source files by role
-// (Sources). Rules get a loaded Project; they never read the disk.
+// FwIgnore: each asked of the disk once), its source files by role
+// (Sources), where its root really is and what lies outside it (RealRoot,
+// ConfigOutside, Confiner), and the journal an interrupted apply left
+// (Journal). Rules get a loaded Project; they never read the disk.
 package project
 
 import (
@@ -29,6 +31,23 @@ type Project struct {
 	// path as shown to the user (relative to the working directory).
 	ConfigPath    string
 	ConfigDisplay string
+
+	// RealRoot is Root with its symlinks resolved; ConfigReal is
+	// ConfigPath's. ConfigOutside is ConfigReal when the config is a
+	// symlink to a file outside RealRoot: the project is checked, and
+	// apply writes nothing through it.
+	RealRoot, ConfigReal, ConfigOutside string
+
+	// Via is the directory symlink a walk followed to reach the config,
+	// below the paths the user gave (set by the caller that walked): the
+	// project lies where the user did not point, and apply writes
+	// nothing through the link.
+	Via string
+
+	// Journal is the journal an interrupted apply left under the project's
+	// root (JournalDir), "" when there is none: the project is half
+	// written until apply completes or rolls it back.
+	Journal string
 
 	// Framework is the framework major, 0 when unknown; FrameworkSource says
 	// where it comes from: "package.json", "the projects that extend it" (a

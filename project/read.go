@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -86,4 +88,30 @@ func binaryErr(src []byte) error {
 		return fmt.Errorf("binary file, not a config: NUL byte at offset %d", i)
 	}
 	return nil
+}
+
+// maxExcerpt is how much of a line of a file a message quotes.
+const maxExcerpt = 40
+
+// Excerpt returns s as a message may quote it: its first line, cut to
+// maxExcerpt characters, in double quotes with control bytes and invalid
+// UTF-8 escaped, so that a binary or very long file is never echoed raw.
+func Excerpt(s string) string {
+	cut := false
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s, cut = s[:i], true
+	}
+	n := 0
+	for i := range s {
+		if n == maxExcerpt {
+			s, cut = s[:i], true
+			break
+		}
+		n++
+	}
+	q := strconv.Quote(s)
+	if cut {
+		q += "..."
+	}
+	return q
 }

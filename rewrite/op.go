@@ -4,8 +4,9 @@
 // package turns them into byte edits that follow the file's style, applies
 // them (go-udiff rejects overlapping edits), and proves the result: the new
 // text must pass esbuild's gate, parse with ast, and hold the intended values
-// at the intended paths. Nothing here writes to disk except WriteFile, which
-// writes atomically.
+// at the intended paths. What writes to disk here are the durable
+// primitives (WriteNew, SyncDir, SyncFS) that rewrite/move's steps, and so
+// apply's journal, are made of.
 package rewrite
 
 import "github.com/fwmigrate/fwmigrate/ast"

@@ -153,14 +153,20 @@ func (l *layout) str(s string) (string, error) {
 	if strings.Count(s, string(q)) > strings.Count(s, string(other)) {
 		q = other
 	}
+	return string(q) + EscapeString(s, q) + string(q), nil
+}
+
+// EscapeString returns s written as the contents of a JavaScript string
+// literal delimited by quote (', " or `): the delimiter, backslashes, line
+// terminators and control characters escaped, everything else as it is.
+func EscapeString(s string, quote byte) string {
 	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte(q)
-	for _, r := range s {
+	b.Grow(len(s))
+	for i, r := range s {
 		switch r {
-		case rune(q):
+		case rune(quote):
 			b.WriteByte('\\')
-			b.WriteByte(q)
+			b.WriteByte(quote)
 		case '\\':
 			b.WriteString(`\\`)
 		case '\n':
@@ -171,6 +177,11 @@ func (l *layout) str(s string) (string, error) {
 			b.WriteString(`\t`)
 		case '\u2028', '\u2029':
 			fmt.Fprintf(&b, `\u%04x`, r)
+		case '$':
+			if quote == '`' && strings.HasPrefix(s[i+1:], "{") {
+				b.WriteByte('\\') // "${" would open a substitution
+			}
+			b.WriteRune(r)
 		default:
 			if r < 0x20 || r == 0x7f {
 				fmt.Fprintf(&b, `\x%02x`, r)
@@ -179,8 +190,7 @@ func (l *layout) str(s string) (string, error) {
 			}
 		}
 	}
-	b.WriteByte(q)
-	return b.String(), nil
+	return b.String()
 }
 
 func number(v float64) (string, error) {

@@ -8,63 +8,6 @@ import (
 	"testing"
 )
 
-func TestWriteFile(t *testing.T) {
-	dir := t.TempDir()
-	for _, mode := range []os.FileMode{0o600, 0o644, 0o755} {
-		p := filepath.Join(dir, "fw.config.ts")
-		if err := os.WriteFile(p, []byte("old"), mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(p, mode); err != nil { // umask aside
-			t.Fatal(err)
-		}
-		if err := WriteFile(p, []byte("new")); err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil || string(b) != "new" {
-			t.Fatalf("content %q, %v", b, err)
-		}
-		info, _ := os.Stat(p)
-		if info.Mode().Perm() != mode {
-			t.Errorf("mode %v, want %v", info.Mode().Perm(), mode)
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("temporary files left: %v", entries)
-	}
-
-	// A symbolic link stays a link; its target gets the new text.
-	target := filepath.Join(dir, "real.ts")
-	link := filepath.Join(dir, "link.ts")
-	os.WriteFile(target, []byte("a"), 0o640)
-	if err := os.Symlink("real.ts", link); err != nil {
-		t.Skip("no symlinks:", err)
-	}
-	if err := WriteFile(link, []byte("b")); err != nil {
-		t.Fatal(err)
-	}
-	if info, _ := os.Lstat(link); info.Mode()&os.ModeSymlink == 0 {
-		t.Error("the link was replaced by a file")
-	}
-	if b, _ := os.ReadFile(target); string(b) != "b" {
-		t.Errorf("target holds %q", b)
-	}
-	if info, _ := os.Stat(target); info.Mode().Perm() != 0o640 {
-		t.Errorf("target mode %v", info.Mode().Perm())
-	}
-
-	// Errors name the file and leave nothing behind.
-	if err := WriteFile(dir, []byte("x")); err == nil || !strings.Contains(err.Error(), dir) {
-		t.Errorf("writing over a directory: %v", err)
-	}
-	missing := filepath.Join(dir, "no", "such", "fw.config.ts")
-	if err := WriteFile(missing, []byte("x")); err == nil || !strings.Contains(err.Error(), missing) {
-		t.Errorf("writing into a missing directory: %v", err)
-	}
-}
-
 // TestDiffGitApply checks that git apply accepts Diff's output and that it
 // reproduces the new text byte for byte: line endings, BOM, final newline.
 func TestDiffGitApply(t *testing.T) {

@@ -101,6 +101,9 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 		}
 	}
 	var diags []*Diagnostic
+	if p.Journal != "" && opts.Selected(ruleUnfinishedApply) {
+		diags = append(diags, unfinishedApply(p))
+	}
 	if p.File == nil {
 		diags = append(diags, loadErrorDiagnostic(p))
 		finish(p, diags)
@@ -154,7 +157,7 @@ func Fatal(diags []*Diagnostic) bool {
 			continue
 		}
 		switch d.Code {
-		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle, CodeUnsupportedMajor:
+		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle, CodeUnsupportedMajor, CodeUnfinishedApply:
 			return true
 		}
 	}
@@ -222,10 +225,22 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 	}
 	for _, ef := range p.Env {
 		if ef.Err != nil && opts.Selected(ruleIO) {
-			d := ruleIO.Diagnose(ef.Display, ast.Span{}, "", fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)))
-			d.Severity, d.Path = Warning, ef.Name
+			// A file that cannot be read at all is an error, as a config
+			// is: the framework fails to load it too. A line that does not
+			// parse is a warning at that line.
+			d := ruleIO.Diagnose(ef.Display, ef.ErrSpan, "", fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)))
+			d.Path = ef.Name
+			if !ef.Unreadable {
+				d.Severity = Warning
+			}
 			out = append(out, d)
 		}
+	}
+	if p.Detection != nil && p.Detection.MajorErr != nil && opts.Selected(ruleIO) {
+		out = append(out, packageDiagnostic(p, p.Detection.MajorErr, opts))
+	}
+	if p.ConfigOutside != "" && opts.Selected(ruleOutsideProject) {
+		out = append(out, outsideProject(p))
 	}
 	if p.DetectErr != nil && opts.Selected(ruleIO) {
 		d := ruleIO.Diagnose(p.ConfigDisplay, ast.Span{}, "", fmt.Sprintf("cannot read the project's directory layout: %v", p.DetectErr))

@@ -204,7 +204,7 @@ func (b *Baseline) Write(diags []*rules.Diagnostic, covered map[string]bool) (in
 	if err := enc.Encode(f); err != nil {
 		return 0, err
 	}
-	if err := rewrite.WriteFile(b.Path, buf.Bytes()); err != nil {
+	if err := rewrite.ReplaceFile(b.Path, buf.Bytes()); err != nil {
 		return 0, fmt.Errorf("baseline: %v", err)
 	}
 	return total, nil

@@ -33,6 +33,7 @@ func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migr
 	l := newLoader()
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
+		projects[i].Via = found[i].via
 	})
 	outside := l.LayerProjects()
 	for _, p := range append(projects[:len(projects):len(projects)], outside...) {
@@ -132,6 +133,13 @@ second time.
 In a git work tree, config files with uncommitted changes are refused
 unless --allow-dirty, so that 'git diff' shows exactly what apply did.
 
+Each project is written through a journal, .fw-migrate/journal under its
+root, which records every move and edit before the first write and goes
+once all are durable. A run that was interrupted (killed, a full disk, a
+power cut) is finished by the next apply, or undone by apply --rollback;
+until then check reports the project (FW909). Nothing is written outside a
+project's root, nor through a symlink that leads out of it.
+
 Exit status: 0 when done (--dry-run: nothing would change), 1 with --dry-run
 when there are changes to make, 2 for usage errors, files that cannot be read
 or parsed, refused or unwritable files, and internal errors (FW999).`,
@@ -156,6 +164,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
 	completeValues(cmd, "format", "text", "json")
+	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (its .fw-migrate/journal) and nothing else")
 	return cmd
 }
 
@@ -250,7 +259,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			settledUnsafe++
 		}
 	}
-	if state == stateUnchanged && len(r.Found) == 0 && len(r.Notes) == 0 && r.FrameworkNote == "" {
+	if state == stateUnchanged && len(r.Found) == 0 && len(r.Notes) == 0 && r.FrameworkNote == "" && journalLine(r) == "" {
 		return
 	}
 
@@ -327,6 +336,9 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	if len(none) > 0 {
 		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", plural(len(none), "finding"), codeCounts(none))
 	}
+	if line := journalLine(r); line != "" {
+		fmt.Fprintf(b, "  %s\n", line)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "  note: %s\n", n)
 	}
@@ -347,6 +359,9 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 
 // applyStatus is the first line of a project's report.
 func applyStatus(r *migrate.Result, state applyState, o migrate.Options) string {
+	if r.Recovered != "" && !r.Fatal {
+		return r.Recovered + " the interrupted apply"
+	}
 	switch state {
 	case stateOutside:
 		return "not rewritten: a layer the projects extend from outside the paths given"
@@ -497,6 +512,12 @@ type jsonApplyFile struct {
 	Moves  []jsonMove `json:"moves"`
 	Edited []string   `json:"edited"`
 	Notes  []string   `json:"notes"`
+	// Journal is the journal apply wrote through or found (an interrupted
+	// apply), JournalKept that it is still there, Recovered what this run
+	// did with an interrupted apply: "completed" or "rolled back".
+	Journal     string `json:"journal,omitempty"`
+	JournalKept bool   `json:"journalKept,omitempty"`
+	Recovered   string `json:"recovered,omitempty"`
 }
 
 type jsonMove struct {
@@ -525,6 +546,7 @@ func writeApplyJSON(w io.Writer, results []*migrate.Result, o migrate.Options) e
 			Changed: r.Changed(), Written: r.Written, Error: r.Err, Diff: r.Diff,
 			Fixed: []jsonApplyFix{}, NotFixed: []jsonApplyFix{}, ByMove: []jsonApplyFix{}, Settled: []jsonDiagnostic{}, Diagnostics: []jsonDiagnostic{},
 			Moves: []jsonMove{}, Edited: []string{}, Notes: r.Notes,
+			Journal: filepath.ToSlash(r.Journal), JournalKept: r.JournalKept, Recovered: r.Recovered,
 		}
 		if jf.Notes == nil {
 			jf.Notes = []string{}

@@ -90,3 +90,60 @@ func TestApplyGitGuard(t *testing.T) {
 		t.Errorf("outside git: exit %d", code)
 	}
 }
+
+// TestApplyGitGuardWithoutGit: in a git work tree (a .git at or above the
+// project) apply must ask git about uncommitted changes: with no git on
+// PATH, or a git that fails, it refuses (exit 2) and names --allow-dirty,
+// which writes anyway. Outside a work tree no git is needed.
+func TestApplyGitGuardWithoutGit(t *testing.T) {
+	const config = "export default defineFwConfig({\n  generate: { routes: ['/'] },\n})\n"
+	args := []string{"apply", "--to=4", "--select=FW201", "."}
+	setup := func(repo bool) string {
+		dir := t.TempDir()
+		if repo {
+			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "app1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "app1", "fw.config.ts"), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	written := func(dir string) bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "app1", "fw.config.ts"))
+		return string(b) != config
+	}
+	failing := t.TempDir()
+	if err := os.WriteFile(filepath.Join(failing, "git"), []byte("#!/bin/sh\necho 'fatal: unsafe repository' >&2\nexit 128\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, want string
+	}{
+		{"no git", t.TempDir(), "but git is not on PATH (use --allow-dirty to write anyway)"},
+		{"git fails", failing, "fatal: unsafe repository (use --allow-dirty to write anyway)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("PATH", c.path)
+			dir := setup(true)
+			stdout, _, code := runIn(t, dir, args)
+			if code != 2 || !strings.Contains(stdout, "app1/fw.config.ts: refused, nothing written: cannot ask git whether the project has uncommitted changes: ") || !strings.Contains(stdout, c.want) {
+				t.Errorf("exit %d\n%s", code, stdout)
+			}
+			if written(dir) {
+				t.Errorf("written without git's answer")
+			}
+			if _, _, code := runIn(t, dir, append(args, "--allow-dirty")); code != 0 || !written(dir) {
+				t.Errorf("--allow-dirty: exit %d, written %v", code, written(dir))
+			}
+			out := setup(false)
+			if _, _, code := runIn(t, out, args); code != 0 || !written(out) {
+				t.Errorf("outside a work tree: exit %d, written %v", code, written(out))
+			}
+		})
+	}
+}

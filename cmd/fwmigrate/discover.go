@@ -24,6 +24,7 @@ type found struct {
 	err     error  // set when the path could not be examined
 	explict bool   // named directly on the command line
 	real    string // absolute with symlinks resolved, when the walk knows it
+	via     string // the directory symlink the walk followed to reach it, if any
 }
 
 // discover expands the command-line arguments into config files. Directories
@@ -170,14 +171,15 @@ func walkConfigs(dir string, emit func(found)) {
 	type link struct {
 		path, rel string
 		gi        *ignore.Git
+		via       string // the first link followed on the way to it
 	}
 	var links []link
 	visited := map[string]bool{} // real paths already walked
 	// walk lists dir; its own .gitignore, when it has one and own is set,
 	// is read then: looking at the listing first spares an open per
 	// directory.
-	var walk func(dir, real, rel string, gi *ignore.Git, own bool)
-	walk = func(dir, real, rel string, gi *ignore.Git, own bool) {
+	var walk func(dir, real, rel string, gi *ignore.Git, own bool, via string)
+	walk = func(dir, real, rel string, gi *ignore.Git, own bool, via string) {
 		if visited[real] {
 			return // reached again through another link: already checked
 		}
@@ -224,7 +226,7 @@ func walkConfigs(dir string, emit func(found)) {
 				continue
 			}
 			if !isDir {
-				f := found{path: child}
+				f := found{path: child, via: via}
 				if !isLink {
 					f.real = filepath.Join(real, name)
 				}
@@ -236,10 +238,14 @@ func walkConfigs(dir string, emit func(found)) {
 				continue
 			}
 			if isLink {
-				links = append(links, link{child, childRel, gi})
+				lv := via
+				if lv == "" {
+					lv = child
+				}
+				links = append(links, link{child, childRel, gi, lv})
 				continue
 			}
-			walk(child, filepath.Join(real, name), childRel, gi, true)
+			walk(child, filepath.Join(real, name), childRel, gi, true, via)
 		}
 	}
 	realDir, err := filepath.EvalSymlinks(abs)
@@ -247,7 +253,7 @@ func walkConfigs(dir string, emit func(found)) {
 		emit(found{path: dir, err: err})
 		return
 	}
-	walk(dir, realDir, startRel, gi, false)
+	walk(dir, realDir, startRel, gi, false, "")
 	for len(links) > 0 {
 		ln := links[0]
 		links = links[1:]
@@ -270,6 +276,6 @@ func walkConfigs(dir string, emit func(found)) {
 			emit(found{path: ln.path, err: fmt.Errorf("directory symlink loop: %s points to %s, which holds it", ln.path, to)})
 			continue
 		}
-		walk(ln.path, target, ln.rel, ln.gi, true)
+		walk(ln.path, target, ln.rel, ln.gi, true, ln.via)
 	}
 }

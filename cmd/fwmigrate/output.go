@@ -212,7 +212,7 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 			Line:     d.Line,
 			Column:   d.Column - 1,
 			Length:   length,
-			LineText: string(src[lineStart:lineEnd]),
+			LineText: printable(src[lineStart:lineEnd]),
 		},
 	}}, api.FormatMessagesOptions{Kind: kind, Color: color, TerminalWidth: frameWidth(width)})
 	if len(msgs) == 0 {
@@ -230,6 +230,19 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// printable is a source line as a code frame shows it: control bytes (a
+// terminal would obey them) become "?", one byte for one so that columns
+// still point where they did.
+func printable(line []byte) string {
+	b := []byte(string(line))
+	for i, c := range b {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			b[i] = '?'
+		}
+	}
+	return string(b)
 }
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")

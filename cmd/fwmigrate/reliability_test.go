@@ -15,6 +15,9 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
+// writeTree writes files (slash paths relative to dir).
+func writeTree(t *testing.T, dir string, files map[string]string) { testtree.WriteMap(t, dir, files) }
+
 // bigConfig returns a valid config of about size bytes.
 func bigConfig(size int) string {
 	var b strings.Builder
@@ -83,6 +86,8 @@ func TestReliability(t *testing.T) {
 		"apps/big/fw.config.ts":         bigConfig(big),
 		"apps/binary/fw.config.ts":      "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00",
 		"apps/nested/fw.config.ts":      "export default defineFwConfig(" + strings.Repeat("{a:", 10000) + "1" + strings.Repeat("}", 10000) + ")\n",
+		"apps/bangs/fw.config.ts":       "export default " + strings.Repeat("!", 250000) + "1\n",
+		"apps/brackets/fw.config.js":    "export default " + strings.Repeat("[", 200000) + "\n",
 		"apps/" + deep + "fw.config.ts": "export default defineFwConfig({ generate: { routes: ['/'] } })\n",
 		"layers/a/fw.config.ts":         "export default defineFwConfig({ extends: ['../b'] })\n",
 		"layers/b/fw.config.ts":         "export default defineFwConfig({ extends: '../a' })\n",
@@ -123,6 +128,10 @@ func TestReliability(t *testing.T) {
 		`repo/apps/deleted/fw.config.ts: error FW904 [unreadable-file] cannot open: no such file or directory`,
 		`repo/apps/binary/fw.config.ts: error FW904 [unreadable-file] binary file, not a config: NUL byte at offset 8`,
 		`repo/apps/nested/fw.config.ts:1:\d+: error FW901 [syntax-error] Too deeply nested`,
+		// Deep enough to overflow esbuild's stack (and end the process),
+		// were it not for the nesting gate.
+		`repo/apps/bangs/fw.config.ts:1:\d+: error FW901 [syntax-error] Too deeply nested`,
+		`repo/apps/brackets/fw.config.js:1:\d+: error FW901 [syntax-error] Too deeply nested`,
 		`repo/apps/good/loop: error FW904 [unreadable-file] directory symlink loop: repo/apps/good/loop points to .., which holds it`,
 		`repo/apps/dirconf/fw.config.ts: error FW904 [unreadable-file] is a directory, not a config file`,
 		`repo/layers/a/fw.config.ts:1:\d+: error FW906 [extends-cycle] extends cycle: "../b" → "../a" leads back to this config`,

@@ -80,11 +80,11 @@ func TestSARIFSchema(t *testing.T) {
 	}
 }
 
-// TestUnreadableEnvIsAWarning: an .env file that cannot be read (here a
-// FIFO, which the reader refuses without blocking) is an FW904 warning that
-// names the file once; the config is still checked and the exit status is
-// not 2.
-func TestUnreadableEnvIsAWarning(t *testing.T) {
+// TestUnreadableEnvIsAnError: an .env file that cannot be read (here a
+// FIFO, which the reader refuses without blocking) is an FW904 error that
+// names the file once, as an unreadable config is: the framework cannot
+// load it either. The config is still checked; the exit status is 2.
+func TestUnreadableEnvIsAnError(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "fw.config.ts"), []byte("export default defineFwConfig({ ssr: true })\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -92,12 +92,12 @@ func TestUnreadableEnvIsAWarning(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, ".env"), 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	out, _, code := runIn(t, dir, []string{"check", "--format=concise", "--select=FW904", "."})
-	if code == exitError {
-		t.Errorf("exit status %d for an unreadable .env\n%s", code, out)
+	out, _, code := runIn(t, dir, []string{"check", "--format=concise", "--select=FW904,FW201", "."})
+	if code != exitError {
+		t.Errorf("exit status %d for an unreadable .env, want 2\n%s", code, out)
 	}
-	if !strings.Contains(out, "warning FW904 [unreadable-file] .env: ") {
-		t.Errorf("no FW904 warning for .env:\n%s", out)
+	if !strings.Contains(out, "error FW904 [unreadable-file] .env: ") {
+		t.Errorf("no FW904 error for .env:\n%s", out)
 	}
 	if strings.Count(out, dir) > 0 {
 		t.Errorf("the message repeats the absolute path:\n%s", out)

@@ -1,7 +1,8 @@
-// Package testtree writes the project trees of txtar fixtures to disk, for
-// tests: the corpus archives, rule and apply fixtures, move trees. In an
-// archive, a file named .keep, or a name ending in "/", stands for
-// its directory.
+// Package testtree writes the project trees of tests to disk: those of
+// txtar fixtures (the corpus archives, rule and apply fixtures, move
+// trees), in which a file named .keep, or a name ending in "/", stands for
+// its directory, and generated ones (LayoutB, the large project of the
+// move's benchmarks and apply's crash tests).
 package testtree
 
 import (

@@ -9,6 +9,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // addEdit records the edits of one file (none: nothing recorded).
@@ -42,14 +43,14 @@ func (p *Plan) planEdits(files []*srcFile) {
 		lines := ast.NewLines(f.data)
 		for _, r := range f.refs {
 			isRef[r.start] = true
-			s := string(f.data[r.start:r.end])
+			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)
 			if note != "" {
 				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
 			}
 			if changed {
-				edits = append(edits, udiff.Edit{Start: r.start, End: r.end, New: out})
+				edits = append(edits, udiff.Edit{Start: r.start, End: r.end, New: respell(&r, f.data, out)})
 				why = append(why, lineWhy(line, s, out))
 			}
 		}
@@ -96,6 +97,40 @@ func (p *Plan) namesMoved(s, dir string) string {
 		}
 	}
 	return p.rel(p.Paths.mapSpec(abs, false)) + s[len(strings.TrimSuffix(lit, "/")):]
+}
+
+// respell returns the text to write inside r's delimiters for the new
+// value out, in the literal's own spelling: the escapes of the part that
+// does not change are kept as written ('../components/q\'uote.vue' becomes
+// '../app/components/q\'uote.vue'), the new part is escaped for the
+// literal's quote where it must be.
+func respell(r *ref, src []byte, out string) string {
+	if r.quote == 0 {
+		return out // CSS: written as it is found
+	}
+	raw := string(src[r.start:r.end])
+	if !r.esc || len(raw) > 1024 {
+		return rewrite.EscapeString(out, r.quote)
+	}
+	old := r.val
+	// The longest tail of the raw text that decodes to a tail of both
+	// values is kept; the head before it is written anew.
+	common := 0
+	for common < len(old) && common < len(out) && old[len(old)-1-common] == out[len(out)-1-common] {
+		common++
+	}
+	template := r.quote == '`'
+	for k := 0; k < len(raw); k++ {
+		tail, ok := ast.Decode(raw[k:], template)
+		if !ok || len(tail) > common || !strings.HasSuffix(out, tail) {
+			continue
+		}
+		text := rewrite.EscapeString(out[:len(out)-len(tail)], r.quote) + raw[k:]
+		if v, ok := ast.Decode(text, template); ok && v == out {
+			return text
+		}
+	}
+	return rewrite.EscapeString(out, r.quote)
 }
 
 func (e FileEdit) String() string {

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/hashicorp/go-multierror"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // FS is the file system as Execute uses it. OS is the real one; tests wrap
@@ -21,10 +22,15 @@ type FS interface {
 	Chmod(name string, mode fs.FileMode) error
 	Remove(name string) error
 	Rename(oldpath, newpath string) error
-	// WriteTemp creates a new file in dir, named after pattern as
-	// os.CreateTemp does, holding data with permissions perm, and returns
-	// its path.
-	WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error)
+	// WriteNew creates the file name, which must not exist, holding data
+	// with permissions perm; with sync, the data is on disk (fsync) when
+	// it returns.
+	WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error
+	// SyncDir makes the entries of directory name durable (fsync).
+	SyncDir(name string) error
+	// SyncFS makes everything written to the file system holding path
+	// durable at once (syncfs), or returns errors.ErrUnsupported.
+	SyncFS(path string) error
 }
 
 // OS is the operating system's file system.
@@ -38,24 +44,10 @@ func (osFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, p
 func (osFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }
 func (osFS) Remove(name string) error                  { return os.Remove(name) }
 func (osFS) Rename(oldpath, newpath string) error      { return os.Rename(oldpath, newpath) }
-func (osFS) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return "", err
-	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	return name, nil
+func (osFS) SyncDir(name string) error                 { return rewrite.SyncDir(name) }
+func (osFS) SyncFS(path string) error                  { return rewrite.SyncFS(path) }
+func (osFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {
+	return rewrite.WriteNew(name, data, perm, sync)
 }
 
 // ConflictError is Execute's refusal of a plan with conflicts.
@@ -70,110 +62,56 @@ func (e *ConflictError) Error() string {
 	return b.String()
 }
 
-// Execute performs the plan on the real file system; see ExecuteFS.
-func (p *Plan) Execute() error { return p.ExecuteFS(OS) }
+// Execute performs the plan on the real file system, durably (Sync); see
+// Run.
+func (p *Plan) Execute() error { return p.Run(Exec{Sync: true}) }
+
+// ExecuteFS performs the plan on fsys; see Run.
+func (p *Plan) ExecuteFS(fsys FS) error { return p.Run(Exec{FS: fsys}) }
 
 // permBits are the mode bits a file keeps across a rewrite.
 const permBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// ExecuteFS performs the plan: directories created, plain renames (which
-// keep git's rename detection), emptied directories removed, edited files
-// written atomically at their new paths (a temporary file in the same
-// directory renamed over the old one, mode kept). It first checks that the
-// tree is still as planned. On any failure it undoes every step done, in
-// reverse order, and returns the error; the tree is then as it was.
-func (p *Plan) ExecuteFS(fsys FS) error {
+// Run performs the plan: directories created, plain renames (which keep
+// git's rename detection), emptied directories removed, edited files
+// written at their new paths (steps.go). It first checks that the tree is
+// still as planned. On any failure it undoes every step done (Backward) and
+// returns the error; the tree is then as it was.
+func (p *Plan) Run(x Exec) error {
 	if len(p.Conflicts) > 0 {
 		return &ConflictError{Conflicts: p.Conflicts}
 	}
-	if err := p.verify(fsys); err != nil {
+	if x.FS == nil {
+		x.FS = OS
+	}
+	if err := p.verify(x.FS); err != nil {
 		return err
 	}
-	var undo []func() error
-	fail := func(step string, err error) error {
-		var errs *multierror.Error
-		for i := len(undo) - 1; i >= 0; i-- {
-			if uerr := undo[i](); uerr != nil {
-				errs = multierror.Append(errs, uerr)
-			}
-		}
-		if errs != nil {
-			return fmt.Errorf("move: %s: %w; rolling back failed too, the tree needs repair by hand: %v", step, err, errs)
-		}
-		return fmt.Errorf("move: %s: %w (rolled back: nothing changed)", step, err)
+	if x.Tag == "" {
+		x.Tag = NewTag()
 	}
-	for _, d := range p.Mkdirs {
-		if err := fsys.Mkdir(d, 0o777); err != nil {
-			return fail("creating "+p.rel(d), err)
-		}
-		undo = append(undo, func() error { return fsys.Remove(d) })
+	err := p.Forward(x)
+	if err == nil {
+		return nil
 	}
-	for _, mv := range p.Moves {
-		if err := fsys.Rename(mv.From, mv.To); err != nil {
-			return fail("moving "+p.rel(mv.From)+" to "+p.rel(mv.To), err)
-		}
-		undo = append(undo, func() error { return fsys.Rename(mv.To, mv.From) })
+	if _, uerr := p.Backward(x); uerr != nil {
+		return fmt.Errorf("move: %w; rolling back failed too, the tree needs repair by hand: %v", err, uerr)
 	}
-	for _, d := range p.Rmdirs {
-		if err := fsys.Remove(d); err != nil {
-			return fail("removing the emptied "+p.rel(d), err)
-		}
-		mode := p.dirMode[d]
-		undo = append(undo, func() error {
-			if err := fsys.Mkdir(d, mode); err != nil {
-				return err
-			}
-			return fsys.Chmod(d, mode)
-		})
-	}
-	// Edited files: every new content is staged first as a temporary file
-	// next to its destination (invisible under its final name), then each
-	// is renamed over its destination: a failure while staging, the likely
-	// one (a full disk), leaves nothing visible to undo.
-	temps := make([]string, len(p.Edits))
-	renamed := make([]bool, len(p.Edits))
-	for i, e := range p.Edits {
-		tmp, err := fsys.WriteTemp(filepath.Dir(e.NewPath), "."+filepath.Base(e.NewPath)+".fwmigrate-*", e.New, e.Mode&permBits)
-		if err != nil {
-			return fail("writing "+p.rel(e.NewPath), err)
-		}
-		temps[i] = tmp
-		undo = append(undo, func() error {
-			if renamed[i] {
-				return nil
-			}
-			return fsys.Remove(tmp)
-		})
-	}
-	for i, e := range p.Edits {
-		if err := fsys.Rename(temps[i], e.NewPath); err != nil {
-			return fail("writing "+p.rel(e.NewPath), err)
-		}
-		renamed[i] = true
-		undo = append(undo, func() error { return writeAtomic(fsys, e.NewPath, e.Old, e.Mode&permBits) })
-	}
-	return nil
+	return fmt.Errorf("move: %w (rolled back: nothing changed)", err)
 }
 
-// writeAtomic replaces path with data through a temporary file in the same
-// directory, so that a reader sees the old file or the new one, never a mix.
-func writeAtomic(fsys FS, path string, data []byte, perm fs.FileMode) error {
-	tmp, err := fsys.WriteTemp(filepath.Dir(path), "."+filepath.Base(path)+".fwmigrate-*", data, perm)
-	if err != nil {
-		return err
-	}
-	if err := fsys.Rename(tmp, path); err != nil {
-		if rerr := fsys.Remove(tmp); rerr != nil {
-			return multierror.Append(err, rerr)
-		}
-		return err
-	}
-	return nil
+// Verify checks that the entries the plan creates, moves and removes are
+// still as it found them (not the edited files: each is looked at again
+// right before it is replaced).
+func (p *Plan) Verify(fsys FS) error {
+	return p.verifyEdits(fsys, false)
 }
 
 // verify checks that the tree is still as it was planned: a plan is a set
 // of byte edits on the files it read, and renames of entries it saw.
-func (p *Plan) verify(fsys FS) error {
+func (p *Plan) verify(fsys FS) error { return p.verifyEdits(fsys, true) }
+
+func (p *Plan) verifyEdits(fsys FS, edits bool) error {
 	var errs *multierror.Error
 	for _, d := range p.Mkdirs {
 		if _, err := fsys.Lstat(d); err == nil {
@@ -192,6 +130,9 @@ func (p *Plan) verify(fsys FS) error {
 		}
 	}
 	for _, e := range p.Edits {
+		if !edits {
+			break
+		}
 		data, err := fsys.ReadFile(e.Path)
 		if err != nil {
 			errs = multierror.Append(errs, err)
@@ -212,28 +153,29 @@ func (p *Plan) verify(fsys FS) error {
 func (p *Plan) Diff() string {
 	var b strings.Builder
 	for _, d := range p.Mkdirs {
-		fmt.Fprintf(&b, "mkdir %s/\n", p.rel(d))
+		fmt.Fprintf(&b, "mkdir %s\n", rewrite.GitQuote(p.rel(d)+"/"))
 	}
 	for _, mv := range p.Moves {
 		slash := ""
 		if mv.Dir {
 			slash = "/"
 		}
-		fmt.Fprintf(&b, "move %s%s -> %s%s\n", p.rel(mv.From), slash, p.rel(mv.To), slash)
+		fmt.Fprintf(&b, "move %s -> %s\n", rewrite.GitQuote(p.rel(mv.From)+slash), rewrite.GitQuote(p.rel(mv.To)+slash))
 	}
 	for _, d := range p.Rmdirs {
-		fmt.Fprintf(&b, "rmdir %s/\n", p.rel(d))
+		fmt.Fprintf(&b, "rmdir %s\n", rewrite.GitQuote(p.rel(d)+"/"))
 	}
 	for _, e := range p.Edits {
 		name := p.rel(e.NewPath)
 		// A line diff of the result groups the changed lines of a hunk,
 		// which the byte edits themselves would interleave.
-		u, err := udiff.ToUnified("a/"+name, "b/"+name, string(e.Old), udiff.Lines(string(e.Old), string(e.New)), udiff.DefaultContextLines)
+		a, bn := rewrite.GitQuote("a/"+name), rewrite.GitQuote("b/"+name)
+		u, err := udiff.ToUnified(a, bn, string(e.Old), udiff.Lines(string(e.Old), string(e.New)), udiff.DefaultContextLines)
 		if err != nil {
-			fmt.Fprintf(&b, "# %s: %v\n", name, err)
+			fmt.Fprintf(&b, "# %s: %v\n", rewrite.GitQuote(name), err)
 			continue
 		}
-		fmt.Fprintf(&b, "diff --git a/%s b/%s\n%s", name, name, u)
+		fmt.Fprintf(&b, "diff --git %s %s\n%s", a, bn, u)
 	}
 	return b.String()
 }

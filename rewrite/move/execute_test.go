@@ -20,7 +20,7 @@ import (
 // too).
 type faultyFS struct {
 	FS
-	n       atomic.Int64 // WriteTemp runs concurrently
+	n       atomic.Int64 // edits are written concurrently
 	failAt  int64
 	failAll bool
 }
@@ -54,11 +54,11 @@ func (f *faultyFS) Rename(oldpath, newpath string) error {
 	return f.FS.Rename(oldpath, newpath)
 }
 
-func (f *faultyFS) WriteTemp(dir, pattern string, data []byte, perm fs.FileMode) (string, error) {
-	if err := f.fail("write", dir); err != nil {
-		return "", err
+func (f *faultyFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {
+	if err := f.fail("write", name); err != nil {
+		return err
 	}
-	return f.FS.WriteTemp(dir, pattern, data, perm)
+	return f.FS.WriteNew(name, data, perm, sync)
 }
 
 func fixtureTree(t *testing.T, name string) string {

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -90,55 +89,9 @@ func parseRuns(t *testing.T, comment, dir string) []run {
 }
 
 // snapshot lists every path under dir with its type, mode and content.
-func snapshot(t *testing.T, dir string) map[string]string {
-	snap := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			dest, _ := os.Readlink(path)
-			snap[rel] = "link " + dest
-		case d.IsDir():
-			snap[rel] = fmt.Sprintf("dir %v", info.Mode())
-		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			snap[rel] = fmt.Sprintf("file %v %q", info.Mode(), data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
-}
+func snapshot(t *testing.T, dir string) map[string]string { return testtree.Snapshot(t, dir) }
 
-func diffSnapshots(a, b map[string]string) string {
-	var out []string
-	for k, v := range a {
-		if w, ok := b[k]; !ok {
-			out = append(out, "- "+k)
-		} else if v != w {
-			out = append(out, "~ "+k+"\n    "+v+"\n    "+w)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, "+ "+k)
-		}
-	}
-	sort.Strings(out)
-	return strings.Join(out, "\n")
-}
+func diffSnapshots(a, b map[string]string) string { return testtree.DiffSnapshots(a, b) }
 
 // treeFiles returns the regular files under dir, as a txtar prefix tree.
 func treeFiles(t *testing.T, dir string) map[string][]byte {

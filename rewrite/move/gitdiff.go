@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // GitDiff renders the plan as one git patch, with paths relative to base:
@@ -16,8 +18,9 @@ import (
 // diff. `git apply` (or `patch -p1` for the edits) turns the tree into what
 // Execute makes of it, so `fwmigrate apply --dry-run | git apply` performs
 // the migration. It reads the moved directories to list their files; call it
-// before Execute. Symlinks cannot be renamed by a text patch, so a plan that
-// moves one returns an error (Diff describes such a plan).
+// before Execute. Names are quoted as git quotes them (rewrite.GitQuote).
+// Symlinks cannot be renamed by a text patch, so a plan that moves one
+// returns an error (Diff describes such a plan).
 func (p *Plan) GitDiff(base string) (string, error) {
 	rel := func(path string) string {
 		r, err := filepath.Rel(base, path)
@@ -75,15 +78,15 @@ func (p *Plan) GitDiff(base string) (string, error) {
 	for _, f := range froms {
 		c := byFrom[f]
 		a, bn := rel(c.from), rel(c.to)
-		fmt.Fprintf(&b, "diff --git a/%s b/%s\n", a, bn)
+		fmt.Fprintf(&b, "diff --git %s %s\n", rewrite.GitQuote("a/"+a), rewrite.GitQuote("b/"+bn))
 		if a != bn {
-			fmt.Fprintf(&b, "rename from %s\nrename to %s\n", a, bn)
+			fmt.Fprintf(&b, "rename from %s\nrename to %s\n", rewrite.GitQuote(a), rewrite.GitQuote(bn))
 		}
 		if c.edit == nil {
 			continue
 		}
 		old, new := string(c.edit.Old), string(c.edit.New)
-		u, err := udiff.ToUnified("a/"+a, "b/"+bn, old, udiff.Lines(old, new), udiff.DefaultContextLines)
+		u, err := udiff.ToUnified(rewrite.GitQuote("a/"+a), rewrite.GitQuote("b/"+bn), old, udiff.Lines(old, new), udiff.DefaultContextLines)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", a, err)
 		}

@@ -12,7 +12,7 @@ import (
 func specs(src string, refs []ref) []string {
 	var out []string
 	for _, r := range refs {
-		out = append(out, src[r.start:r.end])
+		out = append(out, r.value([]byte(src)))
 	}
 	return out
 }
@@ -37,7 +37,8 @@ func TestScanJS(t *testing.T) {
 		{"new URL", "a.ts", "const u = new URL('./x.wasm', import.meta.url); const v = new URL('./no', base)", []string{"./x.wasm"}},
 		{"glob", "a.ts", "const g = import.meta.glob('./modules/*.ts'); const h = import.meta.glob(['../a/**/*.md', '!../a/skip/*'])", []string{"./modules/", "../a/", "../a/skip/"}},
 		{"mocks", "a.test.ts", "vi.mock('../components/X.vue'); jest.mock('./y', () => ({}))", []string{"../components/X.vue", "./y"}},
-		{"escapes are skipped", "a.js", `import a from './a\u0062'; import b from './b'`, []string{"./b"}},
+		{"escapes are decoded", "a.js", `import a from './a\u0062'; import b from './b'; import c from "./q\"uote"; import d from './t\tab'`, []string{"./ab", "./b", `./q"uote`, "./t\tab"}},
+		{"invalid escape", "a.js", "import a from `./a\\u{zz}`; import b from './b'", []string{"./b"}},
 		{"jsx text with apostrophe", "a.jsx", "const a = <p>Don't {x} stop</p>; import('./a'); const b = <img alt='it' src={import('./b')} />", []string{"./a", "./b"}},
 		{"jsx nested", "a.tsx", "export default () => <div><span>it's</span>{list.map(i => <b key={i}>'{i}</b>)}</div>\nimport('./a')", []string{"./a"}},
 		{"tsx generic arrow", "a.tsx", "const f = <T,>(x: T) => x; const g = a < b; import('./a')", []string{"./a"}},

@@ -1,6 +1,10 @@
 package move
 
-import "github.com/fwmigrate/fwmigrate/ast"
+import (
+	"bytes"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+)
 
 // A lexer for JavaScript and TypeScript (with JSX when asked) that finds the
 // module specifiers a file depends on. It tokenizes just enough to tell code
@@ -65,6 +69,20 @@ type ref struct {
 	prefix bool
 	// style is set for specifiers in CSS, where bare paths are relative.
 	style bool
+	// quote is the delimiter of a JavaScript string or template literal
+	// (0 elsewhere); val is its value when the literal holds escapes, so
+	// that src[start:end] is not the value itself.
+	quote byte
+	esc   bool
+	val   string
+}
+
+// value returns the specifier r names in src: its decoded value.
+func (r *ref) value(src []byte) string {
+	if r.esc {
+		return r.val
+	}
+	return string(src[r.start:r.end])
 }
 
 // maxDepth bounds the nesting of templates, braces and JSX elements the lexer
@@ -555,49 +573,60 @@ func (l *jsLexer) next(i int) int {
 	return i + 1 + l.toks[i].inner
 }
 
-// literal returns the byte range of the path in the string or template
-// token i, and whether only its directory prefix is a path (a template
-// with substitutions). ok is false for anything else, for literals with
-// escapes (their bytes are not their value) and for unterminated ones.
-func (l *jsLexer) literal(i int) (start, end int, prefix, ok bool) {
+// literal returns the ref of the string or template token i (offsets not
+// yet shifted): the byte range inside its delimiters and, for a literal
+// with escapes, its decoded value; for a template with substitutions only
+// its directory prefix, which must be free of escapes. ok is false for
+// anything else, for unterminated literals and invalid escapes.
+func (l *jsLexer) literal(i int) (r ref, ok bool) {
 	if i < 0 || i >= len(l.toks) {
-		return 0, 0, false, false
+		return r, false
 	}
 	t := l.toks[i]
 	switch t.kind {
 	case tString:
 		if t.end-t.start < 2 || l.src[t.end-1] != l.src[t.start] {
-			return 0, 0, false, false
+			return r, false
 		}
-		start, end = t.start+1, t.end-1
+		r.start, r.end = t.start+1, t.end-1
 	case tTemplate:
-		start, end = t.start+1, t.headEnd
+		r.start, r.end = t.start+1, t.headEnd
 		if t.subst {
-			j := end - 1
-			for j >= start && l.src[j] != '/' {
+			j := r.end - 1
+			for j >= r.start && l.src[j] != '/' {
 				j--
 			}
-			if j < start {
-				return 0, 0, false, false
+			if j < r.start {
+				return r, false
 			}
-			end, prefix = j+1, true
+			r.end, r.prefix = j+1, true
 		} else if t.end-t.start < 2 || l.src[t.end-1] != '`' {
-			return 0, 0, false, false
+			return r, false
 		}
 	default:
-		return 0, 0, false, false
+		return r, false
 	}
-	for k := start; k < end; k++ {
-		if l.src[k] == '\\' || l.src[k] == '\n' {
-			return 0, 0, false, false
-		}
+	r.quote = l.src[t.start]
+	raw := l.src[r.start:r.end]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return r, bytes.IndexByte(raw, '\n') < 0
 	}
-	return start, end, prefix, true
+	if r.prefix {
+		return r, false
+	}
+	// Escapes: the specifier is the value ('q\'uote', '\u002e/x'), as the
+	// bundler reads it.
+	r.val, ok = ast.Decode(string(raw), r.quote == '`')
+	r.esc = true
+	return r, ok
 }
 
 func (l *jsLexer) add(base, i int, kind refKind) {
-	if start, end, prefix, ok := l.literal(i); ok {
-		l.refs = append(l.refs, ref{start: base + start, end: base + end, kind: kind, prefix: prefix})
+	if r, ok := l.literal(i); ok {
+		r.start += base
+		r.end += base
+		r.kind = kind
+		l.refs = append(l.refs, r)
 	}
 }
 
@@ -699,11 +728,12 @@ func (l *jsLexer) findRefs(base int) {
 
 // addGlob records the static directory prefix of a glob pattern.
 func (l *jsLexer) addGlob(base, i int) {
-	start, end, _, ok := l.literal(i)
-	if !ok {
+	r, ok := l.literal(i)
+	if !ok || r.esc {
 		return
 	}
-	s := l.src[start:end]
+	start := r.start
+	s := l.src[start:r.end]
 	if len(s) > 0 && s[0] == '!' {
 		start++
 		s = s[1:]

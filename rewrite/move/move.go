@@ -8,7 +8,9 @@
 // resolved paths before and after (the caller resolves them: this package
 // does not read the config), checks every conflict, and records the byte
 // edits. Plan.Execute then performs all of it or, on any failure, undoes
-// what it did so that the tree is as it was.
+// what it did so that the tree is as it was; Forward and Backward resume
+// or undo it from whatever state an interruption left (steps.go), which is
+// what apply's journal replays.
 //
 // Decisions:
 //   - An app/ that already exists is merged into, never overwritten: any
@@ -622,7 +624,7 @@ func (p *Plan) discover(in Input, files []*srcFile, entries []os.DirEntry, stay 
 			continue
 		}
 		for _, r := range f.refs {
-			s := string(f.data[r.start:r.end])
+			s := r.value(f.data)
 			name, rest, ok := strings.Cut(s, "/")
 			if !ok || name != "~" && name != "@" {
 				continue

@@ -1,0 +1,90 @@
+package migrate
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+// TestEditDuringApply: a file saved while apply writes (between the plan and
+// its replacement) is never overwritten: the run stops, undoes what it
+// wrote, says which file changed, exits 2, and the save is kept.
+func TestEditDuringApply(t *testing.T) {
+	dir := t.TempDir()
+	testtree.WriteMap(t, dir, testtree.LayoutB(60))
+	before := snapshotTree(t, dir)
+	saved := filepath.Join(dir, "tsconfig.json")
+	const text = "{ \"saved\": \"while apply ran\" }\n"
+	testHook = func(point string, i int) {
+		if point == "edit" && i == 3 {
+			if err := os.WriteFile(saved, []byte(text), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { testHook = nil }()
+	res := applyDir(dir, false)
+	if len(res) != 1 || !res[0].Fatal || res[0].Written || !strings.Contains(res[0].Err, "tsconfig.json: changed since apply read it (edited while apply ran?): not overwritten") ||
+		!strings.Contains(res[0].Err, "everything written was undone") {
+		t.Fatalf("%+v", res[0])
+	}
+	if b, _ := os.ReadFile(saved); string(b) != text {
+		t.Errorf("the saved file was overwritten: %q", b)
+	}
+	want := before
+	want["tsconfig.json"] = fmt.Sprintf("file -rw-r--r-- %q", text)
+	if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
+		t.Errorf("not undone:\n%s", d)
+	}
+	if _, err := os.Stat(filepath.Join(dir, project.JournalDir)); err == nil {
+		t.Errorf("the journal of an undone apply is left")
+	}
+}
+
+// TestLeftoverJournalDir: what an apply stopped while it wrote its journal
+// leaves (the directory, an incomplete journal.tmp, no journal) is removed
+// by the next apply, which wrote nothing else and goes on.
+func TestLeftoverJournalDir(t *testing.T) {
+	dir := t.TempDir()
+	testtree.WriteMap(t, dir, testtree.LayoutB(20))
+	testtree.WriteMap(t, dir, map[string]string{".fw-migrate/journal.tmp": "fwmigrate journal 1\nid 12"})
+	res := applyDir(dir, false)
+	if len(res) != 1 || res[0].Fatal || !res[0].Written {
+		t.Fatalf("%+v", res[0])
+	}
+	if _, err := os.Stat(filepath.Join(dir, project.JournalDir)); err == nil {
+		t.Errorf("the leftover journal directory is still there")
+	}
+}
+
+// TestWriteKeepsMode: a config rewritten alone (no move) keeps its
+// permissions, set-user-ID and sticky bits included, as a file the move
+// edits does; the journal records them so that recovery does too.
+func TestWriteKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "fw.config.ts")
+	testtree.WriteMap(t, dir, map[string]string{"fw.config.ts": "export default defineFwConfig({\n  generate: { routes: ['/'] },\n})\n"})
+	mode := fs.FileMode(0o640) | fs.ModeSetuid | fs.ModeSticky
+	if err := os.Chmod(cfg, mode); err != nil {
+		t.Fatal(err)
+	}
+	res := applyDir(dir, false)
+	if len(res) != 1 || res[0].Fatal || !res[0].Written {
+		t.Fatalf("%+v", res[0])
+	}
+	st, _ := os.Stat(cfg)
+	if got := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != mode {
+		t.Errorf("mode %v, want %v", got, mode)
+	}
+	for _, m := range []fs.FileMode{0o644, 0o755 | fs.ModeSetgid, mode} {
+		if got, ok := parseMode(fmt.Sprintf("%04o", unixMode(m))); !ok || got != m {
+			t.Errorf("journal mode %v comes back as %v", m, got)
+		}
+	}
+}

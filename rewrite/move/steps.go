@@ -1,0 +1,503 @@
+package move
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
+)
+
+// The steps of a plan's execution, each of which can be found done or not
+// done by looking at the tree: a directory exists or not, an entry is at
+// its old or its new path, a file holds its old or its new bytes. So the
+// execution can be resumed (Forward) or undone (Backward) from whatever
+// state an interruption left, any number of times: this is what a journal
+// (package migrate) replays after a crash. The order forward:
+//
+//	mkdir   the directories the moves need, parents first
+//	move    the renames
+//	rmdir   the directories the moves emptied
+//	edit    each edited file: its new bytes written to a temporary file
+//	        beside it (synced), the file checked to hold its old bytes,
+//	        then the temporary renamed over it
+//	sync    the directories whose entries changed
+//
+// and backward the reverse, edits first. A file that holds neither its old
+// nor its new bytes was changed by someone else since the plan was made: it
+// is never overwritten (ChangedError).
+
+// Exec says how a plan is carried out.
+type Exec struct {
+	FS FS // nil: OS
+	// Sync makes every step durable: a new file's data is synced before
+	// it is renamed into place, directories after their entries changed.
+	Sync bool
+	// Tag names the temporary files: .<name>.fwmigrate-<Tag> beside the
+	// file they replace. A journal keeps its tag, so that recovery finds
+	// what a crash left; Run picks a fresh one (NewTag).
+	Tag string
+	// Hook, when set, is called at each point of the execution: before
+	// each step ("mkdir", "move", "rmdir", "edit"; "undo-" and the same
+	// going backward) with its index, between writing an edit's temporary
+	// and renaming it ("replace", "undo-replace"), and before the final
+	// syncs ("sync", "undo-sync"). It may run concurrently for edits.
+	Hook func(point string, i int)
+	// Done, when set, records a step done ("edit", 3) or undone
+	// ("undo-edit", 3). It may run concurrently for edits.
+	Done func(step string, i int)
+	// Resume says an execution with the same Tag may have been
+	// interrupted: its temporaries are looked for and removed first.
+	Resume bool
+
+	changed func(i int) // Backward: edit i was changed since, and is kept
+}
+
+// ChangedError is an edited file that holds neither the bytes the plan
+// read nor the bytes it writes: it changed since the plan was made, and is
+// not overwritten.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string {
+	return rewrite.GitQuote(e.Path) + ": changed since apply read it (edited while apply ran?): not overwritten"
+}
+
+// shown is path as messages name it: relative to the plan's base, quoted
+// as git quotes names when it holds control or non-ASCII bytes.
+func (p *Plan) shown(path string) string { return rewrite.GitQuote(p.rel(path)) }
+
+// NewTag returns a fresh tag for the temporary files of one execution.
+func NewTag() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// TempName is the temporary file that replaces path in the execution
+// tagged tag.
+func TempName(path, tag string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".fwmigrate-"+tag)
+}
+
+func (x *Exec) hook(point string, i int) {
+	if x.Hook != nil {
+		x.Hook(point, i)
+	}
+}
+
+func (x *Exec) done(step string, i int) {
+	if x.Done != nil {
+		x.Done(step, i)
+	}
+}
+
+// Forward performs every step of the plan not done yet, from any state an
+// earlier Forward or Backward of the same plan and tag left: the leftover
+// temporaries are removed first. It stops at the first step that fails.
+func (p *Plan) Forward(x Exec) error {
+	if x.FS == nil {
+		x.FS = OS
+	}
+	fsys := x.FS
+	if err := p.cleanTemps(x); err != nil {
+		return err
+	}
+	for i, d := range p.Mkdirs {
+		x.hook("mkdir", i)
+		if st, err := fsys.Lstat(d); err == nil && st.IsDir() {
+			x.done("mkdir", i)
+			continue
+		}
+		if err := fsys.Mkdir(d, 0o777); err != nil {
+			return fmt.Errorf("creating %s: %w", p.shown(d), err)
+		}
+		x.done("mkdir", i)
+	}
+	for i, mv := range p.Moves {
+		x.hook("move", i)
+		switch state, err := p.moveState(fsys, mv); {
+		case err != nil:
+			return err
+		case state == stateNew:
+		default:
+			if err := fsys.Rename(mv.From, mv.To); err != nil {
+				return fmt.Errorf("moving %s to %s: %w", p.shown(mv.From), p.shown(mv.To), err)
+			}
+		}
+		x.done("move", i)
+	}
+	for i, d := range p.Rmdirs {
+		x.hook("rmdir", i)
+		if _, err := fsys.Lstat(d); err == nil {
+			if err := fsys.Remove(d); err != nil {
+				return fmt.Errorf("removing the emptied %s: %w", p.shown(d), err)
+			}
+		}
+		x.done("rmdir", i)
+	}
+	at := make([]string, len(p.Edits))
+	for i, e := range p.Edits {
+		at[i] = e.NewPath
+	}
+	if err := p.replaceAll(x, at, false); err != nil {
+		return err
+	}
+	x.hook("sync", 0)
+	return p.syncDirs(x)
+}
+
+// Backward undoes every step of the plan that is done, from any state a
+// Forward or Backward of the same plan and tag left, and removes the
+// leftover temporaries. The tree is then as the plan found it, but for the
+// edited files someone changed since (a ChangedError going forward): they
+// are kept as they are, and listed in kept. It stops at the first step
+// that fails.
+func (p *Plan) Backward(x Exec) (kept []string, err error) {
+	if x.FS == nil {
+		x.FS = OS
+	}
+	fsys := x.FS
+	if err := p.cleanTemps(x); err != nil {
+		return nil, err
+	}
+	// Before the moves are undone, a file is at its new path if it moved
+	// at all.
+	at := make([]string, len(p.Edits))
+	for i, e := range p.Edits {
+		at[i] = e.NewPath
+		if _, err := fsys.Lstat(at[i]); err != nil {
+			at[i] = e.Path
+		}
+	}
+	var mu sync.Mutex
+	x.changed = func(i int) {
+		mu.Lock()
+		kept = append(kept, p.shown(p.Edits[i].Path))
+		mu.Unlock()
+	}
+	err = p.replaceAll(x, at, true)
+	sort.Strings(kept)
+	if err != nil {
+		return kept, err
+	}
+	return kept, p.backwardEntries(x)
+}
+
+// backwardEntries undoes the rmdirs, moves and mkdirs.
+func (p *Plan) backwardEntries(x Exec) error {
+	fsys := x.FS
+	for i := len(p.Rmdirs) - 1; i >= 0; i-- {
+		d := p.Rmdirs[i]
+		x.hook("undo-rmdir", i)
+		if _, err := fsys.Lstat(d); err != nil {
+			mode := p.dirMode[d]
+			if err := fsys.Mkdir(d, mode); err != nil {
+				return fmt.Errorf("restoring %s: %w", p.shown(d), err)
+			}
+			if err := fsys.Chmod(d, mode); err != nil {
+				return fmt.Errorf("restoring %s: %w", p.shown(d), err)
+			}
+		}
+		x.done("undo-rmdir", i)
+	}
+	for i := len(p.Moves) - 1; i >= 0; i-- {
+		mv := p.Moves[i]
+		x.hook("undo-move", i)
+		switch state, err := p.moveState(fsys, mv); {
+		case err != nil:
+			return err
+		case state == stateNew:
+			if err := fsys.Rename(mv.To, mv.From); err != nil {
+				return fmt.Errorf("moving %s back to %s: %w", p.shown(mv.To), p.shown(mv.From), err)
+			}
+		}
+		x.done("undo-move", i)
+	}
+	for i := len(p.Mkdirs) - 1; i >= 0; i-- {
+		d := p.Mkdirs[i]
+		x.hook("undo-mkdir", i)
+		if _, err := fsys.Lstat(d); err == nil {
+			if err := fsys.Remove(d); err != nil {
+				return fmt.Errorf("removing the created %s: %w", p.shown(d), err)
+			}
+		}
+		x.done("undo-mkdir", i)
+	}
+	x.hook("undo-sync", 0)
+	return p.syncDirs(x)
+}
+
+type entryState uint8
+
+const (
+	stateOld entryState = iota // at its old path
+	stateNew                   // at its new path
+)
+
+// moveState tells where a moved entry is now.
+func (p *Plan) moveState(fsys FS, mv Move) (entryState, error) {
+	_, errFrom := fsys.Lstat(mv.From)
+	_, errTo := fsys.Lstat(mv.To)
+	switch {
+	case errFrom == nil && errors.Is(errTo, fs.ErrNotExist):
+		return stateOld, nil
+	case errTo == nil && errors.Is(errFrom, fs.ErrNotExist):
+		return stateNew, nil
+	case errFrom == nil:
+		return 0, fmt.Errorf("%s and %s both exist: cannot tell whether it moved", p.shown(mv.From), p.shown(mv.To))
+	case errors.Is(errFrom, fs.ErrNotExist) && errors.Is(errTo, fs.ErrNotExist):
+		return 0, fmt.Errorf("%s is gone: neither %s nor %s exists", p.shown(mv.From), p.shown(mv.From), p.shown(mv.To))
+	case errTo != nil && !errors.Is(errTo, fs.ErrNotExist):
+		return 0, errTo
+	}
+	return 0, errFrom
+}
+
+// syncBatch is the number of edits from which their temporaries are synced
+// all at once (SyncFS) rather than one by one: one syncfs costs about what
+// a few dozen fsyncs do, and flushes whatever else the file system holds.
+const syncBatch = 64
+
+// replaceAll makes each edited file, at at[i], hold its new bytes (back:
+// its old ones) when it holds its old (back: new) ones. The new bytes are
+// written to a temporary file beside it (synced with x.Sync), then the file
+// is read right before the rename and must still hold what the plan read:
+// a save since is never lost. A file already holding what is wanted is
+// left alone; one holding anything else is a ChangedError (going back, it
+// is reported to x.changed and kept).
+//
+// Few edits are done one by one, each temporary synced before its rename.
+// Many are done in two passes when the system can sync a whole file system:
+// every temporary written, one SyncFS, then every check and rename.
+func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
+	edit, replace := "edit", "replace"
+	if back {
+		edit, replace = "undo-edit", "undo-replace"
+	}
+	texts := func(e *FileEdit) (have, want []byte) {
+		if back {
+			return e.New, e.Old
+		}
+		return e.Old, e.New
+	}
+	stage := func(i int, e *FileEdit, sync bool) error {
+		x.hook(edit, i)
+		_, want := texts(e)
+		if err := x.FS.WriteNew(TempName(at[i], x.Tag), want, e.Mode&permBits, sync); err != nil {
+			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+		}
+		return nil
+	}
+	swap := func(i int, e *FileEdit) error {
+		x.hook(replace, i)
+		have, want := texts(e)
+		err := p.swap(x, at[i], have, want)
+		var ce *ChangedError
+		if back && x.changed != nil && errors.As(err, &ce) {
+			x.changed(i)
+			return nil
+		}
+		if err == nil {
+			x.done(edit, i)
+		}
+		return err
+	}
+	if x.Sync && len(p.Edits) >= syncBatch && rewrite.HasSyncFS {
+		if err := p.eachEdit(x, func(i int, e *FileEdit) error { return stage(i, e, false) }); err != nil {
+			p.removeTemps(x, at)
+			return err
+		}
+		if err := x.FS.SyncFS(p.Root); err != nil {
+			p.removeTemps(x, at)
+			return fmt.Errorf("syncing the new files: %w", err)
+		}
+		return p.eachEdit(x, swap)
+	}
+	return p.eachEdit(x, func(i int, e *FileEdit) error {
+		if err := stage(i, e, x.Sync); err != nil {
+			return err
+		}
+		return swap(i, e)
+	})
+}
+
+// swap renames the temporary beside path over it when path holds have, and
+// removes the temporary otherwise: path holds want already (done), or
+// something else (a ChangedError).
+func (p *Plan) swap(x Exec, path string, have, want []byte) error {
+	fsys := x.FS
+	tmp := TempName(path, x.Tag)
+	cur, err := fsys.ReadFile(path)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
+	case bytes.Equal(cur, have):
+		if err = fsys.Rename(tmp, path); err == nil {
+			return nil
+		}
+		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
+	case !bytes.Equal(cur, want):
+		err = &ChangedError{Path: p.rel(path)}
+	}
+	if rerr := fsys.Remove(tmp); err == nil {
+		err = rerr // already done: only the temporary to remove
+	}
+	return err
+}
+
+// removeTemps removes the temporaries a failed first pass left.
+func (p *Plan) removeTemps(x Exec, at []string) {
+	for _, path := range at {
+		x.FS.Remove(TempName(path, x.Tag))
+	}
+}
+
+// editWorkers is how many edits are written at once. Most of a durable
+// write is waiting for the disk, and a file system commits the syncs that
+// wait together in one go, so it is far more than the CPUs.
+const editWorkers = 32
+
+// eachEdit runs fn on every edit, on editWorkers workers when the writes
+// are synced, until one fails; it returns the first error.
+func (p *Plan) eachEdit(x Exec, fn func(i int, e *FileEdit) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	if x.Sync {
+		workers = editWorkers
+	}
+	if workers > len(p.Edits) {
+		workers = len(p.Edits)
+	}
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		mu     sync.Mutex
+		first  error
+		wg     sync.WaitGroup
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(p.Edits) {
+					return
+				}
+				if err := fn(i, &p.Edits[i]); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// cleanTemps removes the temporaries of x.Tag that an interrupted
+// execution left (x.Resume): beside each edited file at its old and its
+// new path (a moved directory takes them along).
+func (p *Plan) cleanTemps(x Exec) error {
+	if !x.Resume {
+		return nil
+	}
+	for _, e := range p.Edits {
+		for _, path := range []string{e.Path, e.NewPath} {
+			tmp := TempName(path, x.Tag)
+			if _, err := x.FS.Lstat(tmp); err != nil {
+				continue
+			}
+			if err := x.FS.Remove(tmp); err != nil {
+				return fmt.Errorf("removing the temporary %s: %w", p.shown(tmp), err)
+			}
+		}
+	}
+	return nil
+}
+
+// syncDirs syncs every directory whose entries the plan changes, when
+// x.Sync.
+func (p *Plan) syncDirs(x Exec) error {
+	if !x.Sync {
+		return nil
+	}
+	seen := map[string]bool{}
+	add := func(path string) { seen[filepath.Dir(path)] = true }
+	for _, d := range p.Mkdirs {
+		add(d)
+	}
+	for _, mv := range p.Moves {
+		add(mv.From)
+		add(mv.To)
+	}
+	for _, d := range p.Rmdirs {
+		add(d)
+	}
+	for _, e := range p.Edits {
+		add(e.Path)
+		add(e.NewPath)
+	}
+	dirs := make([]string, 0, len(seen))
+	for d := range seen {
+		if _, err := x.FS.Lstat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+		next  atomic.Int64
+	)
+	for w := 0; w < min(editWorkers, len(dirs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(dirs) {
+					return
+				}
+				if err := x.FS.SyncDir(dirs[i]); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("syncing %s: %w", p.shown(dirs[i]), err)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// Restore rebuilds a plan from what a journal kept of it: its root, the
+// directories it creates, its moves, the directories it removes with their
+// modes, and its edits. Forward and Backward then work on it as on the
+// plan PlanMove made.
+func Restore(root string, mkdirs []string, moves []Move, rmdirs []string, rmdirModes []fs.FileMode, edits []FileEdit) *Plan {
+	p := &Plan{Root: root, Target: root, base: root, Mkdirs: mkdirs, Moves: moves, Rmdirs: rmdirs, Edits: edits,
+		modes: map[string]fs.FileMode{}, dirMode: map[string]fs.FileMode{}}
+	for i, d := range rmdirs {
+		p.dirMode[d] = rmdirModes[i]
+	}
+	return p
+}
+
+// RmdirMode is the mode of the directory d (one of Rmdirs) as the plan
+// found it, which Backward restores.
+func (p *Plan) RmdirMode(d string) fs.FileMode { return p.dirMode[d] }
