@@ -51,6 +51,15 @@ type Result struct {
 	Old, New []byte // the config's text; New is nil when it does not change
 	Diff     string // with DryRun: the patch
 
+	// ToTest are the behaviour changes of the version step to test the
+	// project for: default changes whose sites are left in the code, and
+	// those only testing can judge.
+	ToTest []string
+
+	// CodeEdits are the application and module files the code fixes
+	// edit (with the move, they are joined to its plan as well).
+	CodeEdits []move.FileEdit
+
 	Plan       *move.Plan // the layout move, nil when nothing moves
 	MovedFiles int        // the files the move renames, those in moved directories included
 	Mode       string     // the fix layout mode the config fixes followed
@@ -156,12 +165,17 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 				}
 				r.Diff = diff
 			} else {
-				r.Diff = rewrite.Diff(diffPath(base, r.Project.ConfigPath), r.Old, r.New)
+				if r.New != nil {
+					r.Diff = rewrite.Diff(diffPath(base, r.Project.ConfigPath), r.Old, r.New)
+				}
+				for _, e := range r.CodeEdits {
+					r.Diff += rewrite.Diff(diffPath(base, e.Path), e.Old, e.New)
+				}
 			}
 			continue
 		}
 		if !o.AllowDirty {
-			paths := []string{r.Project.ConfigPath}
+			paths := append([]string{r.Project.ConfigPath}, r.codeEditPaths()...)
 			if r.Plan != nil {
 				paths = append(paths, planPaths(r.Plan)...)
 			}
@@ -219,9 +233,18 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	r.Old = p.File.Src
 	cur := p
 	failed := map[string]string{} // fix key -> why it could not be made
+	pins := r.pinFixes(p, diags, o)
 	for round := 1; ; round++ {
 		var groups [][]rewrite.Op
 		var owners []*rules.Diagnostic
+		if round == 1 {
+			// The pins asked for, in the first round: the code rules then
+			// find no site of a pinned change, and its code is not edited.
+			for _, d := range pins {
+				groups = append(groups, d.Fix.Ops)
+				owners = append(owners, d)
+			}
+		}
 		for _, d := range diags {
 			if d.Fix == nil || len(d.Fix.Ops) == 0 || d.File != p.ConfigDisplay {
 				continue
@@ -288,6 +311,8 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	if cur != p {
 		r.New = cur.File.Src
 	}
+	diags = r.makeCodeFixes(diags, o)
+	r.ToTest = r.toTest(p, cur.File, diags)
 	for _, d := range diags {
 		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
 			r.Unsafe++
@@ -428,7 +453,7 @@ func (r *Result) NotFixedReason(d *rules.Diagnostic) string {
 
 // Changed reports that apply changes (or would change) the project.
 func (r *Result) Changed() bool {
-	return !r.Fatal && (r.New != nil || r.Plan != nil)
+	return !r.Fatal && (r.New != nil || r.Plan != nil || len(r.CodeEdits) > 0)
 }
 
 // MovedNames are the entries the layout move renames, project-relative.

@@ -28,6 +28,9 @@ type Options struct {
 	// Rollback undoes the apply that was interrupted in each project
 	// (its journal), and does nothing else.
 	Rollback bool
+	// Pin lists the default changes to pin to their version-3 value
+	// (PinAffected, PinAll, or option paths; ValidatePins checks them).
+	Pin []string
 }
 
 // rulesOf returns the checks of project p.

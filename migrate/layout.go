@@ -111,6 +111,12 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 			return r
 		}
 	}
+	for _, e := range r.CodeEdits {
+		if err := plan.MergeContent(e.Path, e.Old, e.New, e.Mode, codeFixes); err != nil {
+			r.internal(err)
+			return r
+		}
+	}
 	r.Plan = plan
 	r.MovedFiles = countFiles(plan)
 	// The fixes left out for the move (FW102's pin of layout B) are its
@@ -127,8 +133,12 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	return r
 }
 
-// configFixes is the reason the config's own fixes give in a plan's edits.
-const configFixes = "config fixes"
+// configFixes and codeFixes are the reasons the config's fixes and the
+// code fixes give in a plan's edits.
+const (
+	configFixes = "config fixes"
+	codeFixes   = "code fixes"
+)
 
 // countFiles counts the files a plan renames, those in moved directories
 // included (before the move: call it before Execute).

@@ -93,7 +93,7 @@ func (r *Result) PathEdits() (paths, files int) {
 	for _, e := range r.Plan.Edits {
 		n := 0
 		for _, why := range e.Why {
-			if why != configFixes {
+			if why != configFixes && why != codeFixes {
 				n++
 			}
 		}

@@ -28,12 +28,20 @@ func writePlan(r *Result) (root string, plan *move.Plan, err error) {
 	if root == "" || path == "" {
 		return "", nil, fmt.Errorf("%s: the project's root is not known", p.ConfigDisplay)
 	}
-	st, err := os.Lstat(path)
-	if err != nil {
-		return "", nil, err
+	var edits []move.FileEdit
+	if r.New != nil {
+		st, err := os.Lstat(path)
+		if err != nil {
+			return "", nil, err
+		}
+		edits = append(edits, move.FileEdit{Path: path, NewPath: path, Old: r.Old, New: r.New, Mode: st.Mode()})
 	}
-	e := move.FileEdit{Path: path, NewPath: path, Old: r.Old, New: r.New, Mode: st.Mode()}
-	return root, move.Restore(root, nil, nil, nil, nil, []move.FileEdit{e}), nil
+	for _, e := range r.CodeEdits {
+		e.Path = realPath(p, e.Path)
+		e.NewPath = e.Path
+		edits = append(edits, e)
+	}
+	return root, move.Restore(root, nil, nil, nil, nil, edits), nil
 }
 
 // confine checks that every path plan touches lies inside root, through no

@@ -110,7 +110,16 @@ type sourceWalk struct {
 // layer adds the sources of one root (the project's or a layer's), as its
 // Detection resolves them today.
 func (w *sourceWalk) layer(root string, d *compat.Detection, ly *Layer) {
-	r := d.Current
+	// The tree as the project resolves it today, and as version 4 will (a
+	// tree already in layout A on v3 without compatibility version 4 has
+	// its code in app/, which only version 4 reads).
+	w.resolution(root, d.Current, ly)
+	if d.V4.SrcDir != d.Current.SrcDir || d.V4.ServerDir != d.Current.ServerDir {
+		w.resolution(root, d.V4, ly)
+	}
+}
+
+func (w *sourceWalk) resolution(root string, r compat.Resolution, ly *Layer) {
 	// The roles that own a folder come first: under version 3 the server
 	// folder is inside a custom srcDir (<srcDir>/server), and it is the
 	// server's, not the app's.

@@ -91,10 +91,8 @@ func runDefaultFlip(pass *Pass) {
 	}
 }
 
-// flipsUnseen returns the default changes to compatibility version to that
-// the project leaves to their defaults and that no site shows: those whose
-// code rule found none, and those no rule can judge.
-func flipsUnseen(pass *Pass, to int) (unreached, untested []compat.Flip) {
+// detectors maps each default change with a code rule to that rule.
+func detectors() map[string]*Rule {
 	detector := map[string]*Rule{}
 	for _, r := range All() {
 		if r.detect == nil {
@@ -104,16 +102,51 @@ func flipsUnseen(pass *Pass, to int) (unreached, untested []compat.Flip) {
 			detector[f] = r
 		}
 	}
+	return detector
+}
+
+// Undetected returns the default changes to compatibility version to (4,
+// or 5 on major 4) whose effect no code rule can find in a project's code:
+// only testing can judge them. Directory defaults (the layout rules') are
+// left out.
+func Undetected(to int) []compat.Flip {
+	detector := detectors()
+	var out []compat.Flip
+	for _, f := range compat.FlipsTo(to) {
+		if isPathFlip(f) {
+			continue
+		}
+		found := false
+		for _, p := range companionsOf(f.Path) {
+			found = found || detector[p] != nil
+		}
+		if !found {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// companionsOf returns the default changes whose sites stand for the one
+// at path: itself, or its flipCompanions.
+func companionsOf(path string) []string {
+	if c := flipCompanions[path]; c != nil {
+		return c
+	}
+	return []string{path}
+}
+
+// flipsUnseen returns the default changes to compatibility version to that
+// the project leaves to their defaults and that no site shows: those whose
+// code rule found none, and those no rule can judge.
+func flipsUnseen(pass *Pass, to int) (unreached, untested []compat.Flip) {
+	detector := detectors()
 	for _, f := range compat.FlipsTo(to) {
 		if isPathFlip(f) || flipSet(pass, f.Path) {
 			continue
 		}
-		paths := flipCompanions[f.Path]
-		if paths == nil {
-			paths = []string{f.Path}
-		}
 		found, reached := false, false
-		for _, p := range paths {
+		for _, p := range companionsOf(f.Path) {
 			if r := detector[p]; r != nil {
 				found = true
 				reached = reached || hasSites(pass, r, p)

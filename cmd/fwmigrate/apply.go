@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -58,6 +60,9 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	}
 	if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
 		return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
+	}
+	if err := migrate.ValidatePins(o.Pin); err != nil {
+		return usageError{err}
 	}
 	for _, a := range o.Also {
 		if a == "" || filepath.IsAbs(a) || strings.Contains(filepath.ToSlash(a), "..") {
@@ -161,6 +166,14 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().BoolVar(&o.AllowDirty, "allow-dirty", false, "rewrite config files that have uncommitted changes in git")
 	cmd.Flags().StringVar(&o.Layout, "layout", migrate.LayoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
 	cmd.Flags().StringSliceVar(&o.Also, "also", nil, "more root folders to move into app/ (e.g. stores,types), besides those found through ~/ imports")
+	cmd.Flags().StringSliceVar(&o.Pin, "pin", nil, "keep the version-3 behaviour of default changes while the code is changed: affected (those that reach the project's code), all, or option paths (e.g. experimental.defaults.useAsyncData.deep)")
+	var pins []string
+	for _, to := range []int{4, 5} {
+		for _, f := range compat.FlipsTo(to) {
+			pins = append(pins, f.Path)
+		}
+	}
+	completeValues(cmd, "pin", append([]string{migrate.PinAffected, migrate.PinAll}, pins...)...)
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
 	completeValues(cmd, "format", "text", "json")
@@ -204,6 +217,8 @@ type applyTally struct {
 	fixes, moved, paths               int
 	unsafe, notFixable, settled, none int
 	versionStep                       bool // the compatibility version was set: version-4 defaults apply
+	codeFiles                         int
+	toTest                            []string
 }
 
 // writeApplyText writes apply's report: per project, what was done (moved,
@@ -289,6 +304,13 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			t.paths += paths
 		}
 	}
+	if state == stateWritten {
+		for _, line := range r.ToTest {
+			if !slices.Contains(t.toTest, line) {
+				t.toTest = append(t.toTest, line)
+			}
+		}
+	}
 	if n := len(r.Fixed) + len(r.ByMove); n > 0 {
 		verb := "fixed"
 		if would {
@@ -306,6 +328,20 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		}
 		if state == stateWritten {
 			t.fixes += n
+		}
+	}
+	if len(r.CodeEdits) > 0 {
+		verb := "edited"
+		if would {
+			verb = "would edit"
+		}
+		var names []string
+		for _, e := range r.CodeEdits {
+			names = append(names, relSlashTo(r.Project.Root, e.Path))
+		}
+		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, plural(len(names), "code file"), strings.Join(names, ", "))
+		if state == stateWritten {
+			t.codeFiles += len(names)
 		}
 	}
 	if len(unsafe) > 0 {
@@ -415,6 +451,9 @@ func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
 		made, moved = "Would make", "move"
 	}
 	fmt.Fprintf(b, "%s %s in %d of %s", made, plural(t.fixes, "fix"), t.changed, plural(t.configs, "config file"))
+	if t.codeFiles > 0 {
+		fmt.Fprintf(b, " and %s", plural(t.codeFiles, "code file"))
+	}
 	if t.moved > 0 {
 		fmt.Fprintf(b, " and %s %s into app/", moved, plural(t.moved, "file"))
 	}
@@ -454,13 +493,19 @@ func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
 			b.WriteString("  - review: 'git status' and 'git diff'\n")
 		}
 		b.WriteString("  - test: run the dev server, the production build and the tests")
-		if t.moved > 0 || t.versionStep {
+		if t.moved > 0 || t.versionStep || len(t.toTest) > 0 {
 			b.WriteString(", and check in particular:\n")
 			if t.moved > 0 {
 				b.WriteString("      that every page, layout and component loads from app/ (the build fails on an import the move missed)\n")
 			}
-			if t.versionStep {
+			if t.versionStep && len(t.toTest) == 0 {
 				b.WriteString("      the behaviour that version 4's defaults change ('fwmigrate explain FW204' lists them)\n")
+			}
+			if len(t.toTest) > 0 {
+				b.WriteString("      the behaviour that the version step changes here:\n")
+				for _, line := range t.toTest {
+					b.WriteString("        " + line + "\n")
+				}
 			}
 		} else {
 			b.WriteByte('\n')
