@@ -257,6 +257,11 @@ func FrameworkMajor(root string) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
+	return PackageMajor(b)
+}
+
+// PackageMajor is FrameworkMajor of a package.json's text.
+func PackageMajor(b []byte) (int, bool) {
 	var pkg struct {
 		Dependencies    map[string]any `json:"dependencies"`
 		DevDependencies map[string]any `json:"devDependencies"`

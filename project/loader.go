@@ -109,6 +109,15 @@ type Loader struct {
 	// replace it to inject errors the OS would not give them (permission
 	// denied, as root).
 	ReadFile func(path string) ([]byte, error)
+	// Overlay, when set, is asked before the disk for every file the
+	// Loader and its projects read: configs, .env files, package.json (for
+	// the framework major), source files and the text files rules read
+	// (Project.ReadText, .fwignore). An editor serves its unsaved buffers
+	// through it (fwmigrate lsp), so that what is checked is what the user
+	// sees. path is absolute, as the reader is about to open it; ok false
+	// means the disk has the file. Directory listings still come from the
+	// disk.
+	Overlay func(path string) (src []byte, ok bool)
 
 	cwd string // real working directory, for displays
 
@@ -144,6 +153,11 @@ func NewLoader() *Loader {
 }
 
 func (l *Loader) read(path string) ([]byte, error) {
+	if l.Overlay != nil {
+		if src, ok := l.Overlay(path); ok {
+			return src, nil
+		}
+	}
 	if l.ReadFile != nil {
 		return l.ReadFile(path)
 	}
@@ -248,8 +262,20 @@ func (l *Loader) loadLayer(root, cfg string) *Layer {
 		ly.Extends = l.declaredRefs(f, filepath.Dir(cfg))
 		ly.rc = DeclaredRuntimeConfig(f)
 	}
-	ly.Detection, ly.DetectErr = compat.Detect(root, conf)
+	major, _ := l.frameworkMajor(root)
+	ly.Detection, ly.DetectErr = compat.DetectMajor(root, conf, major)
 	return ly
+}
+
+// frameworkMajor is compat.FrameworkMajor, with root/package.json read
+// through the overlay.
+func (l *Loader) frameworkMajor(root string) (int, bool) {
+	if l.Overlay != nil {
+		if src, ok := l.Overlay(filepath.Join(root, "package.json")); ok {
+			return compat.PackageMajor(src)
+		}
+	}
+	return compat.FrameworkMajor(root)
 }
 
 // declaredRefs reads the theme and extends options of f (in that order:
@@ -432,7 +458,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		abs = configPath
 	}
-	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}}
+	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}, overlay: l.Overlay}
 	// The config is cached by its real path, so that a project reached
 	// again as another's layer is the same parse. A file gone since it was
 	// found is reported by the read.
@@ -458,7 +484,7 @@ func (l *Loader) fill(p *Project, e *entry) {
 	}
 	if p.Detection != nil {
 		p.Framework = p.Detection.Major
-	} else if major, ok := compat.FrameworkMajor(p.Root); ok {
+	} else if major, ok := l.frameworkMajor(p.Root); ok {
 		p.Framework = major
 	}
 	if p.Framework != 0 {
@@ -580,7 +606,7 @@ func (l *Loader) LayerProjects() []*Project {
 		// nothing new comes.
 		for _, e := range todo {
 			ly := l.load(e)
-			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}}
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay}
 			l.fill(p, e)
 			if p.Framework == 0 {
 				l.mu.Lock()
