@@ -220,3 +220,10 @@ func settle(t testing.TB, n int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -57,8 +57,9 @@ var ErrNoShutdown = errors.New("exit without shutdown")
 
 // Server is one client's session.
 type Server struct {
-	opts Options
-	conn *jsonrpc2.Conn
+	opts  Options
+	conn  *jsonrpc2.Conn
+	ready chan struct{} // closed once conn is set: the first message may come before
 
 	mu          sync.Mutex
 	initialized bool
@@ -84,6 +85,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s.sched = newScheduler(opts.Debounce, s.checkPending)
 	stream := jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{})
 	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s}))
+	close(s.ready)
 	<-s.conn.DisconnectNotify()
 	s.sched.stop()
 	s.mu.Lock()
@@ -100,6 +102,7 @@ func newServer(opts Options) *Server {
 	}
 	return &Server{
 		opts:      opts,
+		ready:     make(chan struct{}),
 		docs:      map[string]*document{},
 		projects:  map[string]*projectState{},
 		published: map[string]map[string][]Diagnostic{},
@@ -263,6 +266,7 @@ func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
 // notify sends a notification; a closed connection is not an error worth
 // more than a log line.
 func (s *Server) notify(method string, params any) {
+	<-s.ready
 	if err := s.conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
 		s.logf("fwmigrate lsp: %s: %v", method, err)
 	}
