@@ -280,3 +280,30 @@ func TestSettings(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestSyntaxError: a config that does not parse has its FW901 at the
+// error's position in UTF-16 columns (esbuild gives bytes), and a client
+// that sends exit without shutdown ends the session with ErrNoShutdown.
+func TestSyntaxError(t *testing.T) {
+	dir := shopTree(t)
+	c := startClient(t, Options{})
+	text := "export default defineFwConfig({\n  app: { head: { title: 'Café 😀' } }, ssr: tru e,\n})\n"
+	uri := c.open(filepath.Join(dir, "fw.config.ts"), text)
+	pub := c.waitDiags(uri, version(1))
+	d := find(pub.Diagnostics, rules.CodeSyntax)
+	if d == nil {
+		t.Fatalf("no FW901 in %+v", pub.Diagnostics)
+	}
+	if want := utf16Pos(text, strings.Index(text, " e,")+1); d.Range.Start != want {
+		t.Errorf("FW901 at %+v, want %+v: %s", d.Range.Start, want, d.Message)
+	}
+	c.notify("exit", nil)
+	select {
+	case err := <-c.done:
+		if err != ErrNoShutdown {
+			t.Errorf("Serve after exit without shutdown: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
@@ -316,7 +317,7 @@ func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *
 		if e := recover(); e != nil {
 			d := rules.Find(rules.CodeInternal).Diagnose(cfg, ast.Span{}, "", fmt.Sprintf("internal error: %v", e))
 			d.Severity = rules.Error
-			d.Notes = []string{"this is a bug in fwmigrate: please report it with the config", firstLines(string(debug.Stack()), 12)}
+			d.Notes = []string{"this is a bug in fwmigrate: please report it with the config", text.FirstLines(string(debug.Stack()), 12)}
 			if res.project == nil {
 				res.project = project.Failed(cfg, cfg, fmt.Errorf("internal error: %v", e))
 			}
@@ -364,14 +365,6 @@ func (s *Server) options(cfg string, finder *settings.Finder) rules.Options {
 		}
 	}
 	return res.Options(b)
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // scheduler runs the checks of the projects changes reach, on one

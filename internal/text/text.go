@@ -46,3 +46,12 @@ func Wrap(lead, text string, width int) string {
 	b.WriteString(line + "\n")
 	return b.String()
 }
+
+// FirstLines is the first n lines of s (a stack trace shown in a note).
+func FirstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
