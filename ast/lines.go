@@ -104,3 +104,51 @@ func (l Lines) Position(offset int) Position {
 	}
 	return Position{Line: i + 1, Column: offset - ls + 1, ColumnUTF16: u16 + 1}
 }
+
+// Offset is Position's inverse for UTF-16 columns (an editor's positions):
+// the byte offset of 1-based line and column. A line past the end gives the
+// end of the text; a column past the line's end gives the end of its text
+// (before its line end); a column inside a character gives the character's
+// start. On the first line the BOM is skipped, as Position does.
+func (l Lines) Offset(line, columnUTF16 int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(l.starts) {
+		return len(l.src)
+	}
+	i := line - 1
+	ls := int(l.starts[i])
+	if i == 0 && l.hasBOM() {
+		ls = 3
+	}
+	end := len(l.src)
+	if i+1 < len(l.starts) {
+		end = int(l.starts[i+1])
+		if end > ls && l.src[end-1] == '\n' {
+			end--
+		}
+		if end > ls && l.src[end-1] == '\r' {
+			end--
+		}
+	}
+	u16 := 1
+	j := ls
+	for j < end {
+		c := l.src[j]
+		w, size := 1, 1
+		if c >= 0x80 {
+			var r rune
+			r, size = utf8.DecodeRune(l.src[j:])
+			if r >= 0x10000 {
+				w = 2
+			}
+		}
+		if u16+w > columnUTF16 {
+			break
+		}
+		u16 += w
+		j += size
+	}
+	return j
+}

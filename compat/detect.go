@@ -83,12 +83,20 @@ var (
 // set at run time make the fields that depend on them unknown; Detect never
 // guesses. The error is an I/O error other than a missing file.
 func Detect(root string, cfg Config) (*Detection, error) {
+	major, err := PackageMajor(root)
+	return DetectMajor(root, cfg, major, err)
+}
+
+// DetectMajor is Detect with the framework major given (0 when unknown,
+// majorErr why: PackageMajor's answer) instead of read from
+// root/package.json: an editor's unsaved package.json says it
+// (project.Loader.Overlay).
+func DetectMajor(root string, cfg Config, major int, majorErr error) (*Detection, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", root, err)
 	}
-	d := &Detection{Root: abs}
-	d.Major, d.MajorErr = PackageMajor(abs)
+	d := &Detection{Root: abs, Major: major, MajorErr: majorErr}
 
 	src, err := detectSrcDir(abs, cfg)
 	if err != nil {

@@ -292,6 +292,13 @@ func PackageMajor(root string) (int, error) {
 	if err != nil {
 		return 0, nil
 	}
+	return ParsePackageMajor(path, b)
+}
+
+// ParsePackageMajor is PackageMajor of a package.json's text b (an
+// editor's unsaved buffer, through project.Loader.Overlay); path names it
+// in errors.
+func ParsePackageMajor(path string, b []byte) (int, error) {
 	var pkg struct {
 		Dependencies    map[string]any `json:"dependencies"`
 		DevDependencies map[string]any `json:"devDependencies"`

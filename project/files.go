@@ -146,7 +146,14 @@ func (p *Project) FwIgnore() (*TextFile, error) {
 	t := p.files()
 	t.fwOnce.Do(func() {
 		path := filepath.Join(p.Root, ".fwignore")
-		src, err := os.ReadFile(path)
+		src, ok := []byte(nil), false
+		if p.overlay != nil {
+			src, ok = p.overlay(path)
+		}
+		var err error
+		if !ok {
+			src, err = os.ReadFile(path)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}

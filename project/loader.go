@@ -110,6 +110,15 @@ type Loader struct {
 	// replace it to inject errors the OS would not give them (permission
 	// denied, as root).
 	ReadFile func(path string) ([]byte, error)
+	// Overlay, when set, is asked before the disk for every file the
+	// Loader and its projects read: configs, .env files, package.json (for
+	// the framework major), source files and the text files rules read
+	// (Project.ReadText, .fwignore). An editor serves its unsaved buffers
+	// through it (fwmigrate lsp), so that what is checked is what the user
+	// sees. path is absolute, as the reader is about to open it; ok false
+	// means the disk has the file. Directory listings still come from the
+	// disk.
+	Overlay func(path string) (src []byte, ok bool)
 
 	cwd string // real working directory, for displays
 
@@ -145,6 +154,11 @@ func NewLoader() *Loader {
 }
 
 func (l *Loader) read(path string) ([]byte, error) {
+	if l.Overlay != nil {
+		if src, ok := l.Overlay(path); ok {
+			return src, nil
+		}
+	}
 	if l.ReadFile != nil {
 		return l.ReadFile(path)
 	}
@@ -252,8 +266,21 @@ func (l *Loader) loadLayer(root, cfg string) *Layer {
 		ly.Extends = l.declaredRefs(f, filepath.Dir(cfg))
 		ly.rc = DeclaredRuntimeConfig(f)
 	}
-	ly.Detection, ly.DetectErr = compat.Detect(root, conf)
+	major, majorErr := l.packageMajor(root)
+	ly.Detection, ly.DetectErr = compat.DetectMajor(root, conf, major, majorErr)
 	return ly
+}
+
+// packageMajor is compat.PackageMajor, with root/package.json read
+// through the overlay.
+func (l *Loader) packageMajor(root string) (int, error) {
+	if l.Overlay != nil {
+		path := filepath.Join(root, "package.json")
+		if src, ok := l.Overlay(path); ok {
+			return compat.ParsePackageMajor(path, src)
+		}
+	}
+	return compat.PackageMajor(root)
 }
 
 // declaredRefs reads the theme and extends options of f (in that order:
@@ -442,7 +469,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		abs = configPath
 	}
-	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}}
+	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}, overlay: l.Overlay}
 	// The config is cached by its real path, so that a project reached
 	// again as another's layer is the same parse. A file gone since it was
 	// found is reported by the read.
@@ -487,14 +514,15 @@ func (l *Loader) fill(p *Project, e *entry) {
 		if ly.File != nil {
 			conf = astConfig{ly.File}
 		}
-		own.Detection, own.DetectErr = compat.Detect(p.RealRoot, conf)
+		major, majorErr := l.packageMajor(p.RealRoot)
+		own.Detection, own.DetectErr = compat.DetectMajor(p.RealRoot, conf, major, majorErr)
 		l.addAuto(&own)
 		ly = &own
 		p.Layer = ly
 	}
 	if p.Detection != nil {
 		p.Framework = p.Detection.Major
-	} else if major, ok := compat.FrameworkMajor(p.Root); ok {
+	} else if major, _ := l.packageMajor(p.Root); major > 0 {
 		p.Framework = major
 	}
 	if p.Framework != 0 {
@@ -616,7 +644,7 @@ func (l *Loader) LayerProjects() []*Project {
 		// nothing new comes.
 		for _, e := range todo {
 			ly := l.load(e)
-			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{},
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay,
 				RealRoot: e.root, ConfigReal: e.cfg, Journal: journalAt(e.root)}
 			l.fill(p, e)
 			if p.Framework == 0 {

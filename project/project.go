@@ -72,6 +72,9 @@ type Project struct {
 
 	key  string // the Loader cache key of its Layer
 	tree *tree  // what the rules asked of the disk (files.go)
+	// overlay is the Loader's Overlay: the project's reads of source and
+	// text files go through it (readFile).
+	overlay func(path string) ([]byte, bool)
 }
 
 // Failed returns the project of a config that could not be loaded at all

@@ -60,6 +60,27 @@ func ReadSource(path string) ([]byte, error) {
 	}
 }
 
+// readFile reads a source or text file of the project: the overlay's text
+// when it has one, else ReadSource's. A binary file is an error.
+func (p *Project) readFile(path string) ([]byte, error) {
+	return readOver(p.overlay, path)
+}
+
+func readOver(overlay func(string) ([]byte, bool), path string) ([]byte, error) {
+	src, ok := []byte(nil), false
+	if overlay != nil {
+		src, ok = overlay(path)
+	}
+	var err error
+	if !ok {
+		src, err = ReadSource(path)
+	}
+	if err == nil {
+		err = binaryErr(src)
+	}
+	return src, err
+}
+
 func fileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():

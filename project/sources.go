@@ -45,6 +45,8 @@ type Source struct {
 	// Layer is the local layer the file belongs to, nil for the project's
 	// own files.
 	Layer *Layer
+
+	overlay func(path string) ([]byte, bool) // the project's (Read)
 }
 
 // Lang returns the file's language as the code reader takes it: "vue",
@@ -164,7 +166,7 @@ func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
 	if err != nil {
 		rel = p
 	}
-	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly})
+	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay})
 }
 
 // file adds one file when it is a regular file (symlinks followed).
@@ -230,12 +232,6 @@ func (p *Project) display(abs string) string {
 	return filepath.Join(filepath.Dir(p.ConfigDisplay), rel)
 }
 
-// Read reads the file (with ReadSource's limits); a binary file is an
-// error.
-func (s *Source) Read() ([]byte, error) {
-	src, err := ReadSource(s.Path)
-	if err == nil {
-		err = binaryErr(src)
-	}
-	return src, err
-}
+// Read reads the file (with ReadSource's limits), or takes its text from
+// the Loader's Overlay; a binary file is an error.
+func (s *Source) Read() ([]byte, error) { return readOver(s.overlay, s.Path) }

@@ -36,10 +36,7 @@ func (p *Project) ReadText(path string) (*TextFile, error) {
 	if !inside {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("outside the project")}
 	}
-	src, err := ReadSource(real)
-	if err == nil {
-		err = binaryErr(src)
-	}
+	src, err := p.readFile(real)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -113,70 +114,16 @@ func writeOptionsJSON(w io.Writer, opts []*compat.Option) error {
 	return err
 }
 
-// defaultText renders a default for people: its JSON value, its note, or "-".
-func defaultText(d compat.Default) string {
-	if !d.Set {
-		if d.Note != "" {
-			return "(" + d.Note + ")"
-		}
-		return "-"
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d.Value); err != nil {
-		return fmt.Sprint(d.Value)
-	}
-	s := strings.TrimSuffix(b.String(), "\n")
-	if d.Note != "" {
-		s += " (" + d.Note + ")"
-	}
-	return s
-}
-
-// shortDefault is defaultText without the note of a plain value, for tables.
+// shortDefault is the default without the note of a plain value, for tables.
 func shortDefault(d compat.Default) string {
 	if d.Set {
 		d.Note = ""
 	}
-	return defaultText(d)
-}
-
-func statusText(o *compat.Option) string {
-	s := o.Status.Words()
-	if o.Replacement != "" {
-		s += " -> " + o.Replacement
-	}
-	return s
+	return d.Text()
 }
 
 func writeOptionDetail(w io.Writer, o *compat.Option, l compat.Layout) error {
-	var b strings.Builder
-	field := func(name, value string) {
-		if value != "" {
-			b.WriteString(wrapText(fmt.Sprintf("  %-12s ", name), value, 100))
-		}
-	}
-	b.WriteString(o.Path + "\n")
-	field("aliases", strings.Join(o.Aliases, ", "))
-	field("type", o.Type.String())
-	if l != compat.LayoutB {
-		field("default (A)", defaultText(o.DefaultA))
-	}
-	if l != compat.LayoutA {
-		field("default (B)", defaultText(o.DefaultB))
-	}
-	field("layouts", o.Layouts.String())
-	field("status", statusText(o))
-	field("reason", o.Reason)
-	if o.Open {
-		field("open", "keys under it are not checked")
-	}
-	field("rule", o.Rule)
-	if o.Doc != o.Rule {
-		field("description", o.Doc)
-	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, o.Describe(l))
 	return err
 }
 
@@ -198,7 +145,7 @@ func writeOptionsTable(w io.Writer, opts []*compat.Option, l compat.Layout) erro
 		if l != compat.LayoutA {
 			r = append(r, clipText(shortDefault(o.DefaultB), 30))
 		}
-		rows = append(rows, append(r, statusText(o)))
+		rows = append(rows, append(r, o.StatusText()))
 	}
 	width := make([]int, len(header))
 	for _, r := range rows {
@@ -220,11 +167,11 @@ func writeOptionsTable(w io.Writer, opts []*compat.Option, l compat.Layout) erro
 		}
 		// The rule (or the description) goes under its row.
 		o := opts[i-1]
-		if text := o.Rule; text != "" || o.Doc != "" {
-			if text == "" {
-				text = o.Doc
+		if note := o.Rule; note != "" || o.Doc != "" {
+			if note == "" {
+				note = o.Doc
 			}
-			b.WriteString(wrapText("    ", text, 100))
+			b.WriteString(text.Wrap("    ", note, 100))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -237,30 +184,4 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
-}
-
-// wrapText renders text after lead, wrapped at width with a hanging indent as
-// wide as lead, and ends with a newline.
-func wrapText(lead, text string, width int) string {
-	pad := strings.Repeat(" ", utf8.RuneCountInString(lead))
-	var b strings.Builder
-	line := lead
-	n := utf8.RuneCountInString(lead)
-	fresh := true
-	for _, word := range strings.Fields(text) {
-		wl := utf8.RuneCountInString(word)
-		if !fresh && n+1+wl > width {
-			b.WriteString(line + "\n")
-			line, n, fresh = pad, len(pad), true
-		}
-		if !fresh {
-			line += " "
-			n++
-		}
-		line += word
-		n += wl
-		fresh = false
-	}
-	b.WriteString(line + "\n")
-	return b.String()
 }

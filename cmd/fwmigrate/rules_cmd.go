@@ -3,13 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/rules/ruledocs"
 )
 
 func init() { commands = append(commands, newRulesCmd, newExplainCmd) }
@@ -88,28 +89,10 @@ func newExplainCmd() *cobra.Command {
 				}
 				return usageError{fmt.Errorf("%s; 'fwmigrate rules' lists them", msg)}
 			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%s %s (%s, default severity %s)\n\n%s\n", r.Code, r.Name, r.Category, r.Severity, r.Doc.Summary)
-			if r.Doc.Why != "" {
-				fmt.Fprintf(w, "\nWhy:\n%s\n", indent(strings.TrimSpace(r.Doc.Why)))
-			}
-			if r.Doc.Example != "" {
-				fmt.Fprintf(w, "\nExample:\n%s\n", indent(strings.TrimSpace(r.Doc.Example)))
-			}
-			if r.Doc.Fix != "" {
-				fmt.Fprintf(w, "\nFix:\n%s\n", indent(strings.TrimSpace(r.Doc.Fix)))
-			} else {
-				fmt.Fprintf(w, "\nFix:\n  none: this finding needs a person's decision.\n")
-			}
-			fmt.Fprintf(w, "\nSuppress one occurrence with: // fwmigrate-ignore %s: <reason>\n", r.Code)
-			fmt.Fprintf(w, "Online: %s\n", ruleURL(r.Code))
-			return nil
+			_, err := io.WriteString(cmd.OutOrStdout(), ruledocs.Explain(r))
+			return err
 		},
 	}
-}
-
-func indent(s string) string {
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 }
 
 // suggestRule finds the rule code or name closest to s.

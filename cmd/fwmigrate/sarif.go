@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/rules/ruledocs"
 )
 
 // SARIF 2.1.0 output, for GitHub code scanning and other SARIF consumers.
@@ -96,13 +97,8 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn,omitempty"`
 }
 
-// rulesDocs is where docs/rules/FWxxx.md (generated from the rules' docs by
-// go generate ./rules) is published: the repository's main branch, whose
-// URLs stay the same from release to release.
-const rulesDocs = "https://github.com/fwmigrate/fwmigrate/blob/main/docs/rules/"
-
-// ruleURL is the address of a rule's page.
-func ruleURL(code string) string { return rulesDocs + code + ".md" }
+// ruleURL is the address of a rule's page (SARIF's helpUri).
+func ruleURL(code string) string { return ruledocs.URL(code) }
 
 func sarifLevel(s rules.Severity) string {
 	switch s {

@@ -1,0 +1,272 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// Code actions: every fix of the diagnostics under the cursor, made the
+// way `fwmigrate apply` makes it, and a fwmigrate-ignore comment. Each is
+// a WorkspaceEdit for the editor to apply: the server writes nothing.
+
+func (s *Server) codeActions(p CodeActionParams) []CodeAction {
+	out := []CodeAction{}
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return out
+	}
+	s.mu.Lock()
+	set := map[string]bool{}
+	for c := range s.published[path] {
+		set[c] = true
+	}
+	if d := s.docs[path]; d != nil && d.owner != "" {
+		set[d.owner] = true
+	}
+	disabled := s.caps.TextDocument.CodeAction.DisabledSupport
+	s.mu.Unlock()
+	cfgs := make([]string, 0, len(set))
+	for c := range set {
+		cfgs = append(cfgs, c)
+	}
+	sort.Strings(cfgs)
+	seen := map[string]bool{}
+	add := func(a CodeAction) {
+		if !seen[a.Title] {
+			seen[a.Title] = true
+			out = append(out, a)
+		}
+	}
+	for _, cfg := range cfgs {
+		res := s.current(cfg)
+		if res == nil {
+			continue
+		}
+		// No change can come while a request is handled (the connection
+		// hands over one message at a time): the buffers are those the
+		// check read.
+		snap := s.snapshot()
+		s.mu.Lock()
+		uri := s.uriOf(path)
+		s.mu.Unlock()
+		for _, d := range res.byFile[path] {
+			ld := s.toLSP(d, uri, res.texts[path])
+			if !overlaps(ld.Range, p.Range) {
+				continue
+			}
+			if d.Fix != nil && len(d.Fix.Ops) > 0 {
+				a := CodeAction{Title: fixTitle(d), Kind: KindQuickFix, Diagnostics: []Diagnostic{ld}}
+				a.IsPreferred = d.Fix.Applicability == rules.Safe && d.Fix.Layout == rules.AnyLayout
+				edit, why, err := s.fixEdit(res, d, snap)
+				switch {
+				case err != nil:
+					s.logf("fwmigrate lsp: %s: fix of %s: %v", path, d.Code, err)
+				case why != "":
+					if disabled {
+						a.IsPreferred = false
+						a.Disabled = &Disabled{Reason: why}
+						add(a)
+					}
+				default:
+					a.Edit = edit
+					add(a)
+				}
+			}
+			if a := s.suppressAction(res, d, path); a != nil {
+				a.Diagnostics = []Diagnostic{ld}
+				add(*a)
+			}
+		}
+	}
+	return out
+}
+
+// overlaps reports whether two ranges share a position (their ends count:
+// a cursor just after a key is on its diagnostic).
+func overlaps(a, b Range) bool {
+	before := func(x, y Position) bool { return x.Line < y.Line || x.Line == y.Line && x.Character < y.Character }
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+// fixTitle names a fix as the editor lists it: its description, its rule,
+// "(unsafe)" for a fix that changes behaviour, and the layout choice it
+// assumes.
+func fixTitle(d *rules.Diagnostic) string {
+	t := fmt.Sprintf("%s (%s)", upperFirst(d.Fix.Description), d.Code)
+	if d.Fix.Applicability == rules.Unsafe {
+		t += " (unsafe)"
+	}
+	switch d.Fix.Layout {
+	case rules.MoveOnly:
+		t += " (once the sources are in app/)"
+	case rules.KeepOnly:
+		t += " (keeps layout B)"
+	}
+	return t
+}
+
+func upperFirst(s string) string {
+	if s != "" && 'a' <= s[0] && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// fixEdit makes d's fix. A config fix goes through rewrite.ApplyGroups and
+// rewrite.Verify on the text the check parsed, as apply makes it; a code
+// fix through rewrite.EditCode. why says why a fix cannot be made (an op
+// apply would skip); err is a fix that fails its own checks (a bug).
+func (s *Server) fixEdit(res *checked, d *rules.Diagnostic, snap snapshot) (edit *WorkspaceEdit, why string, err error) {
+	fix := d.Fix
+	var file string
+	var before, after []byte
+	if fix.File == "" {
+		p := res.project
+		if p.File == nil {
+			return nil, "the config could not be read", nil
+		}
+		r, err := rewrite.ApplyGroups(p.File, [][]rewrite.Op{fix.Ops})
+		if err != nil {
+			return nil, "", err
+		}
+		for _, sk := range r.Skipped {
+			if !sk.Blocked || why == "" {
+				why = sk.Reason
+			}
+		}
+		if why != "" {
+			return nil, why, nil
+		}
+		if err := rewrite.Verify(p.ConfigDisplay, p.File, r.Src, r.Applied); err != nil {
+			return nil, "", err
+		}
+		file, before, after = p.ConfigPath, p.File.Src, r.Src
+	} else {
+		src, err := snap.read(fix.File)
+		if err != nil {
+			return nil, fmt.Sprintf("cannot read %s: %v", filepath.Base(fix.File), err), nil
+		}
+		out, err := rewrite.EditCode(fix.File, src, fix.Ops)
+		if err != nil {
+			return nil, "", err
+		}
+		file, before, after = fix.File, src, out
+	}
+	if bytes.Equal(before, after) {
+		return nil, "nothing to change: the fix is already made", nil
+	}
+	s.mu.Lock()
+	uri := s.uriOf(file)
+	s.mu.Unlock()
+	return &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{uri: textEdits(before, after)}}, "", nil
+}
+
+// textEdits are the edits that turn before into after, as the editor's
+// ranges in before.
+func textEdits(before, after []byte) []TextEdit {
+	lines := ast.NewLines(before)
+	edits := udiff.Strings(string(before), string(after))
+	out := make([]TextEdit, 0, len(edits))
+	for _, e := range edits {
+		out = append(out, TextEdit{Range: Range{Start: position(lines, e.Start), End: position(lines, e.End)}, NewText: e.New})
+	}
+	return out
+}
+
+// unsuppressible are the codes no fwmigrate-ignore comment hides (see
+// rules/suppress.go): a file that could not be read or checked, the
+// tool's own errors, and the unused-suppression finding itself.
+var unsuppressible = map[string]bool{
+	rules.CodeSyntax: true, rules.CodeIO: true, rules.CodeInternal: true,
+	rules.CodeUnsupportedMajor: true, "FW903": true,
+}
+
+// ownLine is a fwmigrate-ignore comment alone on its line, with the codes
+// it names (group 2), as rules/suppress.go reads it.
+var ownLine = regexp.MustCompile(`^([ \t]*(?://|#)[ \t]*fwmigrate-ignore)([ \t]+[A-Za-z0-9_\-, \t]*[A-Za-z0-9_\-])?[ \t]*(?::.*)?$`)
+
+// suppressAction is the action that hides d with a fwmigrate-ignore
+// comment on the line above (`//` in a config, `#` in a .env file), or
+// adds d's code to the comment already there. Only configs and .env files
+// read these comments.
+func (s *Server) suppressAction(res *checked, d *rules.Diagnostic, path string) *CodeAction {
+	if d.Line <= 0 || unsuppressible[d.Code] {
+		return nil
+	}
+	p := res.project
+	var text []byte
+	marker := "//"
+	switch {
+	case p.File != nil && path == p.ConfigPath:
+		text = p.File.Src
+	default:
+		for _, ef := range p.Env {
+			if ef.Path == path && ef.Err == nil {
+				text, marker = ef.Src, "#"
+			}
+		}
+	}
+	if text == nil {
+		return nil
+	}
+	lines := ast.NewLines(text)
+	start := lines.Offset(d.Line, 1)
+	var at int
+	var insert string
+	if prev := d.Line - 1; prev >= 1 {
+		ps := lines.Offset(prev, 1)
+		line := bytes.TrimRight(text[ps:start], "\r\n")
+		if m := ownLine.FindSubmatchIndex(line); m != nil && m[4] >= 0 && (marker == "#") == bytes.Contains(line[:m[3]], []byte("#")) {
+			at, insert = ps+m[5], ", "+d.Code
+		}
+	}
+	if insert == "" {
+		indent := start
+		for indent < len(text) && (text[indent] == ' ' || text[indent] == '\t') {
+			indent++
+		}
+		eol := "\n"
+		if bytes.Contains(text, []byte("\r\n")) {
+			eol = "\r\n"
+		}
+		at, insert = start, string(text[start:indent])+marker+" fwmigrate-ignore "+d.Code+": <reason>"+eol
+	}
+	next := make([]byte, 0, len(text)+len(insert))
+	next = append(append(append(next, text[:at]...), insert...), text[at:]...)
+	if marker == "//" && !commentAt(p.ConfigDisplay, next, at, insert) {
+		return nil // the line above is inside a string or template
+	}
+	pos := position(lines, at)
+	s.mu.Lock()
+	uri := s.uriOf(path)
+	s.mu.Unlock()
+	return &CodeAction{
+		Title: fmt.Sprintf("Suppress %s on this line (fwmigrate-ignore comment)", d.Code),
+		Kind:  KindQuickFix,
+		Edit:  &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{uri: {{Range: Range{Start: pos, End: pos}, NewText: insert}}}},
+	}
+}
+
+// commentAt reports whether the config text next still parses and has a
+// comment holding the inserted text at offset at.
+func commentAt(name string, next []byte, at int, insert string) bool {
+	f, err := ast.Parse(name, next)
+	if err != nil {
+		return false
+	}
+	for _, c := range f.Comments {
+		if c.Loc.Start <= at+len(insert)-1 && at < c.Loc.End && !c.Block {
+			return true
+		}
+	}
+	return false
+}

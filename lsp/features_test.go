@@ -1,0 +1,309 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// actionsAt returns the code actions of uri over r.
+func (c *testClient) actionsAt(uri DocumentURI, r Range) []CodeAction {
+	c.t.Helper()
+	var out []CodeAction
+	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Range: r}, &out)
+	return out
+}
+
+func titled(actions []CodeAction, prefix string) *CodeAction {
+	for i := range actions {
+		if strings.HasPrefix(actions[i].Title, prefix) || strings.Contains(actions[i].Title, prefix) {
+			return &actions[i]
+		}
+	}
+	return nil
+}
+
+// TestCodeFileFix: a code rule's finding in an open .vue file, its fix made
+// by rewrite.EditCode on the buffer, applied and checked again.
+func TestCodeFileFix(t *testing.T) {
+	dir := shopTree(t)
+	c := startClient(t, Options{})
+	vue := filepath.Join(dir, "app/pages/index.vue")
+	text := "<script setup lang=\"ts\">\n// ünïcode first\nconst route = useRoute()\nconst title = route.meta.name\n</script>\n"
+	uri := c.open(vue, text)
+	pub := c.waitDiags(uri, version(1))
+	d := find(pub.Diagnostics, "FW606")
+	if d == nil {
+		t.Fatalf("no FW606 in %+v", pub.Diagnostics)
+	}
+	at := strings.Index(text, "route.meta.name")
+	if d.Range.Start != utf16Pos(text, at) {
+		t.Errorf("FW606 at %+v, want %+v", d.Range.Start, utf16Pos(text, at))
+	}
+	actions := c.actionsAt(uri, d.Range)
+	fix := titled(actions, "(FW606)")
+	if fix == nil || fix.Edit == nil || !fix.IsPreferred {
+		t.Fatalf("no FW606 fix among %+v", actions)
+	}
+	if titled(actions, "Suppress") != nil {
+		t.Errorf("a suppression offered in a code file, which does not read them: %+v", actions)
+	}
+	fixed := applyEdits(text, fix.Edit.Changes[uri])
+	if !strings.Contains(fixed, "const title = route.name\n") {
+		t.Fatalf("fixed:\n%s", fixed)
+	}
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: fixed}}})
+	if pub := c.waitDiags(uri, version(2)); find(pub.Diagnostics, "FW606") != nil {
+		t.Errorf("FW606 still there: %+v", pub.Diagnostics)
+	}
+	c.shutdown()
+}
+
+// TestEnvSuppression: a .env file's finding hidden by the `#` comment the
+// code action inserts above it; a second code on the same line is added
+// to that comment.
+func TestEnvSuppression(t *testing.T) {
+	dir := shopTree(t)
+	c := startClient(t, Options{})
+	text := "FW_PUBLIC_APIBASE=x\n"
+	uri := c.open(filepath.Join(dir, ".env"), text)
+	pub := c.waitDiags(uri, version(1))
+	d := find(pub.Diagnostics, "FW403")
+	if d == nil {
+		t.Fatalf("no FW403 in %+v", pub.Diagnostics)
+	}
+	a := titled(c.actionsAt(uri, d.Range), "Suppress FW403")
+	if a == nil {
+		t.Fatal("no suppression")
+	}
+	next := applyEdits(text, a.Edit.Changes[uri])
+	if next != "# fwmigrate-ignore FW403: <reason>\nFW_PUBLIC_APIBASE=x\n" {
+		t.Fatalf("suppressed:\n%s", next)
+	}
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: next}}})
+	if pub := c.waitDiags(uri, version(2)); len(pub.Diagnostics) != 0 {
+		t.Errorf("after the suppression: %+v", pub.Diagnostics)
+	}
+	c.shutdown()
+
+	// In a config, a comment above that names another code gets this one.
+	s := newServer(Options{})
+	cfg := "export default defineFwConfig({\n  dir: {\n    // fwmigrate-ignore FW302: why\n    static: 'public',\n  },\n})\n"
+	p := loadText(t, dir, cfg)
+	diag := &rules.Diagnostic{Code: "FW107", Line: 4, File: p.ConfigPath}
+	act := s.suppressAction(&checked{project: p}, diag, p.ConfigPath)
+	if act == nil {
+		t.Fatal("no suppression in the config")
+	}
+	var edits []TextEdit
+	for _, e := range act.Edit.Changes {
+		edits = e
+	}
+	if got := applyEdits(cfg, edits); !strings.Contains(got, "// fwmigrate-ignore FW302, FW107: why\n") {
+		t.Errorf("suppression added as\n%s", got)
+	}
+	// Inside a template literal, a comment would be text: no action.
+	cfg = "export default defineFwConfig({\n  app: { head: { script: [{ innerHTML: `a\n  ${1}` }] } },\n})\n"
+	p = loadText(t, dir, cfg)
+	if act := s.suppressAction(&checked{project: p}, &rules.Diagnostic{Code: "FW301", Line: 3, File: p.ConfigPath}, p.ConfigPath); act != nil {
+		t.Errorf("a suppression inside a template literal: %+v", act.Edit)
+	}
+}
+
+// loadText loads the project of dir with text as its config's buffer.
+func loadText(t *testing.T, dir, text string) *project.Project {
+	t.Helper()
+	cfg := filepath.Join(dir, "fw.config.ts")
+	l := project.NewLoader()
+	l.Overlay = func(p string) ([]byte, bool) {
+		if p == cfg {
+			return []byte(text), true
+		}
+		return nil, false
+	}
+	p := l.Load(cfg, cfg)
+	if p.File == nil {
+		t.Fatalf("%s does not parse: %v", text, p.Err)
+	}
+	return p
+}
+
+// counter counts the checks of each project.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) check(p *project.Project, opts rules.Options) []*rules.Diagnostic {
+	c.mu.Lock()
+	c.n[filepath.Base(filepath.Dir(p.ConfigPath))]++
+	c.mu.Unlock()
+	return rules.Check(p, opts)
+}
+
+func (c *counter) get() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range c.n {
+		out[k] = v
+	}
+	return out
+}
+
+// TestIncremental: a change checks the projects it reaches and no other.
+// A layer's config reaches the app that extends it; a project's
+// package.json (unsaved: the overlay) reaches that project, whose
+// framework major then changes its findings.
+func TestIncremental(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"apps/a/fw.config.ts":      "export default defineFwConfig({ extends: ['../../layers/base'], future: { compatibilityVersion: 4 } })\n",
+		"apps/a/package.json":      `{ "dependencies": { "fw": "^3.15.0" } }`,
+		"apps/b/fw.config.ts":      "export default defineFwConfig({ ssr: true })\n",
+		"apps/b/package.json":      `{ "dependencies": { "fw": "^3.15.0" } }`,
+		"layers/base/fw.config.ts": "export default defineFwConfig({})\n",
+	})
+	cnt := &counter{n: map[string]int{}}
+	c := startClient(t, Options{Check: cnt.check})
+	a := c.open(filepath.Join(dir, "apps/a/fw.config.ts"), "export default defineFwConfig({ extends: ['../../layers/base'], future: { compatibilityVersion: 4 } })\n")
+	b := c.open(filepath.Join(dir, "apps/b/fw.config.ts"), "export default defineFwConfig({ ssr: true })\n")
+	c.waitDiags(a, version(1))
+	pubB := c.waitDiags(b, version(1))
+	if find(pubB.Diagnostics, "FW206") == nil {
+		t.Fatalf("b on framework 3: no FW206 in %+v", pubB.Diagnostics)
+	}
+	if got := cnt.get(); got["a"] != 1 || got["b"] != 1 {
+		t.Fatalf("checks after opening: %v", got)
+	}
+
+	// The layer's config: checked itself, and a with it.
+	base := c.open(filepath.Join(dir, "layers/base/fw.config.ts"), "export default defineFwConfig({})\n")
+	c.waitDiags(base, version(1))
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: base, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({ dir: { static: 'p' } })\n"}}})
+	c.waitDiags(base, version(2))
+	waitFor(t, func() bool { return cnt.get()["a"] == 3 }, "a checked again after its layer changed: %v", cnt.get)
+	if got := cnt.get(); got["b"] != 1 || got["base"] != 2 {
+		t.Errorf("checks after the layer's change: %v (b must not be checked, base twice)", got)
+	}
+
+	// b's package.json, unsaved, says framework 4: FW206 goes.
+	c.open(filepath.Join(dir, "apps/b/package.json"), `{ "dependencies": { "fw": "^4.0.0" } }`)
+	c.waitDiags(b, func(p PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW206") == nil })
+	if got := cnt.get(); got["a"] != 3 || got["b"] != 2 {
+		t.Errorf("checks after b's package.json: %v", got)
+	}
+	c.shutdown()
+}
+
+func waitFor(t *testing.T, ok func() bool, format string, arg func() map[string]int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf(format, arg())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestDebounce: a burst of changes is checked once.
+func TestDebounce(t *testing.T) {
+	dir := shopTree(t)
+	cnt := &counter{n: map[string]int{}}
+	c := startClient(t, Options{Check: cnt.check, Debounce: 300 * time.Millisecond})
+	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
+	c.waitDiags(uri, version(1))
+	for v := 2; v <= 6; v++ {
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []TextDocumentContentChangeEvent{{Text: shopConfig + strings.Repeat("\n", v)}}})
+	}
+	c.waitDiags(uri, version(6))
+	if n := cnt.get()[filepath.Base(dir)]; n != 2 {
+		t.Errorf("%d checks for an open and a burst of 5 changes, want 2", n)
+	}
+	c.shutdown()
+}
+
+// TestPanic: a check that panics is an FW999 diagnostic, and the server
+// goes on answering.
+func TestPanic(t *testing.T) {
+	dir := shopTree(t)
+	c := startClient(t, Options{Check: func(*project.Project, rules.Options) []*rules.Diagnostic { panic("boom") }})
+	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
+	pub := c.waitDiags(uri, version(1))
+	d := find(pub.Diagnostics, rules.CodeInternal)
+	if d == nil || d.Severity != SeverityError || !strings.Contains(d.Message, "boom") {
+		t.Fatalf("no FW999 for the panic: %+v", pub.Diagnostics)
+	}
+	var h Hover
+	c.call("textDocument/hover", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Position: utf16Pos(shopConfig, strings.Index(shopConfig, "logLevel"))}, &h)
+	if !strings.Contains(h.Contents.Value, "logLevel") {
+		t.Errorf("hover after the panic: %+v", h)
+	}
+	c.shutdown()
+}
+
+// TestSettings: the project's fwmigrate.json applies as in check.
+func TestSettings(t *testing.T) {
+	dir := shopTree(t)
+	writeFile(t, filepath.Join(dir, "fwmigrate.json"), `{ "severity": { "FW107": "info", "FW403": "off" } }`)
+	c := startClient(t, Options{})
+	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
+	pub := c.waitDiags(uri, version(1))
+	if d := find(pub.Diagnostics, "FW107"); d == nil || d.Severity != SeverityInformation {
+		t.Errorf("FW107 under severity info: %+v", pub.Diagnostics)
+	}
+	// The .env finding is off: its file never hears of it.
+	c.mu.Lock()
+	envPub, ok := c.diags[pathURI(filepath.Join(dir, ".env"))]
+	c.mu.Unlock()
+	if ok && len(envPub.Diagnostics) > 0 {
+		t.Errorf(".env: %+v", envPub.Diagnostics)
+	}
+	// A broken settings file is shown, and the project checked without it.
+	writeFile(t, filepath.Join(dir, "fwmigrate.json"), `{ "severity": { "FW107": "loud" } }`)
+	c.notify("textDocument/didSave", DidSaveTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: pathURI(filepath.Join(dir, "fwmigrate.json"))}})
+	pub = c.waitDiags(uri, func(p PublishDiagnosticsParams) bool {
+		d := find(p.Diagnostics, "FW107")
+		return d != nil && d.Severity == SeverityError
+	})
+	c.mu.Lock()
+	msgs := fmt.Sprint(c.messages)
+	c.mu.Unlock()
+	if !strings.Contains(msgs, "fwmigrate.json") {
+		t.Errorf("the broken settings file was not shown: %s", msgs)
+	}
+	c.shutdown()
+}
+
+// TestSyntaxError: a config that does not parse has its FW901 at the
+// error's position in UTF-16 columns (esbuild gives bytes), and a client
+// that sends exit without shutdown ends the session with ErrNoShutdown.
+func TestSyntaxError(t *testing.T) {
+	dir := shopTree(t)
+	c := startClient(t, Options{})
+	text := "export default defineFwConfig({\n  app: { head: { title: 'Café 😀' } }, ssr: tru e,\n})\n"
+	uri := c.open(filepath.Join(dir, "fw.config.ts"), text)
+	pub := c.waitDiags(uri, version(1))
+	d := find(pub.Diagnostics, rules.CodeSyntax)
+	if d == nil {
+		t.Fatalf("no FW901 in %+v", pub.Diagnostics)
+	}
+	if want := utf16Pos(text, strings.Index(text, " e,")+1); d.Range.Start != want {
+		t.Errorf("FW901 at %+v, want %+v: %s", d.Range.Start, want, d.Message)
+	}
+	c.notify("exit", nil)
+	select {
+	case err := <-c.done:
+		if err != ErrNoShutdown {
+			t.Errorf("Serve after exit without shutdown: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}

@@ -1,0 +1,445 @@
+package lsp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/text"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/settings"
+)
+
+// Which projects a file reaches, when they are checked, and the check.
+//
+// A file belongs to the project of the nearest fw.config.* at or above it
+// (its owner), and reaches every project checked so far that has a local
+// layer at or above it: a change to a layer's config, package.json, .env
+// or code checks the projects that extend it too. Nothing else is checked
+// again.
+
+// projectState is a project the server has checked.
+type projectState struct {
+	config string // its config, absolute
+	// mu serializes the checks of the project: the scheduler's and a
+	// request's that needs a result for the current text.
+	mu sync.Mutex
+	// dirty, guarded by Server.mu, says that a change reached the project
+	// since its last check began.
+	dirty  bool
+	result *checked // the last check's, guarded by Server.mu
+}
+
+// checked is the result of one check of a project.
+type checked struct {
+	project *project.Project
+	diags   []*rules.Diagnostic
+	byFile  map[string][]*rules.Diagnostic // by absolute file
+	// versions are the versions of the open documents the check read.
+	versions map[string]int
+	// texts are the texts of the files with diagnostics the check read,
+	// the config's and the .env files' (for ranges and fixes).
+	texts map[string][]byte
+}
+
+// CheckFunc checks a loaded project with options, as rules.Check does.
+type CheckFunc func(p *project.Project, opts rules.Options) []*rules.Diagnostic
+
+func checkProject(p *project.Project, opts rules.Options) []*rules.Diagnostic {
+	return rules.Check(p, opts)
+}
+
+// ownerOf returns the config of the project a file belongs to: the file
+// itself when it is a config, else the nearest config in its directory or
+// above; "" when there is none.
+func ownerOf(path string) string {
+	if compat.IsConfigName(filepath.Base(path)) {
+		return path
+	}
+	for dir := filepath.Dir(path); ; {
+		for _, n := range compat.ConfigNames {
+			c := filepath.Join(dir, n)
+			if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+				return c
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// affected returns the configs of the projects a change of path reaches:
+// its owner, and every checked project with a local layer at or above
+// path. Call with s.mu held.
+func (s *Server) affected(path, owner string) []string {
+	set := map[string]bool{}
+	if owner != "" {
+		set[owner] = true
+	}
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r
+	}
+	for cfg, ps := range s.projects {
+		if ps.result == nil || set[cfg] {
+			continue
+		}
+		for _, ly := range ps.result.project.Layers {
+			if within(real, ly.Root) || within(path, ly.Root) {
+				set[cfg] = true
+				break
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for c := range set {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// touch marks the projects a change of path reaches as dirty and schedules
+// their checks. Call with s.mu held.
+func (s *Server) touch(path, owner string) {
+	for _, cfg := range s.affected(path, owner) {
+		ps := s.projects[cfg]
+		if ps == nil {
+			ps = &projectState{config: cfg}
+			s.projects[cfg] = ps
+		}
+		ps.dirty = true
+		s.sched.add(cfg)
+	}
+}
+
+// touchAll marks every project dirty: the settings may have changed.
+// Call with s.mu held.
+func (s *Server) touchAll() {
+	s.finder = settings.NewFinder(settings.Flags{})
+	for cfg, ps := range s.projects {
+		ps.dirty = true
+		s.sched.add(cfg)
+	}
+}
+
+func (s *Server) didOpen(p DidOpenTextDocumentParams) {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		s.logf("fwmigrate lsp: didOpen: %v", err)
+		return
+	}
+	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text), owner: ownerOf(path)}
+	if r, err := filepath.EvalSymlinks(path); err == nil && r != path {
+		d.real = r
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.docs[path] = d
+	if d.real != "" {
+		s.docs[d.real] = d
+	}
+	s.touch(path, d.owner)
+}
+
+func (s *Server) didChange(p DidChangeTextDocumentParams) {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		s.logf("fwmigrate lsp: didChange: %v", err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.docs[path]
+	if old == nil {
+		s.logf("fwmigrate lsp: didChange of %s, which is not open", path)
+		return
+	}
+	d := *old
+	d.text = applyChanges(old.text, p.ContentChanges)
+	d.version = p.TextDocument.Version
+	s.docs[path] = &d
+	if d.real != "" {
+		s.docs[d.real] = &d
+	}
+	s.touch(path, d.owner)
+}
+
+// didSave handles a saved or changed file: the buffer already had the
+// text, but a settings file (fwmigrate.json, package.json's "fwmigrate"
+// key) or a baseline is read from the disk.
+func (s *Server) didSave(uri DocumentURI) {
+	path, err := uriPath(uri)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch base := filepath.Base(path); {
+	case base == settings.FileName, base == "package.json", strings.HasSuffix(base, ".json"):
+		s.touchAll()
+	case s.docs[path] == nil:
+		s.touch(path, ownerOf(path)) // changed on disk
+	}
+}
+
+func (s *Server) didClose(uri DocumentURI) {
+	path, err := uriPath(uri)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	if d == nil {
+		return
+	}
+	delete(s.docs, path)
+	if d.real != "" {
+		delete(s.docs, d.real)
+	}
+	// The disk's text, saved or not, is the file's again.
+	s.touch(path, d.owner)
+}
+
+// snapshot is the open documents as one check sees them.
+type snapshot map[string]*document
+
+func (s *Server) snapshot() snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	snap := make(snapshot, len(s.docs))
+	for k, d := range s.docs {
+		snap[k] = d
+	}
+	return snap
+}
+
+// overlay is the Loader's Overlay of a snapshot.
+func (snap snapshot) overlay(path string) ([]byte, bool) {
+	if d := snap[path]; d != nil {
+		return d.text, true
+	}
+	return nil, false
+}
+
+// read returns a file's text: the buffer's, else the disk's.
+func (snap snapshot) read(path string) ([]byte, error) {
+	if d := snap[path]; d != nil {
+		return d.text, nil
+	}
+	return project.ReadSource(path)
+}
+
+// checkPending is the scheduler's work: check each project and publish.
+func (s *Server) checkPending(configs []string) {
+	for _, cfg := range configs {
+		s.mu.Lock()
+		ps := s.projects[cfg]
+		s.mu.Unlock()
+		if ps == nil {
+			continue
+		}
+		ps.mu.Lock()
+		s.mu.Lock()
+		dirty := ps.dirty
+		s.mu.Unlock()
+		if dirty {
+			s.check(ps)
+		}
+		ps.mu.Unlock()
+	}
+}
+
+// current returns the project's check of the current text, checking it now
+// when a change reached it since (a code action must edit the text the
+// editor has).
+func (s *Server) current(cfg string) *checked {
+	s.mu.Lock()
+	ps := s.projects[cfg]
+	s.mu.Unlock()
+	if ps == nil {
+		return nil
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	s.mu.Lock()
+	dirty, res := ps.dirty, ps.result
+	s.mu.Unlock()
+	if dirty || res == nil {
+		res = s.check(ps)
+	}
+	return res
+}
+
+// check checks one project on the current buffers and publishes its
+// diagnostics. Call with ps.mu held.
+func (s *Server) check(ps *projectState) *checked {
+	s.mu.Lock()
+	ps.dirty = false
+	finder := s.finder
+	s.mu.Unlock()
+	snap := s.snapshot()
+	res := s.load(ps.config, snap, finder)
+	s.mu.Lock()
+	ps.result = res
+	s.mu.Unlock()
+	s.publish(ps.config, res)
+	return res
+}
+
+// load loads and checks the project of cfg on snap, with the settings
+// finder gives it, as `fwmigrate check` does. A panic in the check is an
+// FW999 diagnostic on the config.
+func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *checked) {
+	res = &checked{byFile: map[string][]*rules.Diagnostic{}, versions: map[string]int{}, texts: map[string][]byte{}}
+	for k, d := range snap {
+		res.versions[k] = d.version
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			d := rules.Find(rules.CodeInternal).Diagnose(cfg, ast.Span{}, "", fmt.Sprintf("internal error: %v", e))
+			d.Severity = rules.Error
+			d.Notes = []string{"this is a bug in fwmigrate: please report it with the config", text.FirstLines(string(debug.Stack()), 12)}
+			if res.project == nil {
+				res.project = project.Failed(cfg, cfg, fmt.Errorf("internal error: %v", e))
+			}
+			res.diags = []*rules.Diagnostic{d}
+			res.byFile = map[string][]*rules.Diagnostic{cfg: {d}}
+		}
+	}()
+	l := project.NewLoader()
+	l.Overlay = snap.overlay
+	p := l.Load(cfg, cfg)
+	res.project = p
+	opts := s.options(cfg, finder)
+	res.diags = s.opts.Check(p, opts)
+	for _, d := range res.diags {
+		f := d.File
+		if !filepath.IsAbs(f) {
+			f, _ = filepath.Abs(f)
+		}
+		res.byFile[f] = append(res.byFile[f], d)
+	}
+	if p.Src != nil {
+		res.texts[cfg] = p.Src
+	}
+	for _, ef := range p.Env {
+		res.texts[ef.Path] = ef.Src
+	}
+	return res
+}
+
+// options are the rules.Options of the project at cfg: its settings file's,
+// with the baseline, as check runs it. A settings file or baseline that
+// cannot be read is shown to the user, and the project is checked without
+// it.
+func (s *Server) options(cfg string, finder *settings.Finder) rules.Options {
+	res, err := finder.For(filepath.Dir(cfg))
+	if err != nil {
+		s.showOnce(MessageError, fmt.Sprintf("fwmigrate: %v (checking with the default settings)", err))
+		res, _ = settings.NewFinder(settings.Flags{Isolated: true}).For(filepath.Dir(cfg))
+	}
+	var b *settings.Baseline
+	if res.Baseline != "" {
+		if b, err = settings.LoadBaseline(res.Baseline, false); err != nil {
+			s.showOnce(MessageWarning, fmt.Sprintf("fwmigrate: %v (checking without the baseline)", err))
+			b = nil
+		}
+	}
+	return res.Options(b)
+}
+
+// scheduler runs the checks of the projects changes reach, on one
+// goroutine, each project once per burst of changes: it waits until no
+// change came for the debounce delay.
+type scheduler struct {
+	delay time.Duration
+	run   func(configs []string)
+
+	mu      sync.Mutex
+	pending map[string]bool
+	order   []string
+	wake    chan struct{}
+	quit    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+}
+
+func newScheduler(delay time.Duration, run func([]string)) *scheduler {
+	q := &scheduler{delay: delay, run: run, pending: map[string]bool{}, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	go q.loop()
+	return q
+}
+
+// add schedules a check of cfg.
+func (q *scheduler) add(cfg string) {
+	q.mu.Lock()
+	if !q.pending[cfg] {
+		q.pending[cfg] = true
+		q.order = append(q.order, cfg)
+	}
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop ends the loop after the check under way, and waits for it.
+func (q *scheduler) stop() {
+	q.once.Do(func() { close(q.quit) })
+	<-q.done
+}
+
+func (q *scheduler) loop() {
+	defer close(q.done)
+	var timer *time.Timer
+	if q.delay > 0 {
+		timer = time.NewTimer(time.Hour)
+		timer.Stop()
+		defer timer.Stop()
+	}
+	for {
+		select {
+		case <-q.wake:
+		case <-q.quit:
+			return
+		}
+		// Debounce: wait until the changes stop for the delay.
+		for quiet := timer == nil; !quiet; {
+			timer.Reset(q.delay)
+			select {
+			case <-q.wake:
+				// Reset restarts the delay (since Go 1.23 a stopped or
+				// reset timer delivers no stale tick).
+			case <-timer.C:
+				quiet = true
+			case <-q.quit:
+				return
+			}
+		}
+		q.mu.Lock()
+		configs := q.order
+		q.order, q.pending = nil, map[string]bool{}
+		q.mu.Unlock()
+		q.run(configs)
+	}
+}

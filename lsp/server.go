@@ -1,0 +1,285 @@
+// Package lsp is fwmigrate's language server (`fwmigrate lsp`): the checks
+// of `fwmigrate check` in the editor, over the Language Server Protocol
+// 3.17 on stdio, for fw.config.* files, .env files and the app code the
+// code rules (FW6xx) read.
+//
+// It publishes each project's diagnostics as the user types (debounced;
+// only the projects a change reaches are checked again), on the unsaved
+// buffers (project.Loader.Overlay), with the project's settings file as
+// check applies it. Code actions carry every fix, made as `apply` makes it
+// (rewrite.ApplyGroups and rewrite.Verify on the config, rewrite.EditCode
+// on code files), and a fwmigrate-ignore comment; hovers show `fwmigrate
+// options` and `fwmigrate explain`; completion offers option keys and enum
+// values. The server never writes a file: every edit goes back to the
+// editor as a WorkspaceEdit.
+//
+// One file per concern: protocol.go (the messages), server.go (the
+// connection and its lifecycle), documents.go (open buffers), projects.go
+// (which projects a file reaches, scheduling, the check), diagnostics.go,
+// actions.go, hover.go, complete.go.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/fwmigrate/fwmigrate/settings"
+)
+
+// Options configure a server.
+type Options struct {
+	// Debounce is how long the server waits after a change before it
+	// checks: a burst of keystrokes is checked once. 0 checks at once.
+	Debounce time.Duration
+	// Version is reported in serverInfo.
+	Version string
+	// Logf, when set, receives the server's log lines (a client's output
+	// panel shows stderr); nil discards them.
+	Logf func(format string, args ...any)
+	// Check replaces the check of a project (tests make it panic).
+	Check CheckFunc
+}
+
+// DefaultDebounce is the delay of `fwmigrate lsp`: about a keystroke's gap.
+const DefaultDebounce = 100 * time.Millisecond
+
+// ErrNoShutdown is Serve's error when the client sent exit without
+// shutdown first (the protocol's exit status 1).
+var ErrNoShutdown = errors.New("exit without shutdown")
+
+// Server is one client's session.
+type Server struct {
+	opts  Options
+	conn  *jsonrpc2.Conn
+	ready chan struct{} // closed once conn is set: the first message may come before
+
+	mu          sync.Mutex
+	initialized bool
+	shutdown    bool
+	exited      bool
+	caps        ClientCapabilities
+	docs        map[string]*document // by path and by real path
+	projects    map[string]*projectState
+	published   map[string]map[string][]Diagnostic // file -> config -> diagnostics
+	finder      *settings.Finder
+	shown       map[string]bool // messages shown once
+
+	pubMu sync.Mutex // one publish at a time, so that a file's lists arrive in order
+
+	sched *scheduler
+}
+
+// Serve runs a server on rwc (stdin and stdout for `fwmigrate lsp`) until
+// the client sends exit or closes the stream. It returns ErrNoShutdown
+// when exit came without shutdown, and nil otherwise.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	s := newServer(opts)
+	s.sched = newScheduler(opts.Debounce, s.checkPending)
+	stream := jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{})
+	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s}))
+	close(s.ready)
+	<-s.conn.DisconnectNotify()
+	s.sched.stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exited && !s.shutdown {
+		return ErrNoShutdown
+	}
+	return nil
+}
+
+func newServer(opts Options) *Server {
+	if opts.Check == nil {
+		opts.Check = checkProject
+	}
+	return &Server{
+		opts:      opts,
+		ready:     make(chan struct{}),
+		docs:      map[string]*document{},
+		projects:  map[string]*projectState{},
+		published: map[string]map[string][]Diagnostic{},
+		finder:    settings.NewFinder(settings.Flags{}),
+		shown:     map[string]bool{},
+	}
+}
+
+type logger struct{ s *Server }
+
+func (l logger) Printf(format string, args ...any) { l.s.logf(format, args...) }
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// Errors of the protocol.
+const (
+	codeInvalidRequest       = -32600
+	codeMethodNotFound       = -32601
+	codeInvalidParams        = -32602
+	codeInternalError        = -32603
+	codeServerNotInitialized = -32002
+)
+
+// handle answers one message. It runs on the connection's read loop, one
+// message at a time, so that changes are applied in the order sent; the
+// checks run on the scheduler's goroutine.
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
+	defer func() {
+		// A bug in a feature fails that request, not the server.
+		if e := recover(); e != nil {
+			s.logf("fwmigrate lsp: internal error in %s: %v\n%s", req.Method, e, debug.Stack())
+			result, err = nil, &jsonrpc2.Error{Code: codeInternalError, Message: fmt.Sprintf("fwmigrate: internal error in %s: %v", req.Method, e)}
+		}
+	}()
+	s.mu.Lock()
+	initialized, shutdown := s.initialized, s.shutdown
+	s.mu.Unlock()
+	switch {
+	case req.Method == "exit":
+		s.mu.Lock()
+		s.exited = true
+		s.mu.Unlock()
+		conn.Close()
+		return nil, nil
+	case req.Method == "initialize":
+		if initialized {
+			return nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "initialize was already sent"}
+		}
+		return s.initialize(req)
+	case !initialized:
+		if req.Notif {
+			return nil, nil // dropped, as the protocol says
+		}
+		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "initialize first"}
+	case shutdown && !req.Notif:
+		return nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "the server is shutting down"}
+	}
+	switch req.Method {
+	case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+		return nil, nil
+	case "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		s.sched.stop()
+		return nil, nil
+	case "textDocument/didOpen":
+		var p DidOpenTextDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.didOpen(p)
+	case "textDocument/didChange":
+		var p DidChangeTextDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.didChange(p)
+	case "textDocument/didSave":
+		var p DidSaveTextDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.didSave(p.TextDocument.URI)
+	case "textDocument/didClose":
+		var p DidCloseTextDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.didClose(p.TextDocument.URI)
+	case "workspace/didChangeWatchedFiles":
+		var p DidChangeWatchedFilesParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		for _, c := range p.Changes {
+			s.didSave(c.URI)
+		}
+	case "textDocument/codeAction":
+		var p CodeActionParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		return s.codeActions(p), nil
+	case "textDocument/hover":
+		var p TextDocumentPositionParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		return s.hover(p), nil
+	case "textDocument/completion":
+		var p CompletionParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		return s.complete(p), nil
+	default:
+		if req.Notif {
+			return nil, nil
+		}
+		return nil, &jsonrpc2.Error{Code: codeMethodNotFound, Message: "fwmigrate lsp does not handle " + req.Method}
+	}
+	return nil, nil
+}
+
+func params(req *jsonrpc2.Request, v any) error {
+	if req.Params == nil {
+		return &jsonrpc2.Error{Code: codeInvalidParams, Message: req.Method + ": no params"}
+	}
+	if err := json.Unmarshal(*req.Params, v); err != nil {
+		return &jsonrpc2.Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s: %v", req.Method, err)}
+	}
+	return nil
+}
+
+func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
+	var p InitializeParams
+	if err := params(req, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.initialized = true
+	s.caps = p.Capabilities
+	s.mu.Unlock()
+	return InitializeResult{
+		Capabilities: ServerCapabilities{
+			PositionEncoding:   "utf-16",
+			TextDocumentSync:   &TextDocumentSyncOptions{OpenClose: true, Change: SyncIncremental, Save: &SaveOptions{}},
+			HoverProvider:      true,
+			CompletionProvider: &CompletionOptions{TriggerCharacters: []string{"'", `"`}},
+			CodeActionProvider: &CodeActionOptions{CodeActionKinds: []string{KindQuickFix}},
+		},
+		ServerInfo: &ServerInfo{Name: "fwmigrate", Version: s.opts.Version},
+	}, nil
+}
+
+// notify sends a notification; a closed connection is not an error worth
+// more than a log line.
+func (s *Server) notify(method string, params any) {
+	<-s.ready
+	if err := s.conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+		s.logf("fwmigrate lsp: %s: %v", method, err)
+	}
+}
+
+// showOnce shows a message to the user once per session.
+func (s *Server) showOnce(typ int, msg string) {
+	s.mu.Lock()
+	seen := s.shown[msg]
+	s.shown[msg] = true
+	s.mu.Unlock()
+	if !seen {
+		s.logf("fwmigrate lsp: %s", msg)
+		s.notify("window/showMessage", ShowMessageParams{Type: typ, Message: msg})
+	}
+}
