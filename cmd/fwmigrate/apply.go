@@ -369,9 +369,29 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			fmt.Fprintf(b, "    = note: %s\n", strings.ReplaceAll(n, "\n", "\n            "))
 		}
 	}
+	// A layout finding left standing is a path that names the wrong place
+	// in layout A: it is shown where it is, never only counted.
+	var paths []*rules.Diagnostic
+	none = slices.DeleteFunc(none, func(d *rules.Diagnostic) bool {
+		if d.Category == rules.Layout && d.Severity >= rules.Warning {
+			paths = append(paths, d)
+			return true
+		}
+		return false
+	})
+	if len(paths) > 0 {
+		fmt.Fprintf(b, "  to edit by hand (%d, in the layout's paths and folders):\n", len(paths))
+		for _, d := range paths {
+			fmt.Fprintf(b, "    %s\n", header(d))
+			for _, n := range d.Notes {
+				fmt.Fprintf(b, "      = note: %s\n", strings.ReplaceAll(n, "\n", "\n              "))
+			}
+		}
+	}
 	if len(none) > 0 {
 		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", plural(len(none), "finding"), codeCounts(none))
 	}
+	none = append(none, paths...) // counted in the summary with the others
 	if line := journalLine(r); line != "" {
 		fmt.Fprintf(b, "  %s\n", line)
 	}
