@@ -43,40 +43,47 @@ func runAliasRootDir(pass *Pass) {
 	}
 	staying := v.rootStayingDirs()
 	var sources map[string]bool // root entries that are sources: they follow srcDir
-	pass.pathStrings(func(ps pathString) {
-		a, rest, ok := splitPathAlias(ps.Value)
-		if !ok || a != "~" && a != "@" || !v.appSrc(pass, a) {
-			return
+	// Options that hold paths by definition are judged by name as well;
+	// strings elsewhere (module options) only when the target exists at the
+	// root, so that a word that merely starts with ~/ stays silent.
+	check := func(known bool) func(ps pathString) {
+		return func(ps pathString) {
+			a, rest, ok := splitPathAlias(ps.Value)
+			if !ok || a != "~" && a != "@" || !v.appSrc(pass, a) {
+				return
+			}
+			seg := firstSegment(rest)
+			if seg == "" || seg == "." || seg == ".." || pass.Project.Exists(filepath.Join(v.Src, seg)) {
+				return // a folder of that name in app/ may be what is meant
+			}
+			if sources == nil {
+				sources = v.sourceEntries(pass)
+			}
+			stays := v.staysAtRoot(pass, staying, sources, rest)
+			if stays == "" || !known && seg != "node_modules" && !pass.Project.Exists(filepath.Join(v.Root, seg)) {
+				return
+			}
+			fixed := rootAliasOf(a) + ps.Value[len(a):]
+			d := pass.Report(ps.Node.Span(), ps.Option.String(), "`%s` resolves into `app/` in layout A, but `%s` stays at the root: write `%s`", ps.Value, stays, fixed)
+			if seg == "node_modules" {
+				d.Notes = append(d.Notes, "a package id without the folder (`"+strings.TrimPrefix(rest, "node_modules/")+"`) names it too, where the package exports that path")
+			}
+			if v.Moving {
+				d.Notes = append(d.Notes, "today `"+a+"` is the root, so both spellings name the same path; once the sources move into `app/` only `"+rootAliasOf(a)+"/` does")
+			}
+			if !ps.Raw {
+				d.Notes = append(d.Notes, "the string is written with escapes: change it by hand")
+				return
+			}
+			d.Fix = &Fix{
+				Description:   "replace `" + a + "/` with `" + rootAliasOf(a) + "/`: `" + fixed + "`",
+				Applicability: Safe,
+				Ops:           []rewrite.Op{{Kind: rewrite.OpReplace, Span: ps.Contents, Text: fixed}},
+			}
 		}
-		seg := firstSegment(rest)
-		if seg == "" || seg == "." || seg == ".." || pass.Project.Exists(filepath.Join(v.Src, seg)) {
-			return // a folder of that name in app/ may be what is meant
-		}
-		if sources == nil {
-			sources = v.sourceEntries(pass)
-		}
-		stays := v.staysAtRoot(pass, staying, sources, rest)
-		if stays == "" {
-			return
-		}
-		fixed := rootAliasOf(a) + ps.Value[len(a):]
-		d := pass.Report(ps.Node.Span(), ps.Option.String(), "`%s` resolves into `app/` in layout A, but `%s` stays at the root: write `%s`", ps.Value, stays, fixed)
-		if firstSegment(rest) == "node_modules" {
-			d.Notes = append(d.Notes, "a package id without the folder (`"+strings.TrimPrefix(rest, "node_modules/")+"`) names it too, where the package exports that path")
-		}
-		if v.Moving {
-			d.Notes = append(d.Notes, "today `"+a+"` is the root, so both spellings name the same path; once the sources move into `app/` only `"+rootAliasOf(a)+"/` does")
-		}
-		if !ps.Raw {
-			d.Notes = append(d.Notes, "the string is written with escapes: change it by hand")
-			return
-		}
-		d.Fix = &Fix{
-			Description:   "replace `" + a + "/` with `" + rootAliasOf(a) + "/`: `" + fixed + "`",
-			Applicability: Safe,
-			Ops:           []rewrite.Op{{Kind: rewrite.OpReplace, Span: ps.Contents, Text: fixed}},
-		}
-	})
+	}
+	pass.pathStrings(check(true))
+	pass.otherPathStrings(check(false))
 }
 
 // staysAtRoot returns how the root entry that the srcDir-relative path rest

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -319,6 +320,61 @@ func (p *Pass) pathStrings(fn func(ps pathString)) {
 			})
 		})
 	}
+}
+
+// otherPathStrings calls fn for every static string that starts with `~/` or
+// `@/` in the options that aliasPathOptions does not list (module options
+// such as content sources, vite's aliases), at any depth of objects and
+// arrays, in source order. Option is the path of the property holding it.
+func (p *Pass) otherPathStrings(fn func(ps pathString)) {
+	var visit func(path ast.Path, n ast.Node)
+	visit = func(path ast.Path, n ast.Node) {
+		switch v := ast.Unwrap(n).(type) {
+		case *ast.Object:
+			for _, prop := range v.Props {
+				if prop.Kind == ast.PropInit && prop.Value != nil && prop.KeyKind != ast.KeyComputed {
+					visit(append(path[:len(path):len(path)], prop.Key), prop.Value)
+				}
+			}
+		case *ast.Array:
+			for i, e := range v.Elements {
+				if e != nil && !psSpreadAt(v, i) {
+					visit(path, e)
+				}
+			}
+		default:
+			s, contents, raw, ok := literalString(p.File, n)
+			if ok && (strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "@/")) {
+				fn(pathString{Option: path, Node: n, Value: s, Contents: contents, Raw: raw})
+			}
+		}
+	}
+	p.File.Walk(func(path ast.Path, prop *ast.Property) bool {
+		opt := path
+		if len(opt) > 1 && slices.Contains(compat.EnvOverrides, opt[0]) {
+			opt = opt[1:]
+		}
+		if len(opt) == 1 && slices.Contains(compat.EnvOverrides, opt[0]) {
+			return true // the override's options, one by one
+		}
+		name := opt.String()
+		for _, po := range aliasPathOptions {
+			if name == po.option || strings.HasPrefix(name, po.option+".") {
+				return false
+			}
+			if strings.HasPrefix(po.option, name+".") {
+				return true // imports: descend to imports.dirs' siblings
+			}
+		}
+		if prop.Kind != ast.PropInit || prop.Value == nil {
+			return false
+		}
+		if _, ok := ast.Unwrap(prop.Value).(*ast.Object); ok {
+			return true // Walk descends; its properties come one by one
+		}
+		visit(path, prop.Value)
+		return false
+	})
 }
 
 // splitPathAlias splits `~/x/y` into "~" and "x/y" for the srcDir and rootDir
