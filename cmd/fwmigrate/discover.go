@@ -271,7 +271,7 @@ func walkConfigs(dir string, emit func(found)) {
 		// a naive walk: say so. Other links reaching a directory twice
 		// are not loops, just walked once.
 		holder, err := filepath.EvalSymlinks(filepath.Dir(linkAbs))
-		if err == nil && (holder == target || strings.HasPrefix(holder, target+string(filepath.Separator))) {
+		if err == nil && (holder == target || strings.HasPrefix(holder, strings.TrimSuffix(target, string(filepath.Separator))+string(filepath.Separator))) {
 			to, _ := os.Readlink(ln.path)
 			emit(found{path: ln.path, err: fmt.Errorf("directory symlink loop: %s points to %s, which holds it", ln.path, to)})
 			continue
