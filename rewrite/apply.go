@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
-	"strings"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 )
 
 // Result is what Apply made of a file.
@@ -64,7 +64,7 @@ func Apply(f *ast.File, ops []Op) (*Result, error) {
 func ApplyGroups(f *ast.File, groups [][]Op) (res *Result, err error) {
 	defer func() {
 		if e := recover(); e != nil {
-			res, err = nil, fmt.Errorf("%s: internal error in the rewriter: %v\n%s", f.Name, e, firstLines(string(debug.Stack()), 14))
+			res, err = nil, fmt.Errorf("%s: internal error in the rewriter: %v\n%s", f.Name, e, text.FirstLines(string(debug.Stack()), 14))
 		}
 	}()
 	res = &Result{Src: f.Src}
@@ -124,14 +124,6 @@ func describeOp(op Op) string {
 		return fmt.Sprintf("[%d,%d)", op.Span.Start, op.Span.End)
 	}
 	return op.Path.String()
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // editor applies ops one step at a time: each step is a set of byte edits

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -171,18 +172,10 @@ func runRule(pass *Pass) {
 		if e := recover(); e != nil {
 			d := ruleInternal.Diagnose(pass.Project.ConfigDisplay, ast.Span{}, "", fmt.Sprintf("internal error in rule %s (%s): %v", pass.Rule.Code, pass.Rule.Name, e))
 			pass.diags = append(pass.diags, d)
-			d.Notes = append(d.Notes, "please report this with the config that triggers it", firstFrames(string(debug.Stack()), 12))
+			d.Notes = append(d.Notes, "please report this with the config that triggers it", text.FirstLines(string(debug.Stack()), 12))
 		}
 	}()
 	pass.Rule.Run(pass)
-}
-
-func firstFrames(stack string, n int) string {
-	lines := strings.Split(stack, "\n")
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
 }
 
 func loadErrorDiagnostic(p *project.Project) *Diagnostic {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -291,13 +292,13 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			verb = "would move into app/"
 		}
 		paths, files := r.PathEdits()
-		fmt.Fprintf(b, "  %s%s: %s (%s): %s\n", verb, notWritten, plural(len(r.Plan.Moves), "entry"), plural(r.MovedFiles, "file"), strings.Join(r.MovedNames(), ", "))
+		fmt.Fprintf(b, "  %s%s: %s (%s): %s\n", verb, notWritten, text.Plural(len(r.Plan.Moves), "entry"), text.Plural(r.MovedFiles, "file"), strings.Join(r.MovedNames(), ", "))
 		if paths > 0 {
 			rewritten := "rewritten"
 			if would {
 				rewritten = "to rewrite"
 			}
-			fmt.Fprintf(b, "    and %s %s to follow the move, in %s\n", plural(paths, "path"), rewritten, plural(files, "file"))
+			fmt.Fprintf(b, "    and %s %s to follow the move, in %s\n", text.Plural(paths, "path"), rewritten, text.Plural(files, "file"))
 		}
 		if state == stateWritten {
 			t.moved += r.MovedFiles
@@ -339,7 +340,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		for _, e := range r.CodeEdits {
 			names = append(names, relSlashTo(r.Project.Root, e.Path))
 		}
-		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, plural(len(names), "code file"), strings.Join(names, ", "))
+		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), strings.Join(names, ", "))
 		if state == stateWritten {
 			t.codeFiles += len(names)
 		}
@@ -389,7 +390,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		}
 	}
 	if len(none) > 0 {
-		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", plural(len(none), "finding"), codeCounts(none))
+		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", text.Plural(len(none), "finding"), codeCounts(none))
 	}
 	none = append(none, paths...) // counted in the summary with the others
 	if line := journalLine(r); line != "" {
@@ -470,33 +471,33 @@ func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
 	if o.DryRun {
 		made, moved = "Would make", "move"
 	}
-	fmt.Fprintf(b, "%s %s in %d of %s", made, plural(t.fixes, "fix"), t.changed, plural(t.configs, "config file"))
+	fmt.Fprintf(b, "%s %s in %d of %s", made, text.Plural(t.fixes, "fix"), t.changed, text.Plural(t.configs, "config file"))
 	if t.codeFiles > 0 {
-		fmt.Fprintf(b, " and %s", plural(t.codeFiles, "code file"))
+		fmt.Fprintf(b, " and %s", text.Plural(t.codeFiles, "code file"))
 	}
 	if t.moved > 0 {
-		fmt.Fprintf(b, " and %s %s into app/", moved, plural(t.moved, "file"))
+		fmt.Fprintf(b, " and %s %s into app/", moved, text.Plural(t.moved, "file"))
 	}
 	b.WriteString(".")
 	var left []string
 	if t.unsafe > 0 {
-		left = append(left, plural(t.unsafe, "fix")+" for --unsafe")
+		left = append(left, text.Plural(t.unsafe, "fix")+" for --unsafe")
 	}
 	if t.notFixable > 0 {
-		left = append(left, plural(t.notFixable, "fix")+" that cannot be made")
+		left = append(left, text.Plural(t.notFixable, "fix")+" that cannot be made")
 	}
 	if t.none > 0 {
-		left = append(left, plural(t.none, "finding")+" without an automatic fix")
+		left = append(left, text.Plural(t.none, "finding")+" without an automatic fix")
 	}
 	if len(left) > 0 {
 		fmt.Fprintf(b, " Left: %s.", strings.Join(left, ", "))
 	}
 	if t.settled > 0 {
-		fmt.Fprintf(b, " No longer reported once the changes are made: %s.", plural(t.settled, "finding"))
+		fmt.Fprintf(b, " No longer reported once the changes are made: %s.", text.Plural(t.settled, "finding"))
 	}
 	b.WriteByte('\n')
 	if t.refused > 0 {
-		fmt.Fprintf(b, "Not written: %s (the reasons are above).\n", plural(t.refused, "config file"))
+		fmt.Fprintf(b, "Not written: %s (the reasons are above).\n", text.Plural(t.refused, "config file"))
 	}
 	if t.changed == 0 && t.unsafe == 0 {
 		return

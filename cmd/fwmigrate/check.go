@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -437,7 +438,7 @@ func updateBaselines(w io.Writer, rep *report) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", displayPath(p), plural(n, "known finding"))
+		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", displayPath(p), text.Plural(n, "known finding"))
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"golang.org/x/term"
 
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -302,9 +303,9 @@ func checkSummary(r *report) string {
 	s := r.summary()
 	total := s.Errors + s.Warnings + s.Infos
 	if total == 0 {
-		fmt.Fprintf(&b, "No problems in %s", plural(s.Files, "config file"))
+		fmt.Fprintf(&b, "No problems in %s", text.Plural(s.Files, "config file"))
 	} else {
-		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", plural(total, "problem"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"), plural(s.Files, "config file"))
+		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", text.Plural(total, "problem"), text.Plural(s.Errors, "error"), text.Plural(s.Warnings, "warning"), text.Plural(s.Infos, "info"), text.Plural(s.Files, "config file"))
 		if s.Fixable > 0 {
 			fmt.Fprintf(&b, "; %d fixable with `fwmigrate apply`", s.Fixable)
 		}
@@ -313,10 +314,10 @@ func checkSummary(r *report) string {
 		}
 	}
 	if r.baselined > 0 {
-		fmt.Fprintf(&b, "; %s in the baseline, not shown", plural(r.baselined, "known finding"))
+		fmt.Fprintf(&b, "; %s in the baseline, not shown", text.Plural(r.baselined, "known finding"))
 	}
 	if r.stale > 0 {
-		fmt.Fprintf(&b, "; %s no longer found (--update-baseline drops them)", plural(r.stale, "baseline entry"))
+		fmt.Fprintf(&b, "; %s no longer found (--update-baseline drops them)", text.Plural(r.stale, "baseline entry"))
 	}
 	b.WriteString(".\n")
 	return b.String()
@@ -355,19 +356,6 @@ func wrapNote(prefix, text string, width int) string {
 	}
 	b.WriteByte('\n')
 	return b.String()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "x") {
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	if strings.HasSuffix(word, "ry") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // jsonDiagnostic is the stable JSON shape documented in README.md.

@@ -17,6 +17,8 @@ func Plural(n int, word string) string {
 		return s
 	case strings.HasSuffix(word, "x"):
 		return s + "es"
+	case strings.HasSuffix(word, "ry"):
+		return s[:len(s)-1] + "ies" // entry, directory
 	}
 	return s + "s"
 }
