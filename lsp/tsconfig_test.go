@@ -16,6 +16,10 @@ func TestTwoFileFix(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte(ts), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// FW211 is for framework major 4, which generates the referenced files.
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{ "dependencies": { "fw": "^4.1.0" } }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c := startClient(t, Options{})
 	cfg := filepath.Join(dir, "fw.config.ts")
 	const text = "export default defineFwConfig({ future: { compatibilityVersion: 4 } })\n"

@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,12 +16,14 @@ import (
 // tsconfig.json edit that needs its compilerOptions carried into the
 // config first) changes both files or neither: its config edits are made
 // in the config rounds, the file's edits after them; when the config edits
-// fail, or the fix is not allowed, tsconfig.json is not edited.
+// fail, or the fix is not allowed (unsafe, another layout), tsconfig.json is
+// not edited.
 func TestConfigOpsFirst(t *testing.T) {
 	load := func(t *testing.T) *project.Project {
 		dir := t.TempDir()
 		testtree.WriteMap(t, dir, map[string]string{
 			"fw.config.ts":  "export default defineFwConfig({})\n",
+			"package.json":  `{ "dependencies": { "fw": "^4.1.0" } }`,
 			"app/app.vue":   "<template><FwPage /></template>\n",
 			"tsconfig.json": "{\n  \"extends\": \"./.fw/tsconfig.json\",\n  \"compilerOptions\": { \"strict\": true }\n}\n",
 		})
@@ -92,19 +93,24 @@ func TestConfigOpsFirst(t *testing.T) {
 		}
 	})
 
-	t.Run("keep", func(t *testing.T) {
-		// A layout-B project that stays: the fix holds once moved only.
+	t.Run("other layout", func(t *testing.T) {
+		// A fix of another file that holds for the move only is not made
+		// under --layout=keep (FW211's holds for both: a check injects it).
 		p := load(t)
-		root := p.Root
-		if err := os.Rename(filepath.Join(root, "app/app.vue"), filepath.Join(root, "app.vue")); err != nil {
-			t.Fatal(err)
+		check := func(p *project.Project, o rules.Options) []*rules.Diagnostic {
+			diags := rules.Check(p, o)
+			for _, d := range diags {
+				if d.Fix != nil && d.Fix.File != "" {
+					d.Fix.Layout = rules.MoveOnly
+				}
+			}
+			return diags
 		}
-		p = project.LoadProject(p.ConfigPath, p.ConfigDisplay)
 		o := opts
 		o.Layout = LayoutKeep
-		r := applyConfig(p, o, rules.Check)
-		if r.New != nil || len(r.CodeEdits) != 0 || fw211(r, r.NotFixed) != 1 {
-			t.Fatalf("new %q, code edits %+v, not fixed %+v: want FW211 not made under --layout=keep", r.New, r.CodeEdits, r.NotFixed)
+		r := applyConfig(p, o, check)
+		if len(r.CodeEdits) != 0 || fw211(r, r.NotFixed) != 1 || fw211(r, r.Fixed) != 0 {
+			t.Fatalf("code edits %+v, not fixed %+v: want FW211 not made under --layout=keep", r.CodeEdits, r.NotFixed)
 		}
 	})
 }

@@ -20,20 +20,23 @@ var ruleTsconfigReferences = &Rule{
 	Category: Version,
 	Severity: Info,
 	Doc: Doc{
-		Summary: "the root tsconfig.json extends the legacy generated `.fw/tsconfig.json` instead of referencing layout A's generated projects",
-		Why: `Version 3 generates one .fw/tsconfig.json, which the root tsconfig.json
-extends. Version 4 (layout A) generates one for each context: app code
-(.fw/tsconfig.app.json), server code (.fw/tsconfig.server.json), code shared
-by both (.fw/tsconfig.shared.json) and the config and modules
-(.fw/tsconfig.node.json), and still the legacy .fw/tsconfig.json, so the
-extends keeps working. The recommended root tsconfig.json references the four
-instead ("files": [] and "references"), so that each context is type-checked
-with its own settings; references and the extends are exclusive.
+		Summary: "the root tsconfig.json extends the legacy generated `.fw/tsconfig.json` instead of referencing the four projects framework major 4 generates",
+		Why: `Framework major 3 generates one .fw/tsconfig.json (also with
+compatibility version 4), which the root tsconfig.json extends. Major 4
+generates one for each context: app code (.fw/tsconfig.app.json), server code
+(.fw/tsconfig.server.json), code shared by both (.fw/tsconfig.shared.json) and
+the config and modules (.fw/tsconfig.node.json), and still the legacy
+.fw/tsconfig.json, so the extends keeps working (an info, not a warning). The
+recommended root tsconfig.json references the four instead ("files": [] and
+"references"), so that each context is type-checked with its own settings;
+references and the extends are exclusive.
 A root tsconfig.json with references passes none of its compilerOptions to the
 generated projects: typescript.tsConfig.compilerOptions in the config does,
 to all four.
-Reported when the project will run version 4 in layout A (a layout-B project
-that apply moves, once moved); layout B keeps the single generated file.`,
+Reported only when package.json (or --framework) says major 4: on major 3 the
+four files are not generated, so the references would name files that do not
+exist. The generated files are the same whether the sources are in app/ or
+not.`,
 		Example: `// tsconfig.json beside fw.config.ts
 {
   "extends": "./.fw/tsconfig.json",
@@ -63,7 +66,7 @@ that typescript.tsConfig.compilerOptions sets to another value or at run time.`,
 
 func init() { Register(ruleTsconfigReferences) }
 
-// tsconfigContexts are layout A's generated projects, in the order of the
+// tsconfigContexts are major 4's generated projects, in the order of the
 // recommended root tsconfig.json (migration facts §9).
 var tsconfigContexts = []string{"app", "server", "shared", "node"}
 
@@ -81,13 +84,12 @@ var tsconfigNotCarried = map[string]string{
 var tsCompilerOptions = ast.ParsePath("typescript.tsConfig.compilerOptions")
 
 func runTsconfigReferences(pass *Pass) {
-	ts := pass.Project.TSConfig
-	if pass.Target < 4 || ts == nil {
+	pr := pass.Project
+	ts := pr.TSConfig
+	// Framework major 3 generates the legacy file only, with compatibility
+	// version 4 too: the references would name files that do not exist.
+	if pass.Target < 4 || pr.Framework < 4 || ts == nil || pr.Detection == nil || pr.Detection.V4.BuildDir == "" {
 		return
-	}
-	v, ok := pass.layoutAfter()
-	if !ok || v.Pinned || v.d.V4.BuildDir == "" {
-		return // layout B keeps the single generated file
 	}
 	data := ts.Src
 	members, ok := jsonc.Members(data)
@@ -102,7 +104,7 @@ func runTsconfigReferences(pass *Pass) {
 	if !ok {
 		return
 	}
-	legacy := filepath.Join(v.d.V4.BuildDir, "tsconfig.json")
+	legacy := filepath.Join(pr.Detection.V4.BuildDir, "tsconfig.json")
 	isLegacy := func(s string) bool {
 		if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !filepath.IsAbs(s) {
 			return false // resolved as a package, not a path
@@ -128,14 +130,14 @@ func runTsconfigReferences(pass *Pass) {
 	if value == "" {
 		return
 	}
-	d := pass.Report(span, "", "tsconfig.json extends `%s`, the legacy file that version 4 still generates: layout A's root tsconfig.json references the generated app, server, shared and node projects instead", value)
+	d := pass.Report(span, "", "tsconfig.json extends `%s`, the legacy file that framework major 4 still generates: the recommended root tsconfig.json references the generated app, server, shared and node projects instead", value)
 	d.File, d.Path = ts.Display, "tsconfig.json"
 	fix, why := tc.fix(pass, ext, elems, which, value)
 	if why != "" {
 		d.Notes = append(d.Notes, "no fix: "+why)
 		return
 	}
-	fix.File, fix.Layout = ts.Path, v.fixLayout()
+	fix.File = ts.Path
 	d.Fix = fix
 }
 
@@ -182,7 +184,7 @@ func (tc *tsconfig) fix(pass *Pass, ext jsonc.Item, elems []jsonc.Item, which in
 	if hasCO {
 		edits = append(edits, tc.deleteMember(tc.at["compilerOptions"]))
 	}
-	desc := "replace the extends of `" + value + "` in tsconfig.json by `\"files\": []` and the references of layout A's four generated projects"
+	desc := "replace the extends of `" + value + "` in tsconfig.json by `\"files\": []` and the references of the four generated projects"
 	if len(keys) > 0 {
 		desc += ", moving its compilerOptions `" + strings.Join(keys, "`, `") + "` to `typescript.tsConfig.compilerOptions`"
 	} else if hasCO {
