@@ -40,6 +40,10 @@ import (
 //     KeepOnly): the config after the fixes apply uses under --layout=move
 //     (AnyLayout and MoveOnly fixes) and under --layout=keep (AnyLayout and
 //     KeepOnly fixes), each present when that choice has a fix to apply.
+//   - <case>/fixed/<path> (or fixed-move/, fixed-keep/): any other file a
+//     fix edits (Fix.File: a code file, tsconfig.json), by its path from
+//     the case's root, after rewrite.EditCode; a fix with ConfigOps also
+//     edits the config, as one apply does.
 //
 // A fix without Ops is advice only: there is nothing to apply. Every fix
 // with Ops must be made: none may be skipped by the engine. After the

@@ -109,7 +109,9 @@ func runTsconfigReferences(pass *Pass) {
 		if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !filepath.IsAbs(s) {
 			return false // resolved as a package, not a path
 		}
-		return filepath.Join(filepath.Dir(ts.Path), filepath.FromSlash(s)) == legacy
+		path := filepath.Join(filepath.Dir(ts.Path), filepath.FromSlash(s))
+		// TypeScript adds .json to a path without it.
+		return path == legacy || !strings.HasSuffix(path, ".json") && path+".json" == legacy
 	}
 	// The extends value: one string, or a list of them (TypeScript 5).
 	var elems []jsonc.Item
@@ -302,7 +304,7 @@ func orderedJSON(raw []byte) (any, error) {
 // the member's indentation.
 func (tc *tsconfig) referencesEdit(ext jsonc.Item, elems []jsonc.Item, which int, value string) []rewrite.Op {
 	data := tc.data
-	dir := value[:len(value)-len("tsconfig.json")]
+	dir := strings.TrimSuffix(strings.TrimSuffix(value, ".json"), "tsconfig")
 	lineStart := bytes.LastIndexByte(data[:ext.Start], '\n') + 1
 	indent := string(data[lineStart:ext.Start])
 	inline := strings.TrimLeft(indent, " \t") != ""
