@@ -396,6 +396,9 @@ func (tc *tsconfig) deleteMember(i int) rewrite.Op {
 		}
 		return edit(ast.Span{Start: ls, End: rest}, "")
 	}
+	for hasComma && end < len(data) && (data[end] == ' ' || data[end] == '\t') {
+		end++ // the space after the comma, before the next member
+	}
 	return edit(ast.Span{Start: start, End: end}, "")
 }
 
