@@ -14,8 +14,12 @@ type Item struct {
 	ValStart, ValEnd int
 }
 
-// Key is the member's key without its quotes (escapes left as written).
+// Key is the member's key without its quotes (escapes left as written), ""
+// for an array element.
 func (it Item) Key(data []byte) string {
+	if it.KeyEnd < it.KeyStart+2 {
+		return ""
+	}
 	return string(data[it.KeyStart+1 : it.KeyEnd-1])
 }
 
@@ -165,7 +169,12 @@ func Items(data []byte, pos int) (items []Item, ok bool) {
 	}
 }
 
-// Members parses the top-level object of a JSONC document.
+// Members parses the top-level object of a JSONC document; ok is false
+// when it is not an object.
 func Members(data []byte) ([]Item, bool) {
-	return Items(data, Skip(data, 0))
+	at := Skip(data, 0)
+	if at >= len(data) || data[at] != '{' {
+		return nil, false
+	}
+	return Items(data, at)
 }
