@@ -123,18 +123,35 @@ func upperFirst(s string) string {
 
 // fixEdit makes d's fix. A config fix goes through rewrite.ApplyGroups and
 // rewrite.Verify on the text the check parsed, as apply makes it; a code
-// fix through rewrite.EditCode. why says why a fix cannot be made (an op
-// apply would skip); err is a fix that fails its own checks (a bug).
+// fix through rewrite.EditCode, with the config edits it needs first
+// (ConfigOps) in the same workspace edit. why says why a fix cannot be made
+// (an op apply would skip); err is a fix that fails its own checks (a bug).
 func (s *Server) fixEdit(res *checked, d *rules.Diagnostic, snap snapshot) (edit *WorkspaceEdit, why string, err error) {
 	fix := d.Fix
-	var file string
-	var before, after []byte
-	if fix.File == "" {
+	type change struct {
+		file          string
+		before, after []byte
+	}
+	var changes []change
+	configOps := fix.Ops
+	if fix.File != "" {
+		configOps = fix.ConfigOps
+		src, err := snap.read(fix.File)
+		if err != nil {
+			return nil, fmt.Sprintf("cannot read %s: %v", filepath.Base(fix.File), err), nil
+		}
+		out, err := rewrite.EditCode(fix.File, src, fix.Ops)
+		if err != nil {
+			return nil, "", err
+		}
+		changes = append(changes, change{fix.File, src, out})
+	}
+	if fix.File == "" || len(configOps) > 0 {
 		p := res.project
 		if p.File == nil {
 			return nil, "the config could not be read", nil
 		}
-		r, err := rewrite.ApplyGroups(p.File, [][]rewrite.Op{fix.Ops})
+		r, err := rewrite.ApplyGroups(p.File, [][]rewrite.Op{configOps})
 		if err != nil {
 			return nil, "", err
 		}
@@ -149,25 +166,22 @@ func (s *Server) fixEdit(res *checked, d *rules.Diagnostic, snap snapshot) (edit
 		if err := rewrite.Verify(p.ConfigDisplay, p.File, r.Src, r.Applied); err != nil {
 			return nil, "", err
 		}
-		file, before, after = p.ConfigPath, p.File.Src, r.Src
-	} else {
-		src, err := snap.read(fix.File)
-		if err != nil {
-			return nil, fmt.Sprintf("cannot read %s: %v", filepath.Base(fix.File), err), nil
-		}
-		out, err := rewrite.EditCode(fix.File, src, fix.Ops)
-		if err != nil {
-			return nil, "", err
-		}
-		file, before, after = fix.File, src, out
+		changes = append(changes, change{p.ConfigPath, p.File.Src, r.Src})
 	}
-	if bytes.Equal(before, after) {
+	edit = &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{}}
+	for _, c := range changes {
+		if bytes.Equal(c.before, c.after) {
+			continue
+		}
+		s.mu.Lock()
+		uri := s.uriOf(c.file)
+		s.mu.Unlock()
+		edit.Changes[uri] = textEdits(c.before, c.after)
+	}
+	if len(edit.Changes) == 0 {
 		return nil, "nothing to change: the fix is already made", nil
 	}
-	s.mu.Lock()
-	uri := s.uriOf(file)
-	s.mu.Unlock()
-	return &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{uri: textEdits(before, after)}}, "", nil
+	return edit, "", nil
 }
 
 // textEdits are the edits that turn before into after, as the editor's

@@ -344,6 +344,9 @@ func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *
 	for _, ef := range p.Env {
 		res.texts[ef.Path] = ef.Src
 	}
+	if p.TSConfig != nil {
+		res.texts[p.TSConfig.Path] = p.TSConfig.Src
+	}
 	return res
 }
 

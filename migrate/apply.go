@@ -246,7 +246,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			}
 		}
 		for _, d := range diags {
-			if d.Fix == nil || len(d.Fix.Ops) == 0 || d.File != p.ConfigDisplay {
+			if d.Fix == nil || len(configOps(d)) == 0 || d.Fix.File == "" && d.File != p.ConfigDisplay {
 				continue
 			}
 			if _, ok := failed[fixKey(d)]; ok {
@@ -261,7 +261,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 				r.NotFixed = append(r.NotFixed, FixReport{d, reason})
 				continue
 			}
-			groups = append(groups, d.Fix.Ops)
+			groups = append(groups, configOps(d))
 			owners = append(owners, d)
 		}
 		if len(groups) == 0 {
@@ -285,7 +285,9 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			if reason, ok := why[g]; ok {
 				failed[fixKey(d)] = reason
 				r.NotFixed = append(r.NotFixed, FixReport{d, reason})
-			} else if !r.hasFixed(d) {
+			} else if !r.hasFixed(d) && d.Fix.File == "" {
+				// A fix of another file is made once its file is
+				// edited too (makeCodeFixes).
 				r.Fixed = append(r.Fixed, FixReport{D: d})
 			}
 		}
@@ -320,6 +322,16 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	}
 	r.Remaining = diags
 	return r
+}
+
+// configOps are the edits of the project's config that d's fix makes in
+// apply's rounds: its Ops for a fix of the config, its ConfigOps for a fix
+// of another file (made before that file's edits).
+func configOps(d *rules.Diagnostic) []rewrite.Op {
+	if d.Fix.File != "" {
+		return d.Fix.ConfigOps
+	}
+	return d.Fix.Ops
 }
 
 // layerOutside is the report of a layer that projects under the paths given

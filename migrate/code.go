@@ -40,6 +40,20 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		if d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
 			continue
 		}
+		if !fixAllowed(d, o.Layout) {
+			if r.NotFixedReason(d) == "" {
+				r.NotFixed = append(r.NotFixed, FixReport{d, layoutSkipReason(d, o.Layout)})
+			}
+			continue
+		}
+		if len(d.Fix.ConfigOps) > 0 {
+			// The config rounds did not make the config edits this fix
+			// needs first (the reason is in NotFixed): its file stays.
+			if r.NotFixedReason(d) == "" {
+				r.NotFixed = append(r.NotFixed, FixReport{d, "the config edits it needs were not made"})
+			}
+			continue
+		}
 		if byFile[d.Fix.File] == nil {
 			files = append(files, d.Fix.File)
 		}

@@ -204,19 +204,19 @@ func TestRecoveryRefusesChangedFile(t *testing.T) {
 	dir := t.TempDir()
 	testtree.WriteMap(t, dir, testtree.LayoutB(60))
 	crashAt(t, dir, "edit", 0, false)
-	saved := filepath.Join(dir, "tsconfig.json")
+	saved := filepath.Join(dir, "server/api/a7.ts")
 	if err := os.WriteFile(saved, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res := applyDir(dir, false)
-	if !res[0].Fatal || !res[0].JournalKept || !strings.Contains(res[0].Err, "tsconfig.json: changed since apply read it") {
+	if !res[0].Fatal || !res[0].JournalKept || !strings.Contains(res[0].Err, "server/api/a7.ts: changed since apply read it") {
 		t.Fatalf("completion over a changed file: %+v", res[0])
 	}
 	if b, _ := os.ReadFile(saved); string(b) != "{}\n" {
 		t.Errorf("the saved file was overwritten: %q", b)
 	}
 	res = applyDir(dir, true)
-	if res[0].Fatal || res[0].Recovered != "rolled back" || len(res[0].Notes) != 1 || !strings.Contains(res[0].Notes[0], "tsconfig.json") {
+	if res[0].Fatal || res[0].Recovered != "rolled back" || len(res[0].Notes) != 1 || !strings.Contains(res[0].Notes[0], "server/api/a7.ts") {
 		t.Fatalf("rollback: %+v", res[0])
 	}
 	if b, _ := os.ReadFile(saved); string(b) != "{}\n" {

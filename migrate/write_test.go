@@ -19,8 +19,8 @@ func TestEditDuringApply(t *testing.T) {
 	dir := t.TempDir()
 	testtree.WriteMap(t, dir, testtree.LayoutB(60))
 	before := snapshotTree(t, dir)
-	saved := filepath.Join(dir, "tsconfig.json")
-	const text = "{ \"saved\": \"while apply ran\" }\n"
+	saved := filepath.Join(dir, "server/api/a7.ts") // edited in place, among the last
+	const text = "export default 'saved while apply ran'\n"
 	testHook = func(point string, i int) {
 		if point == "edit" && i == 3 {
 			if err := os.WriteFile(saved, []byte(text), 0o644); err != nil {
@@ -30,7 +30,7 @@ func TestEditDuringApply(t *testing.T) {
 	}
 	defer func() { testHook = nil }()
 	res := applyDir(dir, false)
-	if len(res) != 1 || !res[0].Fatal || res[0].Written || !strings.Contains(res[0].Err, "tsconfig.json: changed since apply read it (edited while apply ran?): not overwritten") ||
+	if len(res) != 1 || !res[0].Fatal || res[0].Written || !strings.Contains(res[0].Err, "server/api/a7.ts: changed since apply read it (edited while apply ran?): not overwritten") ||
 		!strings.Contains(res[0].Err, "everything written was undone") {
 		t.Fatalf("%+v", res[0])
 	}
@@ -38,7 +38,7 @@ func TestEditDuringApply(t *testing.T) {
 		t.Errorf("the saved file was overwritten: %q", b)
 	}
 	want := before
-	want["tsconfig.json"] = fmt.Sprintf("file -rw-r--r-- %q", text)
+	want["server/api/a7.ts"] = fmt.Sprintf("file -rw-r--r-- %q", text)
 	if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
 		t.Errorf("not undone:\n%s", d)
 	}

@@ -271,6 +271,18 @@ func (l *Loader) loadLayer(root, cfg string) *Layer {
 	return ly
 }
 
+// loadText reads the text file name in root (through the overlay, a symlink
+// read through as the tools that read it do), nil when there is none or it
+// cannot be read as text. displayDir is how to show root to the user.
+func (l *Loader) loadText(root, displayDir, name string) *TextFile {
+	path := filepath.Join(root, name)
+	src, err := l.read(path)
+	if err != nil || binaryErr(src) != nil {
+		return nil
+	}
+	return &TextFile{Path: path, Display: filepath.Join(displayDir, name), Src: src}
+}
+
 // packageMajor is compat.PackageMajor, with root/package.json read
 // through the overlay.
 func (l *Loader) packageMajor(root string) (int, error) {
@@ -529,6 +541,7 @@ func (l *Loader) fill(p *Project, e *entry) {
 		p.FrameworkSource = "package.json"
 	}
 	p.Env = l.loadEnvFiles(p.Root, filepath.Dir(p.ConfigDisplay))
+	p.TSConfig = l.loadText(p.Root, filepath.Dir(p.ConfigDisplay), "tsconfig.json")
 
 	// Layers: each source's layer, then the layers it extends (depth
 	// first), each once; the project itself is never its own layer. The

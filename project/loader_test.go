@@ -347,3 +347,38 @@ func TestLayerInheritsFramework(t *testing.T) {
 		})
 	}
 }
+
+// TestTSConfig: the root tsconfig.json beside the config is part of the
+// loaded project (FW211 reads it, rules never read the disk), shown like
+// the config; none, a directory of that name or a binary file is nil.
+func TestTSConfig(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "web")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(sub, 0o755))
+	cfg := filepath.Join(sub, "fw.config.ts")
+	must(os.WriteFile(cfg, []byte("export default defineFwConfig({})\n"), 0o644))
+	if p := project.LoadProject(cfg, "web/fw.config.ts"); p.TSConfig != nil {
+		t.Errorf("no tsconfig.json: %+v", p.TSConfig)
+	}
+	const text = "{ \"extends\": \"./.fw/tsconfig.json\" }\n"
+	must(os.WriteFile(filepath.Join(sub, "tsconfig.json"), []byte(text), 0o644))
+	p := project.LoadProject(cfg, "web/fw.config.ts")
+	if p.TSConfig == nil || string(p.TSConfig.Src) != text || p.TSConfig.Path != filepath.Join(sub, "tsconfig.json") || p.TSConfig.Display != filepath.Join("web", "tsconfig.json") {
+		t.Fatalf("TSConfig %+v", p.TSConfig)
+	}
+	must(os.WriteFile(filepath.Join(sub, "tsconfig.json"), []byte("{\x00}"), 0o644))
+	if p := project.LoadProject(cfg, "web/fw.config.ts"); p.TSConfig != nil {
+		t.Errorf("a binary tsconfig.json: %+v", p.TSConfig)
+	}
+	must(os.Remove(filepath.Join(sub, "tsconfig.json")))
+	must(os.Mkdir(filepath.Join(sub, "tsconfig.json"), 0o755))
+	if p := project.LoadProject(cfg, "web/fw.config.ts"); p.TSConfig != nil {
+		t.Errorf("a directory named tsconfig.json: %+v", p.TSConfig)
+	}
+}

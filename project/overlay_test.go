@@ -28,6 +28,8 @@ const x = 1
 <template><p>disk</p></template>
 -- assets/main.css --
 body {}
+-- tsconfig.json --
+{ "extends": "./.fw/tsconfig.json" }
 `)
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -40,6 +42,7 @@ body {}
 		".fwignore":         "pages/new.vue\n",
 		"pages/index.vue":   "<script setup>\nconst y = useRoute()\n</script>\n",
 		"assets/main.css":   "main {}\n",
+		"tsconfig.json":     "{ \"files\": [] }\n",
 		"pages/nothing.vue": "never read: not on disk, so not among the sources\n",
 	}
 	var asked []string
@@ -95,6 +98,9 @@ body {}
 	fi, err := p.FwIgnore()
 	if err != nil || fi == nil || string(fi.Src) != over[".fwignore"] {
 		t.Errorf("FwIgnore: %v %v, want the overlay's", err, fi)
+	}
+	if p.TSConfig == nil || string(p.TSConfig.Src) != over["tsconfig.json"] || p.TSConfig.Display != "tsconfig.json" {
+		t.Errorf("TSConfig: %+v, want the overlay's", p.TSConfig)
 	}
 	if len(asked) == 0 {
 		t.Fatal("the overlay was never asked")

@@ -58,6 +58,11 @@ type Project struct {
 	// Env holds the project's .env* files, sorted by name.
 	Env []*EnvFile
 
+	// TSConfig is the root tsconfig.json beside the config, nil when there
+	// is none or it cannot be read (a directory, a binary file): FW211
+	// reads which generated file it extends.
+	TSConfig *TextFile
+
 	// Extends are the layer sources the config declares (theme, then the
 	// extends entries) followed by the auto-registered <Root>/layers/*
 	// directories, in priority order, each with the local layer it resolves

@@ -19,7 +19,8 @@ import (
 // text at one place, are an error naming them. The result must pass
 // esbuild's gate (the script, or each script block of a .vue file, with the
 // loader its extension or lang says) and be read by the code reader as
-// fully as the original was; otherwise nothing is returned but the error.
+// fully as the original was; a .json file (tsconfig.json) must be JSON
+// with comments. Otherwise nothing is returned but the error.
 func EditCode(name string, src []byte, edits []Op) ([]byte, error) {
 	var list []udiff.Edit
 	seen := map[udiff.Edit]bool{}
@@ -52,6 +53,12 @@ func EditCode(name string, src []byte, edits []Op) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
+	if filepath.Ext(name) == ".json" {
+		if err := validateJSONC(name, []byte(out)); err != nil {
+			return nil, err
+		}
+		return []byte(out), nil
+	}
 	if err := ValidateCode(name, []byte(out)); err != nil {
 		return nil, err
 	}
@@ -81,6 +88,23 @@ func ValidateCode(name string, src []byte) error {
 		if err := ast.ValidateScript(name, src, b.Content.Start, b.Content.End, loaderOf(b.Lang)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// validateJSONC checks a JSON file that may hold comments and trailing
+// commas, as TypeScript reads tsconfig.json: esbuild's JSON parser, whose
+// complaints about those two are not errors here.
+func validateJSONC(name string, src []byte) error {
+	res := api.Transform(string(src), api.TransformOptions{Loader: api.LoaderJSON, Sourcefile: name, LogLevel: api.LogLevelSilent})
+	for _, m := range res.Errors {
+		if m.Text == "JSON does not support comments" || m.Text == "JSON does not support trailing commas" {
+			continue
+		}
+		if m.Location != nil {
+			return fmt.Errorf("%s:%d:%d: %s", name, m.Location.Line, m.Location.Column+1, m.Text)
+		}
+		return fmt.Errorf("%s: %s", name, m.Text)
 	}
 	return nil
 }

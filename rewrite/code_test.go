@@ -42,3 +42,23 @@ func TestEditCode(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEditJSONC: a .json file (tsconfig.json) is validated as JSON with
+// comments and trailing commas, as TypeScript reads it: those two pass, a
+// broken object does not, and nothing is returned then.
+func TestEditJSONC(t *testing.T) {
+	src := "{\n  // why\n  \"extends\": \"./.fw/tsconfig.json\",\n}\n"
+	at := strings.Index(src, `"extends"`)
+	end := strings.Index(src, `json",`) + len(`json"`)
+	out, err := EditCode("tsconfig.json", []byte(src), []Op{{Kind: OpReplace, Span: ast.Span{Start: at, End: end}, Text: `"files": [], /* refs */ "references": [{ "path": "./a.json" },]`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  // why\n  \"files\": [], /* refs */ \"references\": [{ \"path\": \"./a.json\" },],\n}\n"; string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	out, err = EditCode("tsconfig.json", []byte(src), []Op{{Kind: OpReplace, Span: ast.Span{Start: at, End: end}, Text: `"files": [] "references": []`}})
+	if err == nil || out != nil || !strings.Contains(err.Error(), "tsconfig.json:3:") {
+		t.Errorf("a broken edit: %q, %v", out, err)
+	}
+}

@@ -253,6 +253,8 @@ func finish(p *project.Project, diags []*Diagnostic) {
 		var f *ast.File
 		if d.File == p.ConfigDisplay {
 			f = p.File
+		} else if p.TSConfig != nil && d.File == p.TSConfig.Display {
+			src = p.TSConfig.Src
 		} else {
 			for _, ef := range p.Env {
 				if ef.Display == d.File {

@@ -40,6 +40,10 @@ import (
 //     KeepOnly): the config after the fixes apply uses under --layout=move
 //     (AnyLayout and MoveOnly fixes) and under --layout=keep (AnyLayout and
 //     KeepOnly fixes), each present when that choice has a fix to apply.
+//   - <case>/fixed/<path> (or fixed-move/, fixed-keep/): any other file a
+//     fix edits (Fix.File: a code file, tsconfig.json), by its path from
+//     the case's root, after rewrite.EditCode; a fix with ConfigOps also
+//     edits the config, as one apply does.
 //
 // A fix without Ops is advice only: there is nothing to apply. Every fix
 // with Ops must be made: none may be skipped by the engine. After the
@@ -278,7 +282,8 @@ func fixAllowed(l rules.FixLayout, layout string) bool {
 // (fixed, fixed-move, fixed-keep) and then by path relative to the case's
 // root: the config (its fixes' Ops, through ApplyGroups and Verify, as
 // migrate applies them) and the code files the fixes edit (rewrite.EditCode,
-// which validates each with esbuild). It checks that every fix is made, and
+// which validates each with esbuild); a fix of another file with ConfigOps
+// edits both, as one apply does. It checks that every fix is made, and
 // that a second check of the fixed project offers no fix of that choice any
 // more.
 func fixedConfigs(t *testing.T, c string, p *project.Project, code string, diags []*rules.Diagnostic) map[string]map[string][]byte {
@@ -301,6 +306,9 @@ func fixedConfigs(t *testing.T, c string, p *project.Project, code string, diags
 			case !fixAllowed(d.Fix.Layout, ch.layout):
 			case d.Fix.File != "":
 				edits[d.Fix.File] = append(edits[d.Fix.File], d.Fix.Ops...)
+				if len(d.Fix.ConfigOps) > 0 {
+					groups = append(groups, d.Fix.ConfigOps)
+				}
 			default:
 				groups = append(groups, d.Fix.Ops)
 			}

@@ -129,9 +129,17 @@ type Fix struct {
 	Applicability Applicability
 	// File is the code file the fix edits (absolute), "" for the project's
 	// config. In a code file, Ops are byte edits only (rewrite.OpReplace;
-	// an empty span inserts).
+	// an empty span inserts). A file that is not a script (tsconfig.json)
+	// is validated by its own syntax.
 	File string
 	Ops  []rewrite.Op
+	// ConfigOps, with File set, are edits of the project's config that the
+	// file's edits need made first (FW211 carries tsconfig.json's
+	// compilerOptions into the config before it removes them). apply makes
+	// them with the config's fixes, and File's edits only when a check of
+	// the edited config no longer asks for them: the rule then offers the
+	// fix again without ConfigOps. Either both files change or neither.
+	ConfigOps []rewrite.Op
 	// Layout is the layout choice the fix assumes; apply leaves out the
 	// fixes of the other choice.
 	Layout FixLayout

@@ -435,7 +435,7 @@ func PlanMove(in Input) (*Plan, error) {
 	p.checkMoves()
 	p.planEdits(files)
 	p.planIgnore(in)
-	p.planTsconfig(buildDir, serverBefore)
+	p.planTsconfig(serverBefore)
 	sort.Slice(p.Edits, func(i, j int) bool { return p.Edits[i].NewPath < p.Edits[j].NewPath })
 	return p, nil
 }
