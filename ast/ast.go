@@ -268,6 +268,12 @@ type Property struct {
 	Comma int
 	// Parent is the object holding this property.
 	Parent *Object
+	// Assigned is the statement that sets this property after the config
+	// is declared (`config.ssr = false`, see File.Literal), empty for a
+	// property written in an object literal. Loc is then the assignment
+	// expression, KeySpan its last member name, and the property is not in
+	// the literal: an edit cannot reach it through the literal.
+	Assigned Span
 }
 
 // Mutation is one change to the bound config, found in a statement of
@@ -291,6 +297,11 @@ type Mutation struct {
 	// (`c.set(...)`), a reassignment of the binding. Any key below Path may
 	// change.
 	Dynamic bool
+	// Read reports a write whose result is statically known and is in
+	// File.Config: a statement `config.a.b = value` on its own, directly in
+	// the config's scope, reaching objects the config has as literals, with
+	// no unknown write to the same top-level key before it.
+	Read bool
 }
 
 // Comment is a `// line` or `/* block */` comment. Text is the raw source,
@@ -338,7 +349,15 @@ type File struct {
 
 	// Config is the config object, or nil when the exported config is not
 	// an object literal Parse can see; Reason then says why, at ReasonSpan.
-	Config     *Object
+	// It is the object the module produces: when statements after the
+	// declaration assign to it (`config.ssr = false`, Writes with Read),
+	// Config is a copy of the literal holding those properties too (their
+	// Assigned is set), with the literal's Loc.
+	Config *Object
+	// Literal is the object literal Config is read from, as written: what
+	// an edit of the config changes. It is Config itself when no assignment
+	// was read into Config; nil when Config is.
+	Literal    *Object
 	Reason     string
 	ReasonSpan Span
 

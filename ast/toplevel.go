@@ -128,9 +128,16 @@ func (p *parser) parseStatement(top bool) {
 	case tOpenBrace:
 		p.skipBalanced(true)
 	case tReturn, tThrow:
+		// In a config function's body, a return directly in it is what the
+		// function exports.
+		ret := top && p.inBody && p.l.tok == tReturn
 		p.next()
 		if !p.l.nl && p.l.tok != tSemicolon && p.l.tok != tCloseBrace && p.l.tok != tEOF {
-			p.skipExpr(lLowest)
+			if ret {
+				p.setExport(ExportDefault, p.parseExpr(lLowest), idx)
+			} else {
+				p.skipExpr(lLowest)
+			}
 		}
 		p.semicolon(false)
 	case tBreak, tContinue:
@@ -243,7 +250,7 @@ func (p *parser) parseIdentStatement(top bool, idx int) bool {
 		}
 		p.restore(s)
 	case "module":
-		if p.parseModuleExports(top, idx) {
+		if !p.inBody && p.parseModuleExports(top, idx) {
 			return false
 		}
 		if p.ts && p.peekIdentSameLine(true) {
