@@ -125,6 +125,7 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 		runRule(pass)
 		diags = append(diags, pass.diags...)
 	}
+	withholdFixes(p, diags)
 	diags = append(diags, engineDiagnostics(p, opts)...)
 	finish(p, diags)
 	diags = applySuppressions(p, diags, opts)
