@@ -162,6 +162,12 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 			p.resolveNode(body, body.val, hops+1)
 		case HintConditional:
 			p.notLiteral(n, "the config is a conditional expression: which object it is depends on run time")
+		case HintUnary:
+			if text := p.text[n.Loc.Start:n.Loc.End]; strings.HasPrefix(text, "await") {
+				p.notLiteral(n, "the config is awaited ("+short(text)+"): it is only known at run time")
+				return
+			}
+			p.notLiteral(n, "the config is a unary expression, not an object literal")
 		default:
 			p.notLiteral(n, "the config is "+article(n.Hint)+" expression, not an object literal")
 		}

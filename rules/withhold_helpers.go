@@ -50,9 +50,9 @@ func fixBlocked(f *ast.File, ops []rewrite.Op) string {
 			}
 			line := f.Position(w.Stmt.Start).Line
 			if w.Read {
-				return fmt.Sprintf("`%s` is set by the assignment at line %d, outside the object literal that fixes edit: change it there by hand", w.Path, line)
+				return fmt.Sprintf("`%s` is set by the assignment at line %d, outside the object literal that fixes edit: make the change by hand", w.Path, line)
 			}
-			return fmt.Sprintf("the statement at line %d may change `%s` after the config is declared: change the config by hand", line, path[0])
+			return fmt.Sprintf("the statement at line %d may change `%s` after the config is declared: make the change by hand", line, path[0])
 		}
 	}
 	return ""
