@@ -370,6 +370,18 @@ func (f *File) WriteTo(key string) (Mutation, bool) {
 	return Mutation{}, false
 }
 
+// UnreadWriteTo is WriteTo among the writes whose result is not in Config
+// (Mutation.Read false): a statement that may change the key in a way
+// fwmigrate does not know.
+func (f *File) UnreadWriteTo(key string) (Mutation, bool) {
+	for _, w := range f.Writes {
+		if !w.Read && (len(w.Path) == 0 && w.Dynamic || len(w.Path) > 0 && w.Path[0] == key) {
+			return w, true
+		}
+	}
+	return Mutation{}, false
+}
+
 // HasSpread reports whether o has a `...spread` property, whose keys are
 // only known at run time.
 func (o *Object) HasSpread() bool {

@@ -11,7 +11,18 @@
 // Only the config object is parsed into fine-grained nodes (objects, arrays,
 // literals). Any other expression is an Expr: an exact span plus a hint of
 // what it is. Top-level statements are scanned just enough to find the
-// exported config and the const it may be bound to.
+// exported config, the variables it may be bound to, and the statements
+// that change it.
+//
+// File.Config is the object the module produces, as far as it is known
+// without running it: through defineFwConfig, variables, a config function
+// (async or not) whose body returns once, directly, and the plain
+// assignments that follow the declaration (`config.ssr = false`), which
+// are read into a copy of the literal. File.Literal is the literal as
+// written, what edits change; a property an assignment set has Assigned.
+// A config whose result is not known (a call, a conditional, a function
+// with several returns or a return in a branch or a loop) has no Config:
+// File.Reason says why.
 package ast
 
 // Span is a half-open byte range [Start, End) into File.Src.

@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -32,11 +33,13 @@ type alias struct {
 	stmt int // its declaration, in sc.stmts
 }
 
-// assignment is a write that is a statement of its own, `name.a.b = value`:
-// its value and the span of its last member name.
+// assignment is a write whose value is known: a statement of its own
+// `name.a.b = value` (the span of its last member name is key), or a
+// property of an object literal that `Object.assign(name, {...})` copies.
 type assignment struct {
 	value Node
 	key   Span
+	loc   Span // the property as Config shows it: the assignment, or the property in Object.assign's literal
 }
 
 // resolve finds the config object behind the exported value, through
@@ -71,12 +74,18 @@ func (p *parser) resolve() {
 	// The module's statements run before the config function is called:
 	// its writes come first.
 	for _, body := range []bool{false, true} {
+		n := len(f.Writes)
 		for _, a := range p.aliases {
 			if a.sc.body == body {
 				p.findMutations(a)
 			}
 		}
+		// The writes through several variables, in the order they run.
+		ws := f.Writes[n:]
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].Loc.Start < ws[j].Loc.Start })
 	}
+	sort.Slice(f.Mutations, func(i, j int) bool { return f.Mutations[i].Start < f.Mutations[j].Start })
+	f.Mutations = slices.Compact(f.Mutations)
 	p.readWrites()
 }
 
@@ -301,9 +310,7 @@ func (p *parser) findMutations(a alias) {
 			continue
 		}
 		if ws, ok := p.mutations(st.span, a.name); ok {
-			if n := len(p.f.Mutations); n == 0 || p.f.Mutations[n-1] != st.span {
-				p.f.Mutations = append(p.f.Mutations, st.span)
-			}
+			p.f.Mutations = append(p.f.Mutations, st.span)
 			p.f.Writes = append(p.f.Writes, ws...)
 		}
 	}
@@ -321,7 +328,7 @@ func (p *parser) readWrites() {
 	blocked := map[string]bool{}
 	for i := range f.Writes {
 		w := &f.Writes[i]
-		if len(w.Path) == 0 {
+		if len(w.Path) == 0 || slices.Contains(w.Path, "__proto__") {
 			return // any key may change from here on
 		}
 		if blocked[w.Path[0]] {
@@ -340,7 +347,7 @@ func (p *parser) readWrites() {
 			kind = KeyNumber
 		}
 		root, ok := r.set(f.Config, w.Path, &Property{
-			Loc: Span{w.Loc.Start, a.value.Span().End}, Kind: PropInit, KeyKind: kind, Key: w.Path[len(w.Path)-1],
+			Loc: a.loc, Kind: PropInit, KeyKind: kind, Key: w.Path[len(w.Path)-1],
 			KeySpan: a.key, Value: a.value, Comma: -1, Assigned: w.Stmt,
 		})
 		if !ok {
@@ -452,7 +459,7 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 			start := toks[i-4].start
 			switch text(toks[i-2]) {
 			case "assign":
-				out = append(out, p.assignedKeys(span, start, toks[i].end)...)
+				out = append(out, p.assignedKeys(span, start, toks[i].end, start == span.Start)...)
 				assigned = true
 				continue
 			case "defineProperty":
@@ -541,10 +548,7 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 	}
 	if plain >= 0 && key >= 0 && len(out) == 1 && !assigned {
 		if v := p.plainValue(span, toks[plain].end); v != nil {
-			if p.assigns == nil {
-				p.assigns = make(map[Span]assignment)
-			}
-			p.assigns[out[0].Loc] = assignment{value: v, key: Span{toks[key].start, toks[key].end}}
+			p.assign(out[0].Loc, assignment{value: v, key: Span{toks[key].start, toks[key].end}, loc: Span{span.Start, v.Span().End}})
 		}
 	}
 	return out, assigned || len(out) > 0
@@ -609,7 +613,9 @@ func literalKey(tok token, raw string) (string, bool) {
 // whose callee starts at start and whose first argument (name) ends at
 // argEnd: a write for each key of the object literals among the sources,
 // a dynamic one for any other source.
-func (p *parser) assignedKeys(stmt Span, start, argEnd int) []Mutation {
+// When the call is the whole statement (plain), the values of the literals'
+// properties are recorded as the assignments they make.
+func (p *parser) assignedKeys(stmt Span, start, argEnd int, plain bool) []Mutation {
 	saved := p.save()
 	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
 	defer func() {
@@ -619,8 +625,10 @@ func (p *parser) assignedKeys(stmt Span, start, argEnd int) []Mutation {
 	p.l = p.lexerAt(argEnd)
 	p.l.noComments = true
 	var out []Mutation
+	var values []assignment // of out's writes, when known
 	dynamic := func(end int) {
 		out = append(out, Mutation{Stmt: stmt, Loc: Span{start, end}, Dynamic: true})
+		values = append(values, assignment{})
 	}
 	for p.l.tok == tComma && !p.failed() {
 		p.next()
@@ -646,10 +654,32 @@ func (p *parser) assignedKeys(stmt Span, start, argEnd int) []Mutation {
 				continue
 			}
 			out = append(out, Mutation{Stmt: stmt, Loc: Span{start, pr.Loc.End}, Path: Path{pr.Key}})
+			values = append(values, assignment{value: pr.Value, key: pr.KeySpan, loc: pr.Loc})
 		}
 	}
 	if p.failed() {
 		dynamic(argEnd) // what could not be read may change anything
+		return out
+	}
+	if plain && p.l.tok == tCloseParen {
+		p.next()
+		if p.l.tok == tSemicolon && p.l.start < stmt.End {
+			p.next()
+		}
+		if !p.failed() && p.l.prevEnd == stmt.End {
+			for i, v := range values {
+				if v.value != nil {
+					p.assign(out[i].Loc, v)
+				}
+			}
+		}
 	}
 	return out
+}
+
+func (p *parser) assign(write Span, a assignment) {
+	if p.assigns == nil {
+		p.assigns = make(map[Span]assignment)
+	}
+	p.assigns[write] = a
 }

@@ -80,7 +80,7 @@ func TestShapes(t *testing.T) {
 		{name: "string", src: "export default 'x'", reason: "a string", export: ExportDefault},
 		{name: "define-empty", src: "export default defineFwConfig()", reason: "without a config", export: ExportDefault, define: true},
 
-		{name: "mutations", file: "fw.config.js", src: "const config = { a: 1 }\nconfig.b = 2\nif (x) {\n  config.c.push(1)\n}\nObject.assign(config, { d: 1 })\nconsole.log(config)\ndelete config['e']\nconst other = { x: 1 }\nother.y = 2\nfunction setup() { config.z = 1 }\nexport default config\nconfig.late = true\n", keys: "a,b,late", binding: "config", export: ExportDefault, mutations: 5},
+		{name: "mutations", file: "fw.config.js", src: "const config = { a: 1 }\nconfig.b = 2\nif (x) {\n  config.c.push(1)\n}\nObject.assign(config, { d: 1 })\nconsole.log(config)\ndelete config['e']\nconst other = { x: 1 }\nother.y = 2\nfunction setup() { config.z = 1 }\nexport default config\nconfig.late = true\n", keys: "a,b,d,late", binding: "config", export: ExportDefault, mutations: 5},
 		{name: "no-mutation-of-other", src: "const docs: any = { a: 1 }\nif (x) { docs.b = 2 }\nexport default defineFwConfig({ docs })\n", keys: "docs", define: true, export: ExportDefault},
 	}
 	for _, tt := range tests {
