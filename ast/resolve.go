@@ -188,12 +188,13 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 // readBody parses the statements of a config function's block body as the
 // module's are parsed: its variables, its statements, its return.
 func (p *parser) readBody(body Span) *scope {
-	saved := p.save()
+	saved, fatal := p.save(), p.fatal
 	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
 	stmts, bindings, imports := p.stmts, p.bindings, p.imports
 	val, kind, idx, decl := p.exportVal, p.exportKind, p.exportStmt, p.exportDecl
 	defer func() {
 		p.restore(saved)
+		p.fatal = fatal
 		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
 		p.stmts, p.bindings, p.imports = stmts, bindings, imports
 		p.exportVal, p.exportKind, p.exportStmt, p.exportDecl = val, kind, idx, decl
