@@ -119,7 +119,7 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 			// module's, unless the function binds it otherwise (a
 			// parameter, `let c;`) or uses it before returning it.
 			ret := sc.stmts[sc.ret].span
-			if hasWord(p.text[sc.fn.Start:ret.Start], n.Name) || hasWord(p.text[ret.End:sc.fn.End], n.Name) {
+			if HasIdent(p.text[sc.fn.Start:ret.Start], n.Name) || HasIdent(p.text[ret.End:sc.fn.End], n.Name) {
 				p.notLiteral(n, "the config function returns `"+n.Name+"`, which it binds or uses in a way fwmigrate does not follow")
 				return
 			}
@@ -188,14 +188,11 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 // readBody parses the statements of a config function's block body as the
 // module's are parsed: its variables, its statements, its return.
 func (p *parser) readBody(body Span) *scope {
-	saved, fatal := p.save(), p.fatal
-	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
+	back := p.aside()
 	stmts, bindings, imports := p.stmts, p.bindings, p.imports
 	val, kind, idx, decl := p.exportVal, p.exportKind, p.exportStmt, p.exportDecl
 	defer func() {
-		p.restore(saved)
-		p.fatal = fatal
-		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
+		back()
 		p.stmts, p.bindings, p.imports = stmts, bindings, imports
 		p.exportVal, p.exportKind, p.exportStmt, p.exportDecl = val, kind, idx, decl
 		p.inBody = false
@@ -218,9 +215,11 @@ func (p *parser) readBody(body Span) *scope {
 	return &scope{stmts: p.stmts, bindings: p.bindings, ret: p.exportStmt, val: p.exportVal, body: true}
 }
 
-// hasWord reports whether name occurs in text as a whole identifier.
-func hasWord(text, name string) bool {
-	for i := 0; ; {
+// HasIdent reports whether name occurs in text as a whole identifier: not
+// inside a longer one (a cheap textual test, comments and strings
+// included).
+func HasIdent(text, name string) bool {
+	for i := 0; name != ""; {
 		j := strings.Index(text[i:], name)
 		if j < 0 {
 			return false
@@ -232,6 +231,7 @@ func hasWord(text, name string) bool {
 		}
 		i = j + 1
 	}
+	return false
 }
 
 func isIdentByte(c byte) bool {
@@ -555,15 +555,23 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 	return out, assigned || len(out) > 0
 }
 
+// aside saves what a parse made aside (of a function body, an assigned
+// value) changes: the lexer, the depth, the style votes. It returns what
+// puts them back.
+func (p *parser) aside() func() {
+	saved, fatal := p.save(), p.fatal
+	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
+	return func() {
+		p.restore(saved)
+		p.fatal = fatal
+		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
+	}
+}
+
 // plainValue parses the value of an assignment that starts at start and
 // returns it when it runs through the end of the statement at span.
 func (p *parser) plainValue(span Span, start int) Node {
-	saved := p.save()
-	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
-	defer func() {
-		p.restore(saved)
-		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
-	}()
+	defer p.aside()()
 	p.l = p.lexerAt(start)
 	v := p.parseExpr(lComma)
 	if p.failed() {
@@ -617,12 +625,7 @@ func literalKey(tok token, raw string) (string, bool) {
 // When the call is the whole statement (plain), the values of the literals'
 // properties are recorded as the assignments they make.
 func (p *parser) assignedKeys(stmt Span, start, argEnd int, plain bool) []Mutation {
-	saved := p.save()
-	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
-	defer func() {
-		p.restore(saved)
-		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
-	}()
+	defer p.aside()()
 	p.l = p.lexerAt(argEnd)
 	p.l.noComments = true
 	var out []Mutation
