@@ -120,7 +120,7 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 			// parameter, `let c;`) or uses it before returning it.
 			ret := sc.stmts[sc.ret].span
 			if HasIdent(p.text[sc.fn.Start:ret.Start], n.Name) || HasIdent(p.text[ret.End:sc.fn.End], n.Name) {
-				p.notLiteral(n, "the config function returns `"+n.Name+"`, which it binds or uses in a way fwmigrate does not follow")
+				p.notLiteral(n, boundInFunction(n.Name))
 				return
 			}
 			p.resolveNode(sc.parent, n, hops+1)
@@ -152,6 +152,11 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 				return
 			}
 			if !info.block {
+				// `(c) => c`: a parameter, not the module's c.
+				if id, ok := Unwrap(info.expr).(*Ident); ok && HasIdent(p.text[n.Loc.Start:info.expr.Span().Start], id.Name) {
+					p.notLiteral(id, boundInFunction(id.Name))
+					return
+				}
 				p.resolveNode(sc, info.expr, hops+1)
 				return
 			}
@@ -183,6 +188,13 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 	default:
 		p.notLiteral(n, "the config is "+article(n.Kind().String())+", not an object")
 	}
+}
+
+// boundInFunction is the reason for a function that returns a name it
+// binds itself (a parameter, `let c;`) or uses before returning it: what
+// it returns is not the module's variable, or not as declared.
+func boundInFunction(name string) string {
+	return "the config function returns `" + name + "`, which it binds or uses in a way fwmigrate does not follow"
 }
 
 // readBody parses the statements of a config function's block body as the

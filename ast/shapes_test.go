@@ -67,6 +67,8 @@ func TestShapes(t *testing.T) {
 		{name: "imported", src: "import config from './config'\nexport default config\n", reason: "imported from './config'", export: ExportDefault},
 		{name: "imported-define", src: "import { config } from './config'\nexport default defineFwConfig(config)\n", reason: "imported from './config'", export: ExportDefault, define: true},
 		{name: "conditional", src: "export default isDev ? { a: 1 } : { b: 2 }", reason: "conditional", export: ExportDefault},
+		{name: "arrow-returns-param", src: "const c = { a: 1 }\nexport default defineFwConfig((c) => c)\n", reason: "binds or uses", export: ExportDefault, define: true},
+		{name: "arrow-returns-module-binding", src: "const c = { a: 1 }\nc.b = 2\nexport default defineFwConfig(() => c)\n", keys: "a,b", binding: "c", export: ExportDefault, define: true, mutations: 1},
 		{name: "returns-param", src: "export default defineFwConfig((c) => {\n  return c\n})\n", reason: "binds or uses", export: ExportDefault, define: true},
 		{name: "returns-module-binding-changed", src: "const c = { a: 1 }\nexport default () => {\n  c.b = 2\n  return c\n}\n", reason: "binds or uses", export: ExportDefault},
 		{name: "return-in-loop", src: "export default async () => {\n  for (const x of xs) {\n    return { a: 1 }\n  }\n}\n", reason: "single `return`", export: ExportDefault},
