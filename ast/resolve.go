@@ -107,10 +107,14 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 		f.Config = n
 	case *Ident:
 		if b, ok := sc.bindings[n.Name]; ok && b.init != nil {
-			if !sc.body {
-				f.Binding = n.Name
+			// A variable holding the config function is not the config:
+			// `config.x = 1` then sets a property of the function.
+			if !p.holdsFunction(sc, b.init, 0) {
+				if !sc.body {
+					f.Binding = n.Name
+				}
+				p.aliases = append(p.aliases, alias{sc, n.Name, b.stmt})
 			}
-			p.aliases = append(p.aliases, alias{sc, n.Name, b.stmt})
 			p.resolveNode(sc, b.init, hops+1)
 			return
 		}
@@ -188,6 +192,30 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 	default:
 		p.notLiteral(n, "the config is "+article(n.Kind().String())+", not an object")
 	}
+}
+
+// holdsFunction reports whether the value of n is a function (through
+// wrappers, defineFwConfig, which returns its argument, and variables).
+func (p *parser) holdsFunction(sc *scope, n Node, hops int) bool {
+	if hops > 8 {
+		return false
+	}
+	switch e := Unwrap(n).(type) {
+	case *Ident:
+		for s := sc; s != nil; s = s.parent {
+			if b, ok := s.bindings[e.Name]; ok && b.init != nil {
+				return p.holdsFunction(s, b.init, hops+1)
+			}
+		}
+	case *Expr:
+		switch {
+		case e.Hint == HintArrow || e.Hint == HintFunction:
+			return true
+		case e.Hint == HintCall && p.text[e.Callee.Start:e.Callee.End] == defineName && len(e.Args) > 0:
+			return p.holdsFunction(sc, e.Args[0], hops+1)
+		}
+	}
+	return false
 }
 
 // boundInFunction is the reason for a function that returns a name it

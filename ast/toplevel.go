@@ -64,7 +64,7 @@ func (p *parser) parseStatement(top bool) {
 		}
 		p.parseVarDecl(top, idx)
 	case tFunction:
-		p.skipFunction()
+		p.functionDecl(top, idx, start, false)
 		decl = true
 	case tClass:
 		p.next()
@@ -215,6 +215,33 @@ func (p *parser) skipFunction() {
 	p.semicolon(false) // an overload signature or a declare
 }
 
+// functionDecl skips a function declaration; at the top level, a named
+// one with a body is parsed and bound to its name, so that `export default
+// config` can find the config function `async function config() {...}`.
+func (p *parser) functionDecl(top bool, idx, start int, async bool) {
+	if top && !p.inBody {
+		s := p.save()
+		p.next() // function
+		if p.l.tok == tAsterisk {
+			p.next()
+		}
+		name := ""
+		if p.l.tok == tIdent && !p.l.esc {
+			name = p.l.raw()
+		}
+		p.restore(s)
+		var fn Node
+		if name != "" && p.try(func() bool { fn = p.parseFnExpr(start, async); return true }) {
+			if p.bindings == nil {
+				p.bindings = make(map[string]binding)
+			}
+			p.bindings[name] = binding{init: fn, stmt: idx}
+			return
+		}
+	}
+	p.skipFunction()
+}
+
 func (p *parser) skipEnum() {
 	p.next() // enum
 	if p.l.tok == tIdent {
@@ -245,7 +272,7 @@ func (p *parser) parseIdentStatement(top bool, idx int) bool {
 		s := p.save()
 		p.next()
 		if p.l.tok == tFunction && !p.l.nl {
-			p.skipFunction()
+			p.functionDecl(top, idx, s.l.start, true)
 			return true
 		}
 		p.restore(s)
