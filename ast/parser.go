@@ -118,9 +118,10 @@ type parser struct {
 	// config function's body are parsed (its `return` is then the export),
 	// aliases are the variables the config was found through, assigns the
 	// plain assignments to it (by the write's Loc).
-	inBody  bool
-	aliases []alias
-	assigns map[Span]assignment
+	inBody   bool
+	inResult bool // resolving what a config function returns
+	aliases  []alias
+	assigns  map[Span]assignment
 
 	code codeState // the code reader's state (codeparse.go)
 }

@@ -155,6 +155,13 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 				p.notLiteral(n, "the config is a function fwmigrate cannot read")
 				return
 			}
+			if p.inResult {
+				// The framework calls the config function once: what it
+				// returns is the config, a function too.
+				p.notLiteral(n, "the config function returns a function, not a config object")
+				return
+			}
+			p.inResult = true
 			if !info.block {
 				// `(c) => c`: a parameter, not the module's c.
 				if id, ok := Unwrap(info.expr).(*Ident); ok && HasIdent(p.text[n.Loc.Start:info.expr.Span().Start], id.Name) {

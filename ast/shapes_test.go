@@ -69,6 +69,7 @@ func TestShapes(t *testing.T) {
 		{name: "conditional", src: "export default isDev ? { a: 1 } : { b: 2 }", reason: "conditional", export: ExportDefault},
 		{name: "function-declaration", src: "function overloaded(a: string): void\nfunction overloaded(a: any) {}\nasync function config() {\n  const r = await g()\n  return defineFwConfig({ a: r })\n}\nconfig.displayName = 'x'\nexport default config\n", keys: "a", define: true, export: ExportDefault},
 		{name: "function-variable", src: "const config = defineFwConfig(() => ({ a: 1 }))\nconst c = config\nc.b = 2\nconfig.d = 3\nexport default c\n", keys: "a", define: true, export: ExportDefault},
+		{name: "returns-function", src: "export default async () => {\n  return () => ({ a: 1 })\n}\n", reason: "returns a function", export: ExportDefault},
 		{name: "arrow-returns-param", src: "const c = { a: 1 }\nexport default defineFwConfig((c) => c)\n", reason: "binds or uses", export: ExportDefault, define: true},
 		{name: "arrow-returns-module-binding", src: "const c = { a: 1 }\nc.b = 2\nexport default defineFwConfig(() => c)\n", keys: "a,b", binding: "c", export: ExportDefault, define: true, mutations: 1},
 		{name: "returns-param", src: "export default defineFwConfig((c) => {\n  return c\n})\n", reason: "binds or uses", export: ExportDefault, define: true},
