@@ -383,6 +383,10 @@ type File struct {
 	// DefineCall is the span of the `defineFwConfig(...)` call around the
 	// object, empty when the object is exported without it.
 	DefineCall Span
+	// Function is the config function whose result Config is (`export
+	// default async () => { ...; return {...} }`), empty when the config
+	// is not behind a function.
+	Function Span
 	// Binding is the name of the top-level const/let the object is bound to
 	// when it is exported through a variable, "" otherwise.
 	Binding string

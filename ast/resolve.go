@@ -90,7 +90,7 @@ func (p *parser) resolve() {
 }
 
 func (p *parser) notLiteral(n Node, reason string) {
-	p.f.Config = nil
+	p.f.Config, p.f.Function = nil, Span{}
 	p.f.Reason = reason
 	p.f.ReasonSpan = n.Span()
 }
@@ -162,6 +162,7 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 				return
 			}
 			p.inResult = true
+			f.Function = n.Loc
 			if !info.block {
 				// `(c) => c`: a parameter, not the module's c.
 				if id, ok := Unwrap(info.expr).(*Ident); ok && HasIdent(p.text[n.Loc.Start:info.expr.Span().Start], id.Name) {

@@ -136,6 +136,9 @@ func TestShapes(t *testing.T) {
 				}
 				t.Errorf("Mutations = %q, want %d", ms, tt.mutations)
 			}
+			if fn := f.Function.Len() > 0; fn != (strings.Contains(tt.src, "=>") || strings.Contains(tt.src, "function (") || strings.Contains(tt.src, "function config")) {
+				t.Errorf("Function = %v (%q)", f.Function, f.Text(f.Function))
+			}
 			if f.ExportSpan.Len() == 0 || f.ExportValue == nil || f.ExportValue.Span() != f.ExportSpan {
 				t.Errorf("ExportSpan %v, ExportValue %v", f.ExportSpan, f.ExportValue)
 			}

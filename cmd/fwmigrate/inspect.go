@@ -178,6 +178,10 @@ func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 			how = "module.exports"
 		}
 		fmt.Fprintf(&b, "%s: config object at %d:%d (%s", f.Name, out.Config.Line, out.Config.Column, how)
+		if f.Function.Len() > 0 {
+			fp := f.Position(f.Function.Start)
+			fmt.Fprintf(&b, ", returned by the function at %d:%d", fp.Line, fp.Column)
+		}
 		if f.DefineCall.Len() > 0 {
 			b.WriteString(", through defineFwConfig")
 		}
