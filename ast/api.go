@@ -370,6 +370,14 @@ func (f *File) WriteTo(key string) (Mutation, bool) {
 	return Mutation{}, false
 }
 
+// Assigned returns the statement that sets p after the config is declared
+// (`config.ssr = false`, `Object.assign(config, {...})`), empty for a
+// property written in the object literal. Such a property is in Config but
+// not in Literal: its Loc is the assignment (or the property in the literal
+// Object.assign copies), its KeySpan the member name, and an edit of the
+// literal cannot reach it.
+func (f *File) Assigned(p *Property) Span { return f.assigned[p] }
+
 // UnreadWriteTo is WriteTo among the writes whose result is not in Config
 // (Mutation.Read false): a statement that may change the key in a way
 // fwmigrate does not know.

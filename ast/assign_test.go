@@ -154,10 +154,10 @@ func TestAssignmentsRead(t *testing.T) {
 				if p.Parent == nil || p.Parent.Get(p.Key) != p && p.KeyKind != KeyComputed && p.Kind != PropSpread {
 					t.Errorf("%s: Parent does not hold it", path)
 				}
-				if p.Assigned.Len() > 0 {
+				if st := f.Assigned(p); st.Len() > 0 {
 					assigned = append(assigned, path.String()+"="+f.Text(p.KeySpan))
-					if p.Loc.Start < p.Assigned.Start || p.Loc.End > p.Assigned.End || !strings.HasPrefix(f.Text(p.Loc), f.Text(p.KeySpan)) && p.Loc.Start != p.Assigned.Start {
-						t.Errorf("%s: Loc %q outside its statement %q", path, f.Text(p.Loc), f.Text(p.Assigned))
+					if p.Loc.Start < st.Start || p.Loc.End > st.End || !strings.HasPrefix(f.Text(p.Loc), f.Text(p.KeySpan)) && p.Loc.Start != st.Start {
+						t.Errorf("%s: Loc %q outside its statement %q", path, f.Text(p.Loc), f.Text(st))
 					}
 					if p.Value == nil || p.Value.Span().End != p.Loc.End {
 						t.Errorf("%s: Value does not end the assignment %q", path, f.Text(p.Loc))
@@ -172,8 +172,8 @@ func TestAssignmentsRead(t *testing.T) {
 			var walk func(o *Object)
 			walk = func(o *Object) {
 				for _, p := range o.Props {
-					if p.Assigned.Len() > 0 || p.Parent != o {
-						t.Errorf("literal property %q: Assigned %v, Parent %p (object %p)", p.Key, p.Assigned, p.Parent, o)
+					if f.Assigned(p).Len() > 0 || p.Parent != o {
+						t.Errorf("literal property %q: Assigned %v, Parent %p (object %p)", p.Key, f.Assigned(p), p.Parent, o)
 					}
 					if c, ok := Unwrap(p.Value).(*Object); ok {
 						walk(c)

@@ -19,7 +19,8 @@
 // (async or not) whose body returns once, directly, and the plain
 // assignments that follow the declaration (`config.ssr = false`), which
 // are read into a copy of the literal. File.Literal is the literal as
-// written, what edits change; a property an assignment set has Assigned.
+// written, what edits change; File.Assigned tells the properties an
+// assignment set.
 // A config whose result is not known (a call, a conditional, a function
 // with several returns or a return in a branch or a loop) has no Config:
 // File.Reason says why.
@@ -279,12 +280,6 @@ type Property struct {
 	Comma int
 	// Parent is the object holding this property.
 	Parent *Object
-	// Assigned is the statement that sets this property after the config
-	// is declared (`config.ssr = false`, see File.Literal), empty for a
-	// property written in an object literal. Loc is then the assignment
-	// expression, KeySpan its last member name, and the property is not in
-	// the literal: an edit cannot reach it through the literal.
-	Assigned Span
 }
 
 // Mutation is one change to the bound config, found in a statement of
@@ -407,7 +402,8 @@ type File struct {
 	// Lines is Src's line table: LineStart and Position.
 	Lines
 
-	text string // Src as a string, for zero-copy substrings
+	text     string             // Src as a string, for zero-copy substrings
+	assigned map[*Property]Span // see Assigned
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16

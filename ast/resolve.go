@@ -395,14 +395,16 @@ func (p *parser) readWrites() {
 		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
 			kind = KeyNumber
 		}
-		root, ok := r.set(f.Config, w.Path, &Property{
-			Loc: a.loc, Kind: PropInit, KeyKind: kind, Key: w.Path[len(w.Path)-1],
-			KeySpan: a.key, Value: a.value, Comma: -1, Assigned: w.Stmt,
-		})
+		prop := &Property{Loc: a.loc, Kind: PropInit, KeyKind: kind, Key: w.Path[len(w.Path)-1], KeySpan: a.key, Value: a.value, Comma: -1}
+		root, ok := r.set(f.Config, w.Path, prop)
 		if !ok {
 			blocked[w.Path[0]] = true
 			continue
 		}
+		if f.assigned == nil {
+			f.assigned = make(map[*Property]Span)
+		}
+		f.assigned[prop] = w.Stmt
 		f.Config = root
 		w.Read = true
 	}

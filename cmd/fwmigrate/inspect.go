@@ -120,7 +120,7 @@ func inspectFile(f *ast.File) inspectOutput {
 		start, end := f.Position(p.Loc.Start), f.Position(p.Loc.End)
 		o := inspectOption{
 			Path: path.String(), Line: start.Line, Column: start.Column,
-			EndLine: end.Line, EndColumn: end.Column, Kind: propertyKind(p), Assigned: p.Assigned.Len() > 0,
+			EndLine: end.Line, EndColumn: end.Column, Kind: propertyKind(p), Assigned: f.Assigned(p).Len() > 0,
 		}
 		if p.Value != nil && p.Kind != ast.PropSpread {
 			if v, bad := ast.Static(p.Value); bad == nil {
