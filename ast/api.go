@@ -370,6 +370,26 @@ func (f *File) WriteTo(key string) (Mutation, bool) {
 	return Mutation{}, false
 }
 
+// Assigned returns the statement that sets p after the config is declared
+// (`config.ssr = false`, `Object.assign(config, {...})`), empty for a
+// property written in the object literal. Such a property is in Config but
+// not in Literal: its Loc is the assignment (or the property in the literal
+// Object.assign copies), its KeySpan the member name, and an edit of the
+// literal cannot reach it.
+func (f *File) Assigned(p *Property) Span { return f.assigned[p] }
+
+// UnreadWriteTo is WriteTo among the writes whose result is not in Config
+// (Mutation.Read false): a statement that may change the key in a way
+// fwmigrate does not know.
+func (f *File) UnreadWriteTo(key string) (Mutation, bool) {
+	for _, w := range f.Writes {
+		if !w.Read && (len(w.Path) == 0 && w.Dynamic || len(w.Path) > 0 && w.Path[0] == key) {
+			return w, true
+		}
+	}
+	return Mutation{}, false
+}
+
 // HasSpread reports whether o has a `...spread` property, whose keys are
 // only known at run time.
 func (o *Object) HasSpread() bool {

@@ -11,7 +11,19 @@
 // Only the config object is parsed into fine-grained nodes (objects, arrays,
 // literals). Any other expression is an Expr: an exact span plus a hint of
 // what it is. Top-level statements are scanned just enough to find the
-// exported config and the const it may be bound to.
+// exported config, the variables it may be bound to, and the statements
+// that change it.
+//
+// File.Config is the object the module produces, as far as it is known
+// without running it: through defineFwConfig, variables, a config function
+// (async or not) whose body returns once, directly, and the plain
+// assignments that follow the declaration (`config.ssr = false`), which
+// are read into a copy of the literal. File.Literal is the literal as
+// written, what edits change; File.Assigned tells the properties an
+// assignment set.
+// A config whose result is not known (a call, a conditional, a function
+// with several returns or a return in a branch or a loop) has no Config:
+// File.Reason says why.
 package ast
 
 // Span is a half-open byte range [Start, End) into File.Src.
@@ -291,6 +303,11 @@ type Mutation struct {
 	// (`c.set(...)`), a reassignment of the binding. Any key below Path may
 	// change.
 	Dynamic bool
+	// Read reports a write whose result is statically known and is in
+	// File.Config: a statement `config.a.b = value` on its own, directly in
+	// the config's scope, reaching objects the config has as literals, with
+	// no unknown write to the same top-level key before it.
+	Read bool
 }
 
 // Comment is a `// line` or `/* block */` comment. Text is the raw source,
@@ -338,7 +355,15 @@ type File struct {
 
 	// Config is the config object, or nil when the exported config is not
 	// an object literal Parse can see; Reason then says why, at ReasonSpan.
-	Config     *Object
+	// It is the object the module produces: when statements after the
+	// declaration assign to it (`config.ssr = false`, Writes with Read),
+	// Config is a copy of the literal holding those properties too (their
+	// Assigned is set), with the literal's Loc.
+	Config *Object
+	// Literal is the object literal Config is read from, as written: what
+	// an edit of the config changes. It is Config itself when no assignment
+	// was read into Config; nil when Config is.
+	Literal    *Object
 	Reason     string
 	ReasonSpan Span
 
@@ -353,6 +378,10 @@ type File struct {
 	// DefineCall is the span of the `defineFwConfig(...)` call around the
 	// object, empty when the object is exported without it.
 	DefineCall Span
+	// Function is the config function whose result Config is (`export
+	// default async () => { ...; return {...} }`), empty when the config
+	// is not behind a function.
+	Function Span
 	// Binding is the name of the top-level const/let the object is bound to
 	// when it is exported through a variable, "" otherwise.
 	Binding string
@@ -373,7 +402,8 @@ type File struct {
 	// Lines is Src's line table: LineStart and Position.
 	Lines
 
-	text string // Src as a string, for zero-copy substrings
+	text     string             // Src as a string, for zero-copy substrings
+	assigned map[*Property]Span // see Assigned
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16

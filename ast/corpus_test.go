@@ -13,7 +13,6 @@ import (
 var notLiteral = map[string]string{
 	"016-core-basic-fixture.txtar/fw.config.ts": "the config is the result of calling withMatrix(...), which fwmigrate does not evaluate",
 	"018-core-inline-styles.txtar/fw.config.ts": "the config is the result of calling withMatrix(...), which fwmigrate does not evaluate",
-	"024-firebase-oss-site.txtar/fw.config.ts":  "the config is an async function: its result is only known at run time",
 }
 
 type corpusConfig struct {

@@ -157,6 +157,9 @@ func TestFuzzSeeds(t *testing.T) {
 		"declare module 'x' { interface Y { a: string } }\ntype U = { x: '}' } | `a${string}`\nenum E { A = 1 }\nexport default {}",
 		"export default withMatrix({ a: 1 })",
 		"export default async () => ({ a: 1 })",
+		"export default async () => {\n  const r = await g()\n  const c = defineFwConfig({ a: r, d: { x: 1 } })\n  c.d.y = [1]\n  Object.assign(c, { e: 2 });\n  return c\n}\n",
+		"const c = { a: { b: {} }, ...s }\nc.a.b.c = 1\nc['a'][\"b\"] = { d: 2 }\nc.x.y = 1\nc[k] = 2\nc.z = 3, f()\nexport default c\nc.late = { ok: true }\n",
+		"export default defineFwConfig(function (p) {\n  for (;;) { return { a: 1 } }\n  return p\n})\n",
 	}
 	for i, s := range snippets {
 		write(fmt.Sprintf("snippet_%02d", i), []byte(s), true)

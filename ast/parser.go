@@ -106,14 +106,22 @@ type parser struct {
 	trailingYes, trailingNo int
 	semiYes, semiNo         int
 
-	stmts       []stmt
-	bindings    map[string]binding
-	imports     map[string]string // local name -> module
-	exportVal   Node
-	exportKind  ExportKind
-	exportStmt  int
-	exportDecl  string // "an interface": `export default <declaration>` with no value
-	bindingStmt int
+	stmts      []stmt
+	bindings   map[string]binding
+	imports    map[string]string // local name -> module
+	exportVal  Node
+	exportKind ExportKind
+	exportStmt int
+	exportDecl string // "an interface": `export default <declaration>` with no value
+
+	// Reading the config (resolve.go): inBody while the statements of a
+	// config function's body are parsed (its `return` is then the export),
+	// aliases are the variables the config was found through, assigns the
+	// plain assignments to it (by the write's Loc).
+	inBody   bool
+	inResult bool // resolving what a config function returns
+	aliases  []alias
+	assigns  map[Span]assignment
 
 	code codeState // the code reader's state (codeparse.go)
 }

@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -8,8 +9,42 @@ import (
 // defineName is the framework's config helper.
 const defineName = "defineFwConfig"
 
+// scope is where the config's variables are looked up and the statements
+// that may change them are: the module, or the block body of a config
+// function (`export default async () => { ...; return {...} }`).
+type scope struct {
+	stmts    []stmt
+	bindings map[string]binding
+	// ret is the statement that exports (module) or returns (body) the
+	// config, -1 when none. In a body, the statements after it never run.
+	ret  int
+	val  Node // what a body returns
+	body bool
+	// fn is the function, for a body: the span searched for other uses of
+	// a name it returns from the scope around it.
+	fn     Span
+	parent *scope
+}
+
+// alias is a variable the config object was found through.
+type alias struct {
+	sc   *scope
+	name string
+	stmt int // its declaration, in sc.stmts
+}
+
+// assignment is a write whose value is known: a statement of its own
+// `name.a.b = value` (the span of its last member name is key), or a
+// property of an object literal that `Object.assign(name, {...})` copies.
+type assignment struct {
+	value Node
+	key   Span
+	loc   Span // the property as Config shows it: the assignment, or the property in Object.assign's literal
+}
+
 // resolve finds the config object behind the exported value, through
-// wrappers, defineFwConfig calls, top-level bindings and config functions.
+// wrappers, defineFwConfig calls, variables and config functions, and
+// reads the statements that assign to it.
 func (p *parser) resolve() {
 	f := p.f
 	if p.exportVal == nil {
@@ -30,19 +65,37 @@ func (p *parser) resolve() {
 	f.Export = p.exportKind
 	f.ExportSpan = p.exportVal.Span()
 	f.ExportValue = p.exportVal
-	p.resolveNode(p.exportVal, 0)
-	if f.Config != nil && f.Binding != "" {
-		p.findMutations()
+	module := &scope{stmts: p.stmts, bindings: p.bindings, ret: p.exportStmt}
+	p.resolveNode(module, p.exportVal, 0)
+	if f.Config == nil {
+		return
 	}
+	f.Literal = f.Config
+	// The module's statements run before the config function is called:
+	// its writes come first.
+	for _, body := range []bool{false, true} {
+		n := len(f.Writes)
+		for _, a := range p.aliases {
+			if a.sc.body == body {
+				p.findMutations(a)
+			}
+		}
+		// The writes through several variables, in the order they run.
+		ws := f.Writes[n:]
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].Loc.Start < ws[j].Loc.Start })
+	}
+	sort.Slice(f.Mutations, func(i, j int) bool { return f.Mutations[i].Start < f.Mutations[j].Start })
+	f.Mutations = slices.Compact(f.Mutations)
+	p.readWrites()
 }
 
 func (p *parser) notLiteral(n Node, reason string) {
-	p.f.Config = nil
+	p.f.Config, p.f.Function = nil, Span{}
 	p.f.Reason = reason
 	p.f.ReasonSpan = n.Span()
 }
 
-func (p *parser) resolveNode(n Node, hops int) {
+func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 	f := p.f
 	if hops > 8 {
 		p.notLiteral(n, "the config goes through too many variables or calls to follow")
@@ -53,10 +106,28 @@ func (p *parser) resolveNode(n Node, hops int) {
 	case *Object:
 		f.Config = n
 	case *Ident:
-		if b, ok := p.bindings[n.Name]; ok && b.init != nil {
-			f.Binding = n.Name
-			p.bindingStmt = b.stmt
-			p.resolveNode(b.init, hops+1)
+		if b, ok := sc.bindings[n.Name]; ok && b.init != nil {
+			// A variable holding the config function is not the config:
+			// `config.x = 1` then sets a property of the function.
+			if !p.holdsFunction(sc, b.init, 0) {
+				if !sc.body {
+					f.Binding = n.Name
+				}
+				p.aliases = append(p.aliases, alias{sc, n.Name, b.stmt})
+			}
+			p.resolveNode(sc, b.init, hops+1)
+			return
+		}
+		if sc.parent != nil {
+			// A name the function does not declare with a value: the
+			// module's, unless the function binds it otherwise (a
+			// parameter, `let c;`) or uses it before returning it.
+			ret := sc.stmts[sc.ret].span
+			if HasIdent(p.text[sc.fn.Start:ret.Start], n.Name) || HasIdent(p.text[ret.End:sc.fn.End], n.Name) {
+				p.notLiteral(n, boundInFunction(n.Name))
+				return
+			}
+			p.resolveNode(sc.parent, n, hops+1)
 			return
 		}
 		if m, ok := p.imports[n.Name]; ok {
@@ -74,7 +145,7 @@ func (p *parser) resolveNode(n Node, hops int) {
 					p.notLiteral(n, defineName+" is called without a config")
 					return
 				}
-				p.resolveNode(n.Args[0], hops+1)
+				p.resolveNode(sc, n.Args[0], hops+1)
 				return
 			}
 			p.notLiteral(n, "the config is the result of calling "+short(callee)+"(...), which fwmigrate does not evaluate")
@@ -84,28 +155,135 @@ func (p *parser) resolveNode(n Node, hops int) {
 				p.notLiteral(n, "the config is a function fwmigrate cannot read")
 				return
 			}
-			if info.async {
-				p.notLiteral(n, "the config is an async function: its result is only known at run time")
+			if p.inResult {
+				// The framework calls the config function once: what it
+				// returns is the config, a function too.
+				p.notLiteral(n, "the config function returns a function, not a config object")
 				return
 			}
+			p.inResult = true
+			f.Function = n.Loc
 			if !info.block {
-				p.resolveNode(info.expr, hops+1)
+				// `(c) => c`: a parameter, not the module's c.
+				if id, ok := Unwrap(info.expr).(*Ident); ok && HasIdent(p.text[n.Loc.Start:info.expr.Span().Start], id.Name) {
+					p.notLiteral(id, boundInFunction(id.Name))
+					return
+				}
+				p.resolveNode(sc, info.expr, hops+1)
 				return
 			}
+			// The function's result is known when its body returns once,
+			// directly (not in a branch, a loop or an inner function).
 			rets := p.functionReturns(info.body)
 			if len(rets.direct) != 1 || rets.bare > 0 || rets.nested > 0 {
 				p.notLiteral(n, "the config is a function without a single `return` of an object literal")
 				return
 			}
-			p.resolveNode(rets.direct[0], hops+1)
+			body := p.readBody(info.body)
+			if body == nil {
+				p.notLiteral(n, "the config is a function whose body fwmigrate cannot read")
+				return
+			}
+			body.fn, body.parent = n.Loc, sc
+			p.resolveNode(body, body.val, hops+1)
 		case HintConditional:
 			p.notLiteral(n, "the config is a conditional expression: which object it is depends on run time")
+		case HintUnary:
+			if text := p.text[n.Loc.Start:n.Loc.End]; strings.HasPrefix(text, "await") {
+				p.notLiteral(n, "the config is awaited ("+short(text)+"): it is only known at run time")
+				return
+			}
+			p.notLiteral(n, "the config is a unary expression, not an object literal")
 		default:
 			p.notLiteral(n, "the config is "+article(n.Hint)+" expression, not an object literal")
 		}
 	default:
 		p.notLiteral(n, "the config is "+article(n.Kind().String())+", not an object")
 	}
+}
+
+// holdsFunction reports whether the value of n is a function (through
+// wrappers, defineFwConfig, which returns its argument, and variables).
+func (p *parser) holdsFunction(sc *scope, n Node, hops int) bool {
+	if hops > 8 {
+		return false
+	}
+	switch e := Unwrap(n).(type) {
+	case *Ident:
+		for s := sc; s != nil; s = s.parent {
+			if b, ok := s.bindings[e.Name]; ok && b.init != nil {
+				return p.holdsFunction(s, b.init, hops+1)
+			}
+		}
+	case *Expr:
+		switch {
+		case e.Hint == HintArrow || e.Hint == HintFunction:
+			return true
+		case e.Hint == HintCall && p.text[e.Callee.Start:e.Callee.End] == defineName && len(e.Args) > 0:
+			return p.holdsFunction(sc, e.Args[0], hops+1)
+		}
+	}
+	return false
+}
+
+// boundInFunction is the reason for a function that returns a name it
+// binds itself (a parameter, `let c;`) or uses before returning it: what
+// it returns is not the module's variable, or not as declared.
+func boundInFunction(name string) string {
+	return "the config function returns `" + name + "`, which it binds or uses in a way fwmigrate does not follow"
+}
+
+// readBody parses the statements of a config function's block body as the
+// module's are parsed: its variables, its statements, its return.
+func (p *parser) readBody(body Span) *scope {
+	back := p.aside()
+	stmts, bindings, imports := p.stmts, p.bindings, p.imports
+	val, kind, idx, decl := p.exportVal, p.exportKind, p.exportStmt, p.exportDecl
+	defer func() {
+		back()
+		p.stmts, p.bindings, p.imports = stmts, bindings, imports
+		p.exportVal, p.exportKind, p.exportStmt, p.exportDecl = val, kind, idx, decl
+		p.inBody = false
+	}()
+	p.stmts, p.bindings, p.imports = nil, nil, nil
+	p.exportVal, p.exportStmt = nil, -1
+	p.inBody = true
+	p.l = p.lexerAt(body.Start) // {
+	p.next()
+	for p.l.tok != tCloseBrace && p.l.tok != tEOF && !p.failed() {
+		before := p.l.start
+		p.parseStatement(true)
+		if p.l.start == before {
+			return nil
+		}
+	}
+	if p.failed() || p.l.start != body.End-1 || p.exportVal == nil || p.exportStmt < 0 || p.exportStmt >= len(p.stmts) {
+		return nil
+	}
+	return &scope{stmts: p.stmts, bindings: p.bindings, ret: p.exportStmt, val: p.exportVal, body: true}
+}
+
+// HasIdent reports whether name occurs in text as a whole identifier: not
+// inside a longer one (a cheap textual test, comments and strings
+// included).
+func HasIdent(text, name string) bool {
+	for i := 0; name != ""; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || !isIdentByte(text[j-1])) && (end == len(text) || !isIdentByte(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
 func short(s string) string {
@@ -162,24 +340,139 @@ type scanTok struct {
 	start, end int
 }
 
-// findMutations records the top-level statements after the config's
-// declaration that assign to it, delete from it, call a mutating method on
-// it or pass it to Object.assign, and the writes they make.
-func (p *parser) findMutations() {
-	name := p.f.Binding
-	for i := p.bindingStmt + 1; i < len(p.stmts); i++ {
-		st := p.stmts[i]
-		if i == p.exportStmt || st.decl {
+// findMutations records the statements of a's scope after its declaration
+// that assign to it, delete from it, call a mutating method on it or pass
+// it to Object.assign, and the writes they make. In a function body, the
+// statements after the return never run.
+func (p *parser) findMutations(a alias) {
+	sc := a.sc
+	end := len(sc.stmts)
+	if sc.body {
+		end = sc.ret
+	}
+	for i := a.stmt + 1; i < end; i++ {
+		st := sc.stmts[i]
+		if i == sc.ret || st.decl {
 			continue
 		}
-		if !strings.Contains(p.text[st.span.Start:st.span.End], name) {
+		if !strings.Contains(p.text[st.span.Start:st.span.End], a.name) {
 			continue
 		}
-		if ws, ok := p.mutations(st.span, name); ok {
+		if ws, ok := p.mutations(st.span, a.name); ok {
 			p.f.Mutations = append(p.f.Mutations, st.span)
 			p.f.Writes = append(p.f.Writes, ws...)
 		}
 	}
+}
+
+// readWrites reads the plain assignments among File.Writes into Config, in
+// order, as long as nothing unknown came before them at the same top-level
+// key. Config becomes a copy of the literal; the literal is left as is.
+func (p *parser) readWrites() {
+	f := p.f
+	if len(p.assigns) == 0 {
+		return
+	}
+	r := writeReader{copies: map[*Object]bool{}}
+	blocked := map[string]bool{}
+	for i := range f.Writes {
+		w := &f.Writes[i]
+		if len(w.Path) == 0 || slices.Contains(w.Path, "__proto__") {
+			return // any key may change from here on
+		}
+		if blocked[w.Path[0]] {
+			continue
+		}
+		a, ok := p.assigns[w.Loc]
+		if !ok || w.Dynamic {
+			blocked[w.Path[0]] = true
+			continue
+		}
+		kind := KeyIdent
+		switch f.Src[a.key.Start] {
+		case '\'', '"':
+			kind = KeyString
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
+			kind = KeyNumber
+		}
+		prop := &Property{Loc: a.loc, Kind: PropInit, KeyKind: kind, Key: w.Path[len(w.Path)-1], KeySpan: a.key, Value: a.value, Comma: -1}
+		root, ok := r.set(f.Config, w.Path, prop)
+		if !ok {
+			blocked[w.Path[0]] = true
+			continue
+		}
+		if f.assigned == nil {
+			f.assigned = make(map[*Property]Span)
+		}
+		f.assigned[prop] = w.Stmt
+		f.Config = root
+		w.Read = true
+	}
+}
+
+// writeReader sets properties in a copy of the config, copying each object
+// on the way once.
+type writeReader struct {
+	copies map[*Object]bool
+}
+
+func (r *writeReader) copy(o *Object) *Object {
+	if r.copies[o] {
+		return o
+	}
+	c := *o
+	c.Props = make([]*Property, len(o.Props))
+	for i, pr := range o.Props {
+		q := *pr
+		q.Parent = &c
+		c.Props[i] = &q
+	}
+	r.copies[&c] = true
+	return &c
+}
+
+// set returns a copy of o with prop at path. It fails when an object on the
+// way is not there as a literal: the assignment would throw, or set a
+// value fwmigrate does not see.
+func (r *writeReader) set(o *Object, path Path, prop *Property) (*Object, bool) {
+	key := path[0]
+	idx := -1
+	for i, pr := range o.Props {
+		if pr.Kind != PropSpread && pr.KeyKind != KeyComputed && pr.Key == key {
+			idx = i
+		}
+	}
+	if len(path) == 1 {
+		o = r.copy(o)
+		prop.Parent = o
+		if idx >= 0 {
+			o.Props[idx] = prop
+		} else {
+			o.Props = append(o.Props, prop)
+		}
+		return o, true
+	}
+	if idx < 0 || o.Props[idx].Kind != PropInit {
+		return nil, false
+	}
+	for _, q := range o.Props[idx+1:] {
+		if q.Kind == PropSpread || q.KeyKind == KeyComputed {
+			return nil, false // it may replace the object
+		}
+	}
+	child, ok := Unwrap(o.Props[idx].Value).(*Object)
+	if !ok {
+		return nil, false
+	}
+	nc, ok := r.set(child, path[1:], prop)
+	if !ok {
+		return nil, false
+	}
+	o = r.copy(o)
+	if nc != child {
+		o.Props[idx].Value = nc
+	}
+	return o, true
 }
 
 // mutations returns the writes to name in the statement at span, and
@@ -204,6 +497,7 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 	text := func(t scanTok) string { return p.text[t.start:t.end] }
 	var out []Mutation
 	assigned := false
+	plain, key := -1, -1 // `name.a.b = value` as the whole statement: its "=" and last key
 	add := func(start, end int, path Path, dynamic bool) {
 		out = append(out, Mutation{Stmt: span, Loc: Span{start, end}, Path: path, Dynamic: dynamic})
 	}
@@ -216,7 +510,7 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 			start := toks[i-4].start
 			switch text(toks[i-2]) {
 			case "assign":
-				out = append(out, p.assignedKeys(span, start, toks[i].end)...)
+				out = append(out, p.assignedKeys(span, start, toks[i].end, start == span.Start)...)
 				assigned = true
 				continue
 			case "defineProperty":
@@ -238,12 +532,14 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 		j := i + 1
 		chain := 0
 		last := ""
+		lastKey := -1
 		var path Path
 		dynamic := false
 		for j < len(toks) {
 			t := toks[j]
 			if (t.tok == tDot || t.tok == tQuestionDot) && j+1 < len(toks) && (toks[j+1].tok == tIdent || toks[j+1].tok.isReserved()) {
 				last = text(toks[j+1])
+				lastKey = j + 1
 				if !dynamic {
 					path = append(path, last)
 				}
@@ -252,7 +548,9 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 				continue
 			}
 			if t.tok == tOpenBracket {
+				lastKey = -1
 				if k, ok := literalKey(tokAt(toks, j+1), textAt(toks, j+1, text)); ok && tokAt(toks, j+2) == tCloseBracket {
+					lastKey = j + 1
 					if !dynamic {
 						path = append(path, k)
 					}
@@ -282,6 +580,9 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 			t := toks[j].tok
 			if t.isAssign() || chain > 0 && (t == tPlusPlus || t == tMinusMinus) {
 				add(start, toks[j].end, path, dynamic || chain == 0)
+				if i == 0 && t == tEquals && chain > 0 && !dynamic {
+					plain, key = j, lastKey
+				}
 				continue
 			}
 			if chain > 0 && t == tOpenParen && mutatingMethods[last] {
@@ -296,7 +597,45 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 			add(toks[i-1].start, toks[j-1].end, path, dynamic)
 		}
 	}
+	if plain >= 0 && key >= 0 && len(out) == 1 && !assigned {
+		if v := p.plainValue(span, toks[plain].end); v != nil {
+			p.assign(out[0].Loc, assignment{value: v, key: Span{toks[key].start, toks[key].end}, loc: Span{span.Start, v.Span().End}})
+		}
+	}
 	return out, assigned || len(out) > 0
+}
+
+// aside saves what a parse made aside (of a function body, an assigned
+// value) changes: the lexer, the depth, the style votes. It returns what
+// puts them back.
+func (p *parser) aside() func() {
+	saved, fatal := p.save(), p.fatal
+	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
+	return func() {
+		p.restore(saved)
+		p.fatal = fatal
+		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
+	}
+}
+
+// plainValue parses the value of an assignment that starts at start and
+// returns it when it runs through the end of the statement at span.
+func (p *parser) plainValue(span Span, start int) Node {
+	defer p.aside()()
+	p.l = p.lexerAt(start)
+	v := p.parseExpr(lComma)
+	if p.failed() {
+		return nil
+	}
+	end := p.l.prevEnd
+	if p.l.tok == tSemicolon && p.l.start < span.End {
+		p.next()
+		end = p.l.prevEnd
+	}
+	if end != span.End {
+		return nil
+	}
+	return v
 }
 
 func tokAt(toks []scanTok, i int) token {
@@ -333,18 +672,17 @@ func literalKey(tok token, raw string) (string, bool) {
 // whose callee starts at start and whose first argument (name) ends at
 // argEnd: a write for each key of the object literals among the sources,
 // a dynamic one for any other source.
-func (p *parser) assignedKeys(stmt Span, start, argEnd int) []Mutation {
-	saved := p.save()
-	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
-	defer func() {
-		p.restore(saved)
-		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
-	}()
+// When the call is the whole statement (plain), the values of the literals'
+// properties are recorded as the assignments they make.
+func (p *parser) assignedKeys(stmt Span, start, argEnd int, plain bool) []Mutation {
+	defer p.aside()()
 	p.l = p.lexerAt(argEnd)
 	p.l.noComments = true
 	var out []Mutation
+	var values []assignment // of out's writes, when known
 	dynamic := func(end int) {
 		out = append(out, Mutation{Stmt: stmt, Loc: Span{start, end}, Dynamic: true})
+		values = append(values, assignment{})
 	}
 	for p.l.tok == tComma && !p.failed() {
 		p.next()
@@ -370,10 +708,32 @@ func (p *parser) assignedKeys(stmt Span, start, argEnd int) []Mutation {
 				continue
 			}
 			out = append(out, Mutation{Stmt: stmt, Loc: Span{start, pr.Loc.End}, Path: Path{pr.Key}})
+			values = append(values, assignment{value: pr.Value, key: pr.KeySpan, loc: pr.Loc})
 		}
 	}
 	if p.failed() {
 		dynamic(argEnd) // what could not be read may change anything
+		return out
+	}
+	if plain && p.l.tok == tCloseParen {
+		p.next()
+		if p.l.tok == tSemicolon && p.l.start < stmt.End {
+			p.next()
+		}
+		if !p.failed() && p.l.prevEnd == stmt.End {
+			for i, v := range values {
+				if v.value != nil {
+					p.assign(out[i].Loc, v)
+				}
+			}
+		}
 	}
 	return out
+}
+
+func (p *parser) assign(write Span, a assignment) {
+	if p.assigns == nil {
+		p.assigns = make(map[Span]assignment)
+	}
+	p.assigns[write] = a
 }

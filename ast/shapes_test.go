@@ -55,14 +55,27 @@ func TestShapes(t *testing.T) {
 		{name: "bare-arrow", src: "export default () => ({ a: 1 })", keys: "a", export: ExportDefault},
 		{name: "bare-function", src: "export default function () {\n  return { a: 1 }\n}\n", keys: "a", export: ExportDefault},
 		{name: "statements-around", src: "import a from 'a'\nimport { b as c, type D } from \"b\"\nimport * as ns from 'ns'\ndeclare module 'x' {\n  interface Y { a: string }\n}\ninterface Z<T> extends Y { b: T }\ntype U = { x: '}' } | `a${string}`\nenum E { A = 1 }\nfunction f() { return {} }\nclass K<T> extends Base<T> implements I { m() { return /}/ } }\nif (a) { c() } else f()\nfor (const x of [1]) {}\nlabel: while (false) break label\nexport default defineFwConfig({ a: 1 })\nfunction g() { return 2 }\n", keys: "a", define: true, export: ExportDefault},
+		{name: "async-arrow", src: "export default defineFwConfig(async () => ({ a: 1 }))", keys: "a", export: ExportDefault, define: true},
+		{name: "async-factory", src: "export default async () => {\n  const r = await g()\n  return defineFwConfig({ a: r })\n}\n", keys: "a", export: ExportDefault, define: true},
+		{name: "async-function", src: "export default async function () {\n  const r = await g()\n  return { a: r, b: 1 }\n}\n", keys: "a,b", export: ExportDefault},
+		{name: "body-binding", src: "export default defineFwConfig(() => {\n  const c = { a: 1 }\n  c.b = 2\n  if (x) c.d = 3\n  return c\n  c.e = 4\n})\n", keys: "a,b", define: true, export: ExportDefault, mutations: 2},
+		{name: "body-returns-module-binding", src: "const c = { a: 1 }\nc.b = 2\nexport default () => {\n  return c\n}\n", keys: "a,b", binding: "c", export: ExportDefault, mutations: 1},
+		{name: "body-binding-define", src: "export default async () => {\n  const c = defineFwConfig({ a: 1 })\n  c.b = { x: 1 }\n  c.b.y = 2\n  return c\n}\n", keys: "a,b", define: true, export: ExportDefault, mutations: 2},
 		{name: "export-forms", src: "export const x = 1\nexport { x as y }\nexport * from 'z'\nexport type { T } from 't'\nexport function f() {}\nexport default { a: 1 }\n", keys: "a", export: ExportDefault},
 
 		{name: "call-result", src: "import { withMatrix } from './m'\nexport default withMatrix({ a: 1 })\n", reason: "calling withMatrix(...)", export: ExportDefault},
 		{name: "imported", src: "import config from './config'\nexport default config\n", reason: "imported from './config'", export: ExportDefault},
 		{name: "imported-define", src: "import { config } from './config'\nexport default defineFwConfig(config)\n", reason: "imported from './config'", export: ExportDefault, define: true},
 		{name: "conditional", src: "export default isDev ? { a: 1 } : { b: 2 }", reason: "conditional", export: ExportDefault},
-		{name: "async-arrow", src: "export default defineFwConfig(async () => ({ a: 1 }))", reason: "async function", export: ExportDefault, define: true},
-		{name: "async-factory", src: "export default async () => {\n  const r = await g()\n  return defineFwConfig({ a: r })\n}\n", reason: "async function", export: ExportDefault},
+		{name: "function-declaration", src: "function overloaded(a: string): void\nfunction overloaded(a: any) {}\nasync function config() {\n  const r = await g()\n  return defineFwConfig({ a: r })\n}\nconfig.displayName = 'x'\nexport default config\n", keys: "a", define: true, export: ExportDefault},
+		{name: "function-variable", src: "const config = defineFwConfig(() => ({ a: 1 }))\nconst c = config\nc.b = 2\nconfig.d = 3\nexport default c\n", keys: "a", define: true, export: ExportDefault},
+		{name: "returns-function", src: "export default async () => {\n  return () => ({ a: 1 })\n}\n", reason: "returns a function", export: ExportDefault},
+		{name: "arrow-returns-param", src: "const c = { a: 1 }\nexport default defineFwConfig((c) => c)\n", reason: "binds or uses", export: ExportDefault, define: true},
+		{name: "arrow-returns-module-binding", src: "const c = { a: 1 }\nc.b = 2\nexport default defineFwConfig(() => c)\n", keys: "a,b", binding: "c", export: ExportDefault, define: true, mutations: 1},
+		{name: "returns-param", src: "export default defineFwConfig((c) => {\n  return c\n})\n", reason: "binds or uses", export: ExportDefault, define: true},
+		{name: "returns-module-binding-changed", src: "const c = { a: 1 }\nexport default () => {\n  c.b = 2\n  return c\n}\n", reason: "binds or uses", export: ExportDefault},
+		{name: "return-in-loop", src: "export default async () => {\n  for (const x of xs) {\n    return { a: 1 }\n  }\n}\n", reason: "single `return`", export: ExportDefault},
+		{name: "returns-call", src: "export default async () => {\n  return load()\n}\n", reason: "calling load(...)", export: ExportDefault},
 		{name: "two-returns", src: "export default defineFwConfig(() => {\n  if (x) return { a: 1 }\n  return { b: 2 }\n})\n", reason: "single `return`", export: ExportDefault, define: true},
 		{name: "unknown-ident", src: "export default config", reason: "not a top-level variable", export: ExportDefault},
 		{name: "no-export", src: "const x = { a: 1 }\n", reason: "no `export default`"},
@@ -72,7 +85,7 @@ func TestShapes(t *testing.T) {
 		{name: "string", src: "export default 'x'", reason: "a string", export: ExportDefault},
 		{name: "define-empty", src: "export default defineFwConfig()", reason: "without a config", export: ExportDefault, define: true},
 
-		{name: "mutations", file: "fw.config.js", src: "const config = { a: 1 }\nconfig.b = 2\nif (x) {\n  config.c.push(1)\n}\nObject.assign(config, { d: 1 })\nconsole.log(config)\ndelete config['e']\nconst other = { x: 1 }\nother.y = 2\nfunction setup() { config.z = 1 }\nexport default config\nconfig.late = true\n", keys: "a", binding: "config", export: ExportDefault, mutations: 5},
+		{name: "mutations", file: "fw.config.js", src: "const config = { a: 1 }\nconfig.b = 2\nif (x) {\n  config.c.push(1)\n}\nObject.assign(config, { d: 1 })\nconsole.log(config)\ndelete config['e']\nconst other = { x: 1 }\nother.y = 2\nfunction setup() { config.z = 1 }\nexport default config\nconfig.late = true\n", keys: "a,b,d,late", binding: "config", export: ExportDefault, mutations: 5},
 		{name: "no-mutation-of-other", src: "const docs: any = { a: 1 }\nif (x) { docs.b = 2 }\nexport default defineFwConfig({ docs })\n", keys: "docs", define: true, export: ExportDefault},
 	}
 	for _, tt := range tests {
@@ -122,6 +135,9 @@ func TestShapes(t *testing.T) {
 					ms = append(ms, f.Text(m))
 				}
 				t.Errorf("Mutations = %q, want %d", ms, tt.mutations)
+			}
+			if fn := f.Function.Len() > 0; fn != (strings.Contains(tt.src, "=>") || strings.Contains(tt.src, "function (") || strings.Contains(tt.src, "function config")) {
+				t.Errorf("Function = %v (%q)", f.Function, f.Text(f.Function))
 			}
 			if f.ExportSpan.Len() == 0 || f.ExportValue == nil || f.ExportValue.Span() != f.ExportSpan {
 				t.Errorf("ExportSpan %v, ExportValue %v", f.ExportSpan, f.ExportValue)

@@ -64,7 +64,7 @@ func (p *parser) parseStatement(top bool) {
 		}
 		p.parseVarDecl(top, idx)
 	case tFunction:
-		p.skipFunction()
+		p.functionDecl(top, idx, start, false)
 		decl = true
 	case tClass:
 		p.next()
@@ -128,9 +128,16 @@ func (p *parser) parseStatement(top bool) {
 	case tOpenBrace:
 		p.skipBalanced(true)
 	case tReturn, tThrow:
+		// In a config function's body, a return directly in it is what the
+		// function exports.
+		ret := top && p.inBody && p.l.tok == tReturn
 		p.next()
 		if !p.l.nl && p.l.tok != tSemicolon && p.l.tok != tCloseBrace && p.l.tok != tEOF {
-			p.skipExpr(lLowest)
+			if ret {
+				p.setExport(ExportDefault, p.parseExpr(lLowest), idx)
+			} else {
+				p.skipExpr(lLowest)
+			}
 		}
 		p.semicolon(false)
 	case tBreak, tContinue:
@@ -208,6 +215,33 @@ func (p *parser) skipFunction() {
 	p.semicolon(false) // an overload signature or a declare
 }
 
+// functionDecl skips a function declaration; at the top level, a named
+// one with a body is parsed and bound to its name, so that `export default
+// config` can find the config function `async function config() {...}`.
+func (p *parser) functionDecl(top bool, idx, start int, async bool) {
+	if top && !p.inBody {
+		s := p.save()
+		p.next() // function
+		if p.l.tok == tAsterisk {
+			p.next()
+		}
+		name := ""
+		if p.l.tok == tIdent && !p.l.esc {
+			name = p.l.raw()
+		}
+		p.restore(s)
+		var fn Node
+		if name != "" && p.try(func() bool { fn = p.parseFnExpr(start, async); return true }) {
+			if p.bindings == nil {
+				p.bindings = make(map[string]binding)
+			}
+			p.bindings[name] = binding{init: fn, stmt: idx}
+			return
+		}
+	}
+	p.skipFunction()
+}
+
 func (p *parser) skipEnum() {
 	p.next() // enum
 	if p.l.tok == tIdent {
@@ -238,12 +272,12 @@ func (p *parser) parseIdentStatement(top bool, idx int) bool {
 		s := p.save()
 		p.next()
 		if p.l.tok == tFunction && !p.l.nl {
-			p.skipFunction()
+			p.functionDecl(top, idx, s.l.start, true)
 			return true
 		}
 		p.restore(s)
 	case "module":
-		if p.parseModuleExports(top, idx) {
+		if !p.inBody && p.parseModuleExports(top, idx) {
 			return false
 		}
 		if p.ts && p.peekIdentSameLine(true) {

@@ -58,11 +58,11 @@ func (c astConfig) Value(path string) (any, compat.ValueState) {
 func (c astConfig) mutated(key string) bool { return Mutates(c.f, key) }
 
 // Mutates reports whether a statement after the config's declaration may
-// change the config's top-level key (config.key = ..., Object.assign(config,
-// ...)): what the config ends up holding there is then more than the literal
-// shows.
+// change the config's top-level key in a way Parse did not read into the
+// config (`if (x) config.key = ...`, `config[k] = ...`): what the config
+// ends up holding there is then more than it shows.
 func Mutates(f *ast.File, key string) bool {
-	_, ok := f.WriteTo(key)
+	_, ok := f.UnreadWriteTo(key)
 	return ok
 }
 

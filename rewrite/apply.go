@@ -243,7 +243,7 @@ type hop struct {
 // twice, a spread or computed key after the property that may override it,
 // a value on the way that is not an object literal.
 func (e *editor) walk(path ast.Path) ([]hop, string) {
-	obj := e.f.Config
+	obj := e.f.Literal // the bytes to edit; what assignments add is not there
 	hops := make([]hop, 0, len(path))
 	for i, seg := range path {
 		var found *ast.Property
@@ -342,7 +342,7 @@ func (e *editor) describe(n ast.Node) string {
 // config itself for an empty path), or nil.
 func (e *editor) object(path ast.Path) *ast.Object {
 	if len(path) == 0 {
-		return e.f.Config
+		return e.f.Literal
 	}
 	hops, why := e.walk(path)
 	if why != "" || !found(hops, path) {

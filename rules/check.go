@@ -126,6 +126,7 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 		runRule(pass)
 		diags = append(diags, pass.diags...)
 	}
+	withholdFixes(p, diags)
 	diags = append(diags, engineDiagnostics(p, opts)...)
 	finish(p, diags)
 	diags = applySuppressions(p, diags, opts)
@@ -213,7 +214,7 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 			reason = "the exported config is not an object literal"
 		}
 		d := ruleNotLiteral.Diagnose(p.ConfigDisplay, span, "", "cannot check: "+reason)
-		d.Notes = []string{"fwmigrate checks and rewrites configs written as an object literal (export default defineFwConfig({...}))"}
+		d.Notes = []string{"fwmigrate checks and rewrites configs written as an object literal (export default defineFwConfig({...})), also one that a function returns once, directly in its body"}
 		out = append(out, d)
 	}
 	for _, ef := range p.Env {

@@ -142,19 +142,7 @@ func declaresModules(pr *project.Project, f *ast.File, root string) bool {
 // (process.env.NAME in a computed value): the config reads it itself, at
 // build time, so it is in use even when no runtimeConfig key matches.
 func envMentioned(pass *Pass, name string) bool {
-	src := pass.File.Text(ast.Span{End: len(pass.File.Src)}) // no copy
-	for i := 0; ; {
-		j := strings.Index(src[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(name)
-		if (j == 0 || !isIdentByte(src[j-1])) && (end == len(src) || !isIdentByte(src[end])) {
-			return true
-		}
-		i = end
-	}
+	return ast.HasIdent(pass.File.Text(ast.Span{End: len(pass.File.Src)}), name) // Text: no copy
 }
 
 // envKeyName returns the variable (with prefix) that overrides a declared
@@ -181,11 +169,6 @@ func camel(parts []string) string {
 		b.WriteString(p)
 	}
 	return b.String()
-}
-
-// isIdentByte reports whether c can continue a JavaScript identifier (ASCII).
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // envCheck holds what FW403 and FW404 judge variables against.

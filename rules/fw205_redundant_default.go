@@ -77,7 +77,11 @@ func runRedundantDefault(pass *Pass) {
 			if cv < 4 {
 				fix.Applicability = Unsafe
 				fix.Description += ": until the project runs compatibility version 4 the default is " + defaultWords(f.V3)
-				d.Notes = append(d.Notes, "the project still runs compatibility version 3, where the default is "+defaultWords(f.V3))
+				if pass.Project.Framework == 0 {
+					d.Notes = append(d.Notes, "package.json does not pin the framework major: on major 3 the project runs compatibility version 3, where the default is "+defaultWords(f.V3)+"; on major 4 the setting is redundant already")
+				} else {
+					d.Notes = append(d.Notes, "the project still runs compatibility version 3, where the default is "+defaultWords(f.V3))
+				}
 			}
 			if layers != "" {
 				fix.Applicability = Unsafe

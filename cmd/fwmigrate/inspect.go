@@ -83,8 +83,11 @@ type inspectOption struct {
 	EndColumn int    `json:"endColumn"`
 	Kind      string `json:"kind"`
 	Static    bool   `json:"static"`
-	Value     any    `json:"value,omitempty"`
-	hasValue  bool
+	// Assigned: set by a statement after the config's declaration
+	// (`config.ssr = true`), not in the object literal.
+	Assigned bool `json:"assigned,omitempty"`
+	Value    any  `json:"value,omitempty"`
+	hasValue bool
 }
 
 // MarshalJSON writes "value" whenever the option is static, null included.
@@ -117,7 +120,7 @@ func inspectFile(f *ast.File) inspectOutput {
 		start, end := f.Position(p.Loc.Start), f.Position(p.Loc.End)
 		o := inspectOption{
 			Path: path.String(), Line: start.Line, Column: start.Column,
-			EndLine: end.Line, EndColumn: end.Column, Kind: propertyKind(p),
+			EndLine: end.Line, EndColumn: end.Column, Kind: propertyKind(p), Assigned: f.Assigned(p).Len() > 0,
 		}
 		if p.Value != nil && p.Kind != ast.PropSpread {
 			if v, bad := ast.Static(p.Value); bad == nil {
@@ -145,6 +148,27 @@ func propertyKind(p *ast.Property) string {
 	return v.Kind().String()
 }
 
+// mutationNote says what a statement that changes the config after its
+// declaration does to what fwmigrate sees.
+func mutationNote(f *ast.File, stmt ast.Span) string {
+	var read []string
+	unknown := false
+	for _, w := range f.Writes {
+		if w.Stmt != stmt {
+			continue
+		}
+		if w.Read {
+			read = append(read, "`"+w.Path.String()+"`")
+		} else {
+			unknown = true
+		}
+	}
+	if len(read) > 0 && !unknown {
+		return "this statement sets " + strings.Join(read, ", ") + ": read into the config; fixes do not edit it"
+	}
+	return "this statement changes the config after its declaration in a way fwmigrate does not follow; what it sets there is unknown"
+}
+
 func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 	var b strings.Builder
 	switch {
@@ -154,6 +178,10 @@ func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 			how = "module.exports"
 		}
 		fmt.Fprintf(&b, "%s: config object at %d:%d (%s", f.Name, out.Config.Line, out.Config.Column, how)
+		if f.Function.Len() > 0 {
+			fp := f.Position(f.Function.Start)
+			fmt.Fprintf(&b, ", returned by the function at %d:%d", fp.Line, fp.Column)
+		}
 		if f.DefineCall.Len() > 0 {
 			b.WriteString(", through defineFwConfig")
 		}
@@ -163,7 +191,7 @@ func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 		b.WriteString(")\n")
 		for _, m := range f.Mutations {
 			pos := f.Position(m.Start)
-			fmt.Fprintf(&b, "%s:%d:%d: note: this statement changes `%s` after its declaration; fwmigrate sees only the literal\n", f.Name, pos.Line, pos.Column, f.Binding)
+			fmt.Fprintf(&b, "%s:%d:%d: note: %s\n", f.Name, pos.Line, pos.Column, mutationNote(f, m))
 		}
 	default:
 		pos := f.Position(f.ReasonSpan.Start)

@@ -1,0 +1,59 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+)
+
+// withholdFixes takes the config fix off the diagnostics whose fix would
+// edit what a statement after the config's declaration sets or may change
+// (`config.dir = {...}`, `if (x) config.ssr = false`): fixes edit the
+// object literal, and such a key is not (only) there. The note says why,
+// so that check shows no fix that apply would then refuse.
+func withholdFixes(p *project.Project, diags []*Diagnostic) {
+	f := p.File
+	if f == nil || f.Literal == nil || len(f.Writes) == 0 {
+		return
+	}
+	for _, d := range diags {
+		if d.Fix == nil || d.Fix.File != "" || d.File != p.ConfigDisplay {
+			continue
+		}
+		if why := fixBlocked(f, d.Fix.Ops); why != "" {
+			d.Notes = append(d.Notes, "no automatic fix: "+why)
+			d.Fix = nil
+		}
+	}
+}
+
+// fixBlocked says why ops cannot be made on the literal, "" when they can.
+func fixBlocked(f *ast.File, ops []rewrite.Op) string {
+	for _, op := range ops {
+		if op.Kind == rewrite.OpReplace {
+			for _, w := range f.Writes {
+				if op.Span.Start >= w.Stmt.Start && op.Span.End <= w.Stmt.End {
+					return fmt.Sprintf("the text to change is in the statement at line %d, outside the object literal: edit it by hand", f.Position(w.Stmt.Start).Line)
+				}
+			}
+			continue
+		}
+		for _, path := range []ast.Path{op.Path, op.To} {
+			if len(path) == 0 {
+				continue
+			}
+			w, ok := f.WriteTo(path[0])
+			if !ok {
+				continue
+			}
+			line := f.Position(w.Stmt.Start).Line
+			if w.Read {
+				return fmt.Sprintf("`%s` is set by the assignment at line %d, outside the object literal that fixes edit: make the change by hand", w.Path, line)
+			}
+			return fmt.Sprintf("the statement at line %d may change `%s` after the config is declared: make the change by hand", line, path[0])
+		}
+	}
+	return ""
+}
