@@ -172,6 +172,10 @@ type Diagnostic struct {
 	Message string
 	Notes   []string
 	Fix     *Fix
+	// Withheld says why the rule's fix was taken off (it would edit what a
+	// statement after the config's literal sets), "" otherwise; the reason
+	// is among the notes too.
+	Withheld string
 }
 
 // Diagnose returns a diagnostic of rule r at span in file (as shown to the

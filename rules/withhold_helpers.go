@@ -24,7 +24,7 @@ func withholdFixes(p *project.Project, diags []*Diagnostic) {
 		}
 		if why := fixBlocked(f, d.Fix.Ops); why != "" {
 			d.Notes = append(d.Notes, "no automatic fix: "+why)
-			d.Fix = nil
+			d.Fix, d.Withheld = nil, why
 		}
 	}
 }

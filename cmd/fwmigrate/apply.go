@@ -371,17 +371,18 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		}
 	}
 	// A layout finding left standing is a path that names the wrong place
-	// in layout A: it is shown where it is, never only counted.
+	// in layout A, and a withheld fix a change the config's statements keep
+	// from being made: each is shown where it is, never only counted.
 	var paths []*rules.Diagnostic
 	none = slices.DeleteFunc(none, func(d *rules.Diagnostic) bool {
-		if d.Category == rules.Layout && d.Severity >= rules.Warning {
+		if d.Category == rules.Layout && d.Severity >= rules.Warning || d.Withheld != "" {
 			paths = append(paths, d)
 			return true
 		}
 		return false
 	})
 	if len(paths) > 0 {
-		fmt.Fprintf(b, "  to edit by hand (%d, in the layout's paths and folders):\n", len(paths))
+		fmt.Fprintf(b, "  to edit by hand (%d):\n", len(paths))
 		for _, d := range paths {
 			fmt.Fprintf(b, "    %s\n", header(d))
 			for _, n := range d.Notes {
