@@ -129,7 +129,7 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 	withholdFixes(p, diags)
 	diags = append(diags, engineDiagnostics(p, opts)...)
 	finish(p, diags)
-	diags = applySuppressions(p, diags, opts)
+	diags = applySuppressions(p, diags, opts, index.otherFiles())
 	diags = opts.finish(diags)
 	sortDiagnostics(diags)
 	return diags

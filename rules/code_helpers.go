@@ -491,3 +491,21 @@ func configKeyPath(ci *codeIndex, span ast.Span) ast.Path {
 	})
 	return out
 }
+
+// otherFiles are the files besides the config and the .env files that the
+// check read and may report in: the code files the code rules read (none
+// when no code rule ran) and tsconfig.json.
+func (x *Index) otherFiles() []*project.TextFile {
+	var out []*project.TextFile
+	if x.codeIdx != nil {
+		for _, f := range x.codeIdx.files {
+			if !f.config {
+				out = append(out, &project.TextFile{Path: f.path, Display: f.display, Src: f.text})
+			}
+		}
+	}
+	if x.project.TSConfig != nil {
+		out = append(out, x.project.TSConfig)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -8,9 +9,11 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
-// Suppressions: `// fwmigrate-ignore CODE: reason` comments in configs and
-// `# fwmigrate-ignore CODE` lines in .env files drop the diagnostics on the
-// line they cover; one that drops nothing is reported (FW903).
+// Suppressions: `// fwmigrate-ignore CODE: reason` comments in configs, in
+// the app code the code rules read (also `/* */`, and `<!-- -->` in a .vue
+// template) and in tsconfig.json, and `# fwmigrate-ignore CODE` lines in
+// .env files drop the diagnostics on the line they cover; one that drops
+// nothing is reported (FW903).
 
 // suppression is one `fwmigrate-ignore` comment.
 type suppression struct {
@@ -75,6 +78,63 @@ func suppressions(p *project.Project) []*suppression {
 	return out
 }
 
+// otherSuppressions finds fwmigrate-ignore comments in the files other than
+// the config and the .env files that the check read: the code files and
+// tsconfig.json (files). A comment is found by its opener (`//`, `/*`,
+// `<!--`) right before the marker on a line: the code reader keeps no
+// comments, and a marker inside a string that looks like a comment is rare
+// enough to be taken as meant.
+func otherSuppressions(files []*project.TextFile) []*suppression {
+	var out []*suppression
+	for _, f := range files {
+		src := f.Src
+		if !bytes.Contains(src, []byte("fwmigrate-ignore")) {
+			continue
+		}
+		lines := ast.NewLines(src)
+		for off := 0; ; {
+			i := bytes.Index(src[off:], []byte("fwmigrate-ignore"))
+			if i < 0 {
+				break
+			}
+			at := off + i
+			off = at + 1
+			ls := lines.LineStart(at)
+			before := strings.TrimRight(string(src[ls:at]), " \t")
+			opener := ""
+			for _, o := range []string{"//", "/*", "<!--"} {
+				if strings.HasSuffix(before, o) {
+					opener = o
+					break
+				}
+			}
+			if opener == "" {
+				continue
+			}
+			le := bytes.IndexByte(src[at:], '\n')
+			if le < 0 {
+				le = len(src) - at
+			}
+			body := strings.TrimRight(string(src[at:at+le]), " \t\r")
+			body = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(body, "-->"), "*/"))
+			sup := parseSuppression(body)
+			if sup == nil {
+				continue
+			}
+			start := ls + len(before) - len(opener)
+			sup.file = f.Display
+			sup.span = ast.Span{Start: start, End: at + le}
+			sup.at = lines.Position(start)
+			sup.line = sup.at.Line
+			if strings.TrimSpace(string(src[ls:start])) == "" {
+				sup.line++ // own line: covers the next one
+			}
+			out = append(out, sup)
+		}
+	}
+	return out
+}
+
 func parseSuppression(text string) *suppression {
 	if !strings.HasPrefix(text, "fwmigrate-ignore") {
 		return nil
@@ -106,8 +166,8 @@ func (s *suppression) covers(d *Diagnostic) (string, bool) {
 // applySuppressions drops suppressed diagnostics and reports unused
 // suppressions (FW903). Diagnostics of the tool itself about unreadable or
 // unparsable input cannot be suppressed.
-func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options) []*Diagnostic {
-	sups := suppressions(p)
+func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, other []*project.TextFile) []*Diagnostic {
+	sups := append(suppressions(p), otherSuppressions(other)...)
 	if len(sups) == 0 {
 		return diags
 	}
