@@ -198,6 +198,11 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			// The diagnostics that still stand are those of the moved
 			// project: the layout ones are gone with the move.
 			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
+			if np.Framework == 0 {
+				// A major taken from the apps that extend the project
+				// (a layer) is not in its own tree: keep it.
+				np.Framework, np.FrameworkSource = r.Project.Framework, r.Project.FrameworkSource
+			}
 			r.Remaining = rules.Check(np, o.rulesOf(r.Project))
 		}
 	}

@@ -633,6 +633,26 @@ func (l *Loader) Release(p *Project) {
 	}
 }
 
+// ExtendersMajor returns the framework major of the projects loaded so far
+// that extend the config at configReal (a Project's ConfigReal) as a local
+// layer, when they agree on one, and 0 otherwise: a layer without a major
+// of its own runs under the framework of the apps that extend it. A
+// layer that is also a project of the run (its config found by the walk)
+// is checked before all of its apps may have been loaded; the caller asks
+// again once they all have.
+func (l *Loader) ExtendersMajor(configReal string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entries[configReal]
+	if e == nil || len(e.majors) != 1 {
+		return 0
+	}
+	for m := range e.majors {
+		return m
+	}
+	return 0
+}
+
 // LayerProjects returns a project for every local layer config reached by
 // the projects loaded so far that was not loaded as a project itself, sorted
 // by display: each is checked once, on its own, however many projects

@@ -38,6 +38,15 @@ func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migr
 		projects[i] = loadOne(l, found[i])
 		projects[i].Via = found[i].via
 	})
+	// A project without a major of its own that others extend as a layer
+	// runs under theirs (as the layers from outside args do).
+	for _, p := range projects {
+		if p.File != nil && p.Framework == 0 && p.ConfigReal != "" {
+			if m := l.ExtendersMajor(p.ConfigReal); m != 0 {
+				p.Framework, p.FrameworkSource = m, "the projects that extend it"
+			}
+		}
+	}
 	outside := l.LayerProjects()
 	for _, p := range append(projects[:len(projects):len(projects)], outside...) {
 		if _, err := finder.For(filepath.Dir(p.ConfigPath)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -331,11 +332,33 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 		walkErr = discoverEach(args, cr.allowNoConfig, func(f found) { next <- f })
 		close(next)
 	}()
+	// A project without a framework major of its own (no package.json)
+	// that other projects of the run extend as a layer runs under theirs:
+	// it is checked again once every project is loaded, when they agree.
+	var unknown []found
 	par.Each(next, func(f found) {
 		p := loadOne(l, f)
-		check(p)
+		ok := check(p)
+		if ok && p.File != nil && p.Framework == 0 && p.ConfigReal != "" {
+			mu.Lock()
+			unknown = append(unknown, found{path: f.path, real: p.ConfigReal, via: f.via, explict: f.explict})
+			mu.Unlock()
+		}
 		l.Release(p)
 	})
+	for _, f := range unknown {
+		m := l.ExtendersMajor(f.real)
+		if m == 0 {
+			continue
+		}
+		p := loadOne(l, found{path: f.path, via: f.via, explict: f.explict})
+		p.Framework, p.FrameworkSource = m, "the projects that extend it"
+		mu.Lock()
+		results = slices.DeleteFunc(results, func(c checked) bool { return c.display == p.ConfigDisplay })
+		mu.Unlock()
+		check(p)
+		l.Release(p)
+	}
 	layers := l.LayerProjects()
 	par.For(len(layers), func(i int) {
 		check(layers[i])
