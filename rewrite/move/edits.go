@@ -30,8 +30,9 @@ func (p *Plan) addEdit(path string, data []byte, mode fs.FileMode, edits []udiff
 }
 
 // planEdits rewrites the specifiers whose meaning the moves change, and
-// notes strings in staying scripts that name moved paths (tailwind content
-// globs, test setup): they are not imports, so they are not rewritten.
+// the globs and paths of the tool configs at the root (planToolStrings).
+// Strings in other staying scripts that name moved paths (test setup,
+// fixtures) are noted: they are not imports, so they are not rewritten.
 func (p *Plan) planEdits(files []*srcFile) {
 	m := p.Paths
 	for _, f := range files {
@@ -54,19 +55,26 @@ func (p *Plan) planEdits(files []*srcFile) {
 				why = append(why, lineWhy(line, s, out))
 			}
 		}
+		switch {
+		case f.foreign || newPath != f.path || compat.IsConfigName(filepath.Base(f.path)):
+		case fromDir == p.Root && isToolConfig(filepath.Base(f.path)):
+			strEdits, strWhy := p.planToolStrings(f, isRef, lines)
+			if p.validEdits(f, edits, strEdits, lines) {
+				edits, why = append(edits, strEdits...), append(why, strWhy...)
+			}
+		default:
+			for _, sr := range f.strs {
+				if isRef[sr.start] || sr.end <= sr.start || sr.subst {
+					continue
+				}
+				s := string(f.data[sr.start:sr.end])
+				if q := p.namesMoved(s, fromDir); q != "" {
+					pos := lines.Position(sr.start)
+					p.note("%s:%d:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), pos.Line, pos.Column, s, q)
+				}
+			}
+		}
 		p.addEdit(f.path, f.data, f.mode, edits, why)
-		if f.foreign || newPath != f.path || compat.IsConfigName(filepath.Base(f.path)) {
-			continue
-		}
-		for _, sr := range f.strs {
-			if isRef[sr[0]] || sr[1] <= sr[0] {
-				continue
-			}
-			s := string(f.data[sr[0]:sr[1]])
-			if q := p.namesMoved(s, fromDir); q != "" {
-				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lines.Line(sr[0]), s, q)
-			}
-		}
 	}
 }
 

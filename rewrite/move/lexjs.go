@@ -58,6 +58,7 @@ const (
 	refCSSImport                 // @import, @use, @forward
 	refCSSURL                    // url(x)
 	refTypeImport                // import type ... from 'x' (JS kinds above otherwise)
+	refAssetURL                  // <img src="x"> and the other asset URLs of a .vue <template>
 )
 
 // ref is one specifier: src[start:end] is its text without quotes.

@@ -220,7 +220,7 @@ type srcFile struct {
 	mode     fs.FileMode
 	refs     []ref
 	complete bool
-	strs     [][2]int // string literals of staying scripts, for notes
+	strs     []strLit // string literals of scripts, for staying ones
 }
 
 func validPath(name, p string) error {
@@ -388,9 +388,9 @@ func PlanMove(in Input) (*Plan, error) {
 		switch f.lang {
 		case "js", "jsx":
 			f.refs, f.complete = lx.scan(data, 0, f.lang == "jsx" || strings.HasSuffix(f.path, ".tsx") || strings.HasSuffix(f.path, ".jsx"), nil)
-			for _, t := range lx.toks {
-				if t.kind == tString || t.kind == tTemplate && !t.subst {
-					f.strs = append(f.strs, [2]int{t.start + 1, t.end - 1})
+			for i, t := range lx.toks {
+				if t.kind == tString || t.kind == tTemplate {
+					f.strs = append(f.strs, strLit{start: t.start + 1, end: t.end - 1, concat: lx.isPunct(i-1, '+'), subst: t.subst})
 				}
 			}
 		case "vue":
@@ -434,7 +434,7 @@ func PlanMove(in Input) (*Plan, error) {
 	}
 	p.checkMoves()
 	p.planEdits(files)
-	p.planIgnore(in)
+	p.planIgnore()
 	p.planTsconfig(buildDir, serverBefore)
 	sort.Slice(p.Edits, func(i, j int) bool { return p.Edits[i].NewPath < p.Edits[j].NewPath })
 	return p, nil
