@@ -1,0 +1,95 @@
+package move
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+)
+
+// globPlan plans the move of a layout-B tree with components/, pages/,
+// composables/, app.vue and error.vue moving and server/, tests/ staying.
+func globPlan(t testing.TB) *Plan {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"components/A.vue", "pages/index.vue", "composables/use.ts", "app.vue", "error.vue", "server/api/x.ts", "tests/a.test.ts"} {
+		files[f] = "x\n"
+	}
+	testtree.Map(t, dir, files)
+	p, err := PlanMove(defaultInput(dir))
+	if err != nil || len(p.Conflicts) > 0 {
+		t.Fatal(err, p.Conflicts)
+	}
+	return p
+}
+
+func TestRewriteGlob(t *testing.T) {
+	p := globPlan(t)
+	for _, tt := range []struct{ in, want, note string }{
+		// Rewritten.
+		{"./components/**/*.vue", "./app/components/**/*.vue", ""},
+		{"components/**", "app/components/**", ""},
+		{"components/", "app/components/", ""},
+		{"./components", "./app/components", ""},
+		{"./app.vue", "./app/app.vue", ""},
+		{"!./pages/drafts/**", "!./app/pages/drafts/**", ""},
+		{"{components,pages}/**/*.vue", "app/{components,pages}/**/*.vue", ""},
+		{"./{components,pages}/**", "./app/{components,pages}/**", ""},
+		{"{components,server}/**/*.ts", "{app/components,server}/**/*.ts", ""},
+		{"{components/ui,tests}/*.ts", "{app/components/ui,tests}/*.ts", ""},
+		{"pages/**/*.{vue,ts}", "app/pages/**/*.{vue,ts}", ""},
+		// The clean look-alikes: left as they are, silently.
+		{"./**/*.vue", "./**/*.vue", ""},
+		{"**/components/**", "**/components/**", ""},
+		{"server/**", "server/**", ""},
+		{"{server,tests}/**", "{server,tests}/**", ""},
+		{"./fw.config.{js,ts}", "./fw.config.{js,ts}", ""},
+		{"components", "components", ""}, // a bare word
+		{"pages", "pages", ""},
+		{"/components/x", "/components/x", ""}, // absolute
+		{"../components/**", "../components/**", ""},
+		{"https://x.test/components/a", "https://x.test/components/a", ""},
+		{"see components/ for details", "see components/ for details", ""},
+		{"*.md", "*.md", ""},
+		{"s*/api/*.ts", "s*/api/*.ts", ""}, // matches server/ only
+		{"", "", ""},
+		{"!", "!", ""},
+		{"{", "{", ""},
+		// Reported: cannot be rewritten exactly.
+		{"./*.vue", "./*.vue", "matches moved app.vue"},
+		{"*.vue", "*.vue", "matches moved"},
+		{"c*/**", "c*/**", "matches moved components"},
+		{"{components,*}/**", "{components,*}/**", "too complex"},
+	} {
+		got, changed, note := p.rewriteGlob(tt.in)
+		if got != tt.want || changed != (got != tt.in) || !strings.Contains(note, tt.note) || (tt.note == "") != (note == "") {
+			t.Errorf("rewriteGlob(%q) = %q, %v, note %q; want %q, note containing %q", tt.in, got, changed, note, tt.want, tt.note)
+		}
+	}
+}
+
+// FuzzRewriteGlob: any string, no panic; a rewrite only inserts app/
+// prefixes (the glob keeps its text), and the rewritten glob is left alone
+// by the plan of the migrated tree's second run (it is not rewritten
+// twice: app/ does not move).
+func FuzzRewriteGlob(f *testing.F) {
+	for _, s := range []string{"./components/**/*.vue", "{components,server}/**", "!pages/x", "./*.vue", "{a,{b,c}}/d", "c*/**", "components/{a,b}/**"} {
+		f.Add(s)
+	}
+	p := globPlan(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		out, changed, _ := p.rewriteGlob(s)
+		if !changed {
+			if out != s {
+				t.Fatalf("%q: unchanged but %q", s, out)
+			}
+			return
+		}
+		if strings.ReplaceAll(out, "app/", "") != strings.ReplaceAll(s, "app/", "") {
+			t.Fatalf("%q -> %q: more than app/ prefixes changed", s, out)
+		}
+		if again, changed2, _ := p.rewriteGlob(out); changed2 && strings.Contains(again, "app/app/") {
+			t.Fatalf("%q -> %q -> %q", s, out, again)
+		}
+	})
+}
