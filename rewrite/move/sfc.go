@@ -35,7 +35,7 @@ func (l *jsLexer) scanVue(src []byte, refs []ref) ([]ref, bool) {
 			refs = scanCSS(src[c.Start:c.End], c.Start, lang, refs)
 		case "template":
 			if mayHaveAssetURL(src[c.Start:c.End]) {
-				refs = templateAssetURLs(src, refs)
+				refs = templateAssetURLs(src, blocks, refs)
 			}
 		}
 	}
@@ -70,8 +70,20 @@ func mayHaveAssetURL(t []byte) bool {
 // template reader's; their attributes are found by its tag scanner, which
 // does not depend on reading the expressions, so an expression it cannot
 // read does not move them.
-func templateAssetURLs(src []byte, refs []ref) []ref {
-	code, _ := ast.ReadCode("component.vue", src)
+func templateAssetURLs(src []byte, blocks []ast.SFCBlock, refs []ref) []ref {
+	// Only the template is read: the other blocks' contents are blanked
+	// (offsets kept), so that the scripts are not parsed again.
+	text := bytes.Clone(src)
+	for _, b := range blocks {
+		if b.Tag != "template" {
+			for i := b.Content.Start; i < b.Content.End; i++ {
+				if text[i] != '\n' && text[i] != '\r' {
+					text[i] = ' '
+				}
+			}
+		}
+	}
+	code, _ := ast.ReadCode("component.vue", text)
 	if code == nil || code.Template == nil {
 		return refs
 	}
