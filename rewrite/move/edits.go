@@ -43,7 +43,8 @@ func (p *Plan) planEdits(files []*srcFile) {
 		isRef := map[int]bool{}
 		lines := ast.NewLines(f.data)
 		for _, r := range f.refs {
-			isRef[r.start] = true
+			// A glob's ref starts after its "!": its literal is a ref too.
+			isRef[r.start], isRef[r.start-1] = true, true
 			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)

@@ -79,7 +79,7 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 		}
 		if sr.subst || sr.concat {
 			// A computed path: `${root}/components/**` or root + '/components'.
-			if at, name := p.computedMoved(raw); at >= 0 {
+			if at, name := p.computedMoved(raw, sr.concat, sr.subst); at >= 0 {
 				p.note("%s: a computed path continues with /%s, which moves to %s; not rewritten: change it by hand", where(sr.start+at), name, p.rel(p.Paths.Map(filepath.Join(p.Root, name))))
 			}
 			continue
@@ -106,12 +106,13 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 }
 
 // computedMoved finds, in the text of a string that continues a computed
-// path, a "/" followed by a moved root entry: its offset in s and the
-// entry's name; -1 when there is none.
-func (p *Plan) computedMoved(s string) (int, string) {
+// path (a concatenation's string: at its start; a template literal: right
+// after a substitution), a "/" followed by a moved root entry: its offset
+// in s and the entry's name; -1 when there is none.
+func (p *Plan) computedMoved(s string, concat, subst bool) (int, string) {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '/' || i > 0 && s[i-1] != '}' {
-			continue // only at the start, or right after a ${...}
+		if s[i] != '/' || !(concat && i == 0 || subst && i > 0 && s[i-1] == '}') {
+			continue
 		}
 		name := s[i+1:]
 		if j := strings.IndexAny(name, "/`'\" $*{"); j >= 0 {
