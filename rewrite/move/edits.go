@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -48,6 +49,14 @@ func (p *Plan) planEdits(files []*srcFile) {
 			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)
+			if r.kind == refCSSSource && r.prefix && p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), string(f.data[r.end:r.end+lineEnd(f.data[r.end:])])) {
+				// @source '../{components,server}/**': the part after the
+				// prefix reaches into folders that move and folders that
+				// stay; no prefix names both afterwards.
+				pos := lines.Position(r.start)
+				p.note("%s:%d:%d: the glob of @source %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, string(f.data[r.start:r.start+lineEnd(f.data[r.start:])]))
+				continue
+			}
 			if note != "" {
 				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
 			}
@@ -144,4 +153,36 @@ func respell(r *ref, src []byte, out string) string {
 
 func (e FileEdit) String() string {
 	return fmt.Sprintf("%s (%d edits)", e.Path, len(e.Edits))
+}
+
+// globReachesMoved reports a glob whose directory prefix dir stays while
+// its first pattern segment (of rest) matches a moved entry below it:
+// '{components,server}/**' from the root. A leading ** matches at any
+// depth, so it keeps matching what moved.
+func (p *Plan) globReachesMoved(dir, rest string) bool {
+	seg, _, _ := strings.Cut(rest, "/")
+	if p.Paths.moved(dir) || strings.HasPrefix(seg, "**") {
+		return false
+	}
+	for _, mv := range p.Moves {
+		r, err := filepath.Rel(dir, mv.From)
+		if err != nil || !within(mv.From, dir) || mv.From == dir {
+			continue
+		}
+		first, _, _ := strings.Cut(filepath.ToSlash(r), "/")
+		if ok, _ := doublestar.Match(seg, first); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// lineEnd returns the length of b's first line, quotes and ; excluded
+// from its end.
+func lineEnd(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] != '\n' && b[n] != '\r' && b[n] != '"' && b[n] != '\'' && b[n] != ';' {
+		n++
+	}
+	return n
 }
