@@ -1,8 +1,10 @@
 // Package move plans and performs the directory move of the version 4
 // migration: a layout-B project's sources go into app/ (layout A), and every
 // path that depends on where a file lives follows: relative imports in
-// scripts, .vue files and style sheets, aliased imports whose alias no longer
-// reaches them, .fwignore lines, and the root tsconfig.json.
+// scripts, .vue files (their templates' asset URLs too) and style sheets,
+// aliased imports whose alias no longer reaches them, .fwignore lines, the
+// root tsconfig.json, and the globs and paths of the tool configs and
+// ignore files at the root (toolcfg.go).
 //
 // PlanMove reads the tree and writes nothing; it computes the moves from the
 // resolved paths before and after (the caller resolves them: this package
