@@ -392,7 +392,7 @@ func PlanMove(in Input) (*Plan, error) {
 			f.refs, f.complete = lx.scan(data, 0, f.lang == "jsx" || strings.HasSuffix(f.path, ".tsx") || strings.HasSuffix(f.path, ".jsx"), nil)
 			for i, t := range lx.toks {
 				if t.kind == tString || t.kind == tTemplate {
-					f.strs = append(f.strs, strLit{start: t.start + 1, end: t.end - 1, concat: lx.isPunct(i-1, '+'), subst: t.subst, key: lx.isPunct(lx.next(i), ':')})
+					f.strs = append(f.strs, strLit{start: t.start + 1, end: t.end - 1, concat: lx.isPunct(i-1, '+'), dirConcat: lx.isPunct(i-1, '+') && (lx.isIdent(i-2, "__dirname") || lx.isIdent(i-2, "dirname") || lx.isPunct(i-2, ')')), subst: t.subst, key: lx.isPunct(lx.next(i), ':')})
 				}
 			}
 		case "vue":

@@ -2,6 +2,7 @@ package move
 
 import (
 	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -47,11 +48,13 @@ func gitignoreSemantics(name string) bool {
 
 // strLit is a string literal of a staying script: its text without the
 // delimiters. concat is set when it follows a "+" (it continues a computed
-// string); subst for a template literal with substitutions, whose span is
+// string), dirConcat when what precedes the "+" names a directory
+// (__dirname, import.meta.dirname, a call: process.cwd()); subst for a template literal with substitutions, whose span is
 // then the whole literal; key when a ":" follows (an object key).
 type strLit struct {
 	start, end int
 	concat     bool
+	dirConcat  bool
 	subst      bool
 	key        bool
 }
@@ -79,7 +82,7 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 		}
 		if sr.subst || sr.concat {
 			// A computed path: `${root}/components/**` or root + '/components'.
-			if at, name := p.computedMoved(raw, sr.concat, sr.subst); at >= 0 {
+			if at, name := p.computedMoved(sr, raw); at >= 0 {
 				p.note("%s: a computed path continues with /%s, which moves to %s; not rewritten: change it by hand", where(sr.start+at), name, p.rel(p.Paths.Map(filepath.Join(p.Root, name))))
 			}
 			continue
@@ -108,21 +111,38 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 // computedMoved finds, in the text of a string that continues a computed
 // path (a concatenation's string: at its start; a template literal: right
 // after a substitution), a "/" followed by a moved root entry: its offset
-// in s and the entry's name; -1 when there is none.
-func (p *Plan) computedMoved(s string, concat, subst bool) (int, string) {
+// in s and the entry's name; -1 when there is none. What precedes must be
+// a directory (__dirname, process.cwd(), a call) or the rest a file glob
+// or name (/pages/**/*.vue): baseURL + '/pages' is a route.
+func (p *Plan) computedMoved(sr strLit, s string) (int, string) {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '/' || !(concat && i == 0 || subst && i > 0 && s[i-1] == '}') {
+		if s[i] != '/' || !(i == 0 && sr.concat || sr.subst && i > 0 && s[i-1] == '}') {
 			continue
 		}
-		name := s[i+1:]
+		name, rest := s[i+1:], ""
 		if j := strings.IndexAny(name, "/`'\" $*{"); j >= 0 {
-			name = name[:j]
+			name, rest = name[:j], name[j:]
 		}
-		if name != "" && name != "." && name != ".." && p.Paths.moved(filepath.Join(p.Root, name)) {
+		if name == "" || name == "." || name == ".." || !p.Paths.moved(filepath.Join(p.Root, name)) {
+			continue
+		}
+		dirBefore := i == 0 && sr.dirConcat
+		if i > 0 {
+			sub := s[:i-1]
+			sub = strings.TrimSpace(sub[strings.LastIndex(sub, "${")+2:])
+			dirBefore = dirExpr(sub)
+		}
+		if dirBefore || hasGlob(rest) || rest != "" && strings.Contains(path.Base(rest), ".") || strings.Contains(name, ".") {
 			return i, name
 		}
 	}
 	return -1, ""
+}
+
+// dirExpr reports an expression that names a directory: __dirname,
+// import.meta.dirname, or a call (process.cwd(), resolve(...)).
+func dirExpr(e string) bool {
+	return e == "__dirname" || e == "import.meta.dirname" || strings.HasSuffix(e, ")")
 }
 
 // rewriteGlob rewrites a glob or path relative to the project root (a
