@@ -1,9 +1,13 @@
 package move
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
@@ -92,4 +96,27 @@ func FuzzRewriteGlob(f *testing.F) {
 			t.Fatalf("%q -> %q -> %q", s, out, again)
 		}
 	})
+}
+
+// TestValidEdits: string edits that would leave a tool config unreadable
+// are dropped, each with its position; a config that did not read before
+// is not held to it.
+func TestValidEdits(t *testing.T) {
+	p := globPlan(t)
+	src := []byte("export default { content: ['./components/**'] }\n")
+	f := &srcFile{path: filepath.Join(p.Root, "tailwind.config.js"), data: src}
+	at := strings.Index(string(src), "./components")
+	good := []udiff.Edit{{Start: at, End: at + len("./components/**"), New: "./app/components/**"}}
+	bad := []udiff.Edit{{Start: at, End: at + len("./components/**"), New: "x'y"}}
+	lines := ast.NewLines(src)
+	if !p.validEdits(f, nil, good, lines) || len(p.Notes) != 0 {
+		t.Fatalf("a valid edit dropped: %q", p.Notes)
+	}
+	if p.validEdits(f, nil, bad, lines) || len(p.Notes) != 1 || !strings.HasPrefix(p.Notes[0], "tailwind.config.js:1:29: ") {
+		t.Fatalf("an edit that breaks the file was kept, or not noted: %q", p.Notes)
+	}
+	broken := &srcFile{path: f.path, data: []byte("export default { content: ['./components/**'] \n")}
+	if !p.validEdits(broken, nil, good, ast.NewLines(broken.data)) {
+		t.Fatal("a file that did not read before is held to reading after")
+	}
 }
