@@ -266,7 +266,8 @@ func (p *Plan) planToolIgnores() {
 		path := filepath.Join(p.Root, name)
 		data, mode, ok, err := readRegular(path)
 		if err != nil {
-			p.conflict(path, "%v", err)
+			// Not a reason to refuse the move, which does not depend on it.
+			p.note("%s: not read (%v); its patterns are not rewritten: check them by hand", name, err)
 		}
 		if !ok {
 			continue
