@@ -73,7 +73,7 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 			continue
 		}
 		raw := string(f.data[sr.start:sr.end])
-		if sr.key && (raw == "~" || raw == "@") {
+		if sr.key && (raw == "~" || raw == "@" || raw == "~/" || raw == "@/") {
 			// resolve.alias { '~': ... } written by hand for the tests: it
 			// named the root, where the sources were; ~ and @ are app/ in
 			// layout A.
