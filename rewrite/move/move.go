@@ -356,6 +356,9 @@ func PlanMove(in Input) (*Plan, error) {
 			return nil // symlinks are not followed
 		}
 		lang, ok := fileLang(d.Name())
+		if !ok && filepath.Dir(path) == root && jsonToolConfigs[d.Name()] {
+			lang, ok = "json", true // its strings are globs and paths (toolcfg.go)
+		}
 		if !ok {
 			return nil
 		}
@@ -388,13 +391,9 @@ func PlanMove(in Input) (*Plan, error) {
 		}
 		f.data = data
 		switch f.lang {
-		case "js", "jsx":
+		case "js", "jsx", "json":
 			f.refs, f.complete = lx.scan(data, 0, f.lang == "jsx" || strings.HasSuffix(f.path, ".tsx") || strings.HasSuffix(f.path, ".jsx"), nil)
-			for i, t := range lx.toks {
-				if t.kind == tString || t.kind == tTemplate {
-					f.strs = append(f.strs, strLit{start: t.start + 1, end: t.end - 1, concat: lx.isPunct(i-1, '+'), dirConcat: lx.isPunct(i-1, '+') && (lx.isIdent(i-2, "__dirname") || lx.isIdent(i-2, "dirname") || lx.isPunct(i-2, ')')), subst: t.subst, key: lx.isPunct(lx.next(i), ':')})
-				}
-			}
+			f.strs = lx.strLits(f.strs)
 		case "vue":
 			f.refs, f.complete = lx.scanVue(data, nil)
 		default:

@@ -1,6 +1,8 @@
 package move
 
 import (
+	"encoding/json"
+	"errors"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -31,7 +33,14 @@ var toolConfigs = map[string]bool{
 	".eslintrc": true,
 }
 
+// jsonToolConfigs are the JSON tool configs read like the others: eslint's
+// legacy config and shadcn-vue's components.json (its tailwind.css path).
+var jsonToolConfigs = map[string]bool{".eslintrc.json": true, "components.json": true}
+
 func isToolConfig(name string) bool {
+	if jsonToolConfigs[name] {
+		return true
+	}
 	switch filepath.Ext(name) {
 	case ".js", ".cjs", ".mjs", ".ts", ".cts", ".mts":
 		return toolConfigs[strings.TrimSuffix(name, filepath.Ext(name))]
@@ -59,6 +68,22 @@ type strLit struct {
 	key        bool
 }
 
+// strLits appends the string literals of the tokens the lexer read last.
+func (l *jsLexer) strLits(strs []strLit) []strLit {
+	for i, t := range l.toks {
+		if t.kind != tString && t.kind != tTemplate {
+			continue
+		}
+		plus := l.isPunct(i-1, '+')
+		strs = append(strs, strLit{
+			start: t.start + 1, end: t.end - 1, subst: t.subst, key: l.isPunct(l.next(i), ':'),
+			concat:    plus,
+			dirConcat: plus && (l.isIdent(i-2, "__dirname") || l.isIdent(i-2, "dirname") || l.isPunct(i-2, ')')),
+		})
+	}
+	return strs
+}
+
 // planToolStrings returns the edits of the strings of the tool config f
 // (at the project root) that name moved paths, and notes the ones it
 // cannot rewrite. isRef marks the strings that are specifiers (imports,
@@ -79,6 +104,9 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 			// layout A.
 			p.note("%s: the alias %s is set by hand here; it is srcDir, which becomes %s/: point it there", where(sr.start), raw, p.rel(p.Target))
 			continue
+		}
+		if sr.key {
+			continue // a name, not a path
 		}
 		if sr.subst || sr.concat {
 			// A computed path: `${root}/components/**` or root + '/components'.
@@ -317,7 +345,16 @@ func (p *Plan) validEdits(f *srcFile, refEdits, strEdits []udiff.Edit, lines ast
 	all := append(append([]udiff.Edit(nil), refEdits...), strEdits...)
 	out, err := udiff.ApplyBytes(f.data, all)
 	if err == nil {
-		if err = rewrite.ValidateCode(f.path, out); err == nil || rewrite.ValidateCode(f.path, f.data) != nil {
+		valid := func(b []byte) error { return rewrite.ValidateCode(f.path, b) }
+		if f.lang == "json" {
+			valid = func(b []byte) error {
+				if !json.Valid(b) {
+					return errors.New("not valid JSON")
+				}
+				return nil
+			}
+		}
+		if err = valid(out); err == nil || valid(f.data) != nil {
 			return true
 		}
 	}
