@@ -76,7 +76,8 @@ func (l *jsLexer) strLits(strs []strLit) []strLit {
 		}
 		plus := l.isPunct(i-1, '+')
 		strs = append(strs, strLit{
-			start: t.start + 1, end: t.end - 1, subst: t.subst, key: l.isPunct(l.next(i), ':'),
+			start: t.start + 1, end: t.end - 1, subst: t.subst,
+			key:       l.isPunct(l.next(i), ':') && (l.isPunct(i-1, '{') || l.isPunct(i-1, ',')), // not c ? 'a' : 'b'
 			concat:    plus,
 			dirConcat: plus && (l.isIdent(i-2, "__dirname") || l.isIdent(i-2, "dirname") || l.isPunct(i-2, ')')),
 		})
