@@ -49,12 +49,21 @@ func (p *Plan) planEdits(files []*srcFile) {
 			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)
-			if r.kind == refCSSSource && r.prefix && p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), string(f.data[r.end:r.end+lineEnd(f.data[r.end:])])) {
+			if rest := string(f.data[r.end : r.end+lineEnd(f.data[r.end:])]); r.kind == refCSSSource && r.prefix &&
+				p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), rest) {
 				// @source '../{components,server}/**': the part after the
 				// prefix reaches into folders that move and folders that
-				// stay; no prefix names both afterwards.
+				// stay. From the root it is rewritten as a tool config's
+				// glob is ({app/components,server}/**); else reported.
+				if dir := filepath.Join(fromDir, filepath.FromSlash(s)); dir == p.Root {
+					if glob, ok, gnote := p.rewriteGlob(rest); ok && gnote == "" {
+						edits = append(edits, udiff.Edit{Start: r.start, End: r.end + len(rest), New: out + glob})
+						why = append(why, lineWhy(line, s+rest, out+glob))
+						continue
+					}
+				}
 				pos := lines.Position(r.start)
-				p.note("%s:%d:%d: the glob of @source %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, string(f.data[r.start:r.start+lineEnd(f.data[r.start:])]))
+				p.note("%s:%d:%d: the glob of @source %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, s+rest)
 				continue
 			}
 			if note != "" {
