@@ -216,15 +216,20 @@ func (p *Plan) rewriteGlob(pat string) (out string, changed bool, note string) {
 
 func quote(s string) string { return "\"" + s + "\"" }
 
-// mayMatchMoved returns the moved root entry that the glob segment seg
-// matches (a folder only when more segments follow), or "".
+// mayMatchMoved returns the moved entry whose root folder (or itself, at
+// the root) the glob segment seg matches (a folder only when more segments
+// follow), or "".
 func (p *Plan) mayMatchMoved(seg string, dirOnly bool) string {
 	for _, mv := range p.Moves {
-		if filepath.Dir(mv.From) != p.Root || dirOnly && !mv.Dir {
+		r, err := filepath.Rel(p.Root, mv.From)
+		if err != nil || !within(mv.From, p.Root) {
 			continue
 		}
-		name := filepath.Base(mv.From)
-		if ok, _ := doublestar.Match(seg, name); ok {
+		first, _, deeper := strings.Cut(filepath.ToSlash(r), "/")
+		if dirOnly && !mv.Dir && !deeper {
+			continue
+		}
+		if ok, _ := doublestar.Match(seg, first); ok {
 			return p.rel(mv.From)
 		}
 	}
@@ -312,8 +317,8 @@ func anchored(pat string) bool {
 }
 
 // rewriteIgnoreFile rewrites the patterns of an ignore file that
-// matchedHere says are matched from its directory (the root), and notes those that
-// cannot be rewritten with their positions.
+// matchedHere says are matched from its directory (the root), and notes
+// those that cannot be rewritten with their positions.
 func (p *Plan) rewriteIgnoreFile(path, name string, data []byte, mode fs.FileMode, matchedHere func(string) bool) {
 	lines := ast.NewLines(data)
 	var edits []udiff.Edit
