@@ -29,7 +29,7 @@ func globPlan(t testing.TB) *Plan {
 
 func TestRewriteGlob(t *testing.T) {
 	p := globPlan(t)
-	for _, tt := range []struct{ in, want, note string }{
+	checkRewrites(t, "rewriteGlob", p.rewriteGlob, []rewriteCase{
 		// Rewritten.
 		{"./components/**/*.vue", "./app/components/**/*.vue", ""},
 		{"components/**", "app/components/**", ""},
@@ -64,10 +64,20 @@ func TestRewriteGlob(t *testing.T) {
 		{"*.vue", "*.vue", "matches moved"},
 		{"c*/**", "c*/**", "matches moved components"},
 		{"{components,*}/**", "{components,*}/**", "too complex"},
-	} {
-		got, changed, note := p.rewriteGlob(tt.in)
+	})
+}
+
+type rewriteCase struct{ in, want, note string }
+
+// checkRewrites runs a rewrite of patterns (rewriteGlob, RewriteIgnore)
+// on cases: the result, whether it changed, and the note (empty, or
+// containing the case's).
+func checkRewrites(t *testing.T, name string, rewrite func(string) (string, bool, string), cases []rewriteCase) {
+	t.Helper()
+	for _, tt := range cases {
+		got, changed, note := rewrite(tt.in)
 		if got != tt.want || changed != (got != tt.in) || !strings.Contains(note, tt.note) || (tt.note == "") != (note == "") {
-			t.Errorf("rewriteGlob(%q) = %q, %v, note %q; want %q, note containing %q", tt.in, got, changed, note, tt.want, tt.note)
+			t.Errorf("%s(%q) = %q, %v, note %q; want %q, note containing %q", name, tt.in, got, changed, note, tt.want, tt.note)
 		}
 	}
 }
@@ -76,30 +86,6 @@ func TestRewriteGlob(t *testing.T) {
 // prefixes (the glob keeps its text), and the rewritten glob is left alone
 // by the plan of the migrated tree's second run (it is not rewritten
 // twice: app/ does not move).
-// TestRewriteGlobSrcDir: with a custom srcDir the moved entries are inside
-// it: src/pages/** follows, src/** covers moved and staying paths, and a
-// wildcard matching src is reported.
-func TestRewriteGlobSrcDir(t *testing.T) {
-	dir := t.TempDir()
-	testtree.Map(t, dir, map[string]string{"src/pages/index.vue": "x\n", "src/server/api/x.ts": "x\n"})
-	p, err := PlanMove(Input{Root: dir, SrcDir: filepath.Join(dir, "src"), Target: filepath.Join(dir, "app")})
-	if err != nil || len(p.Conflicts) > 0 {
-		t.Fatal(err, p.Conflicts)
-	}
-	for _, tt := range []struct{ in, want, note string }{
-		{"src/pages/**/*.vue", "app/pages/**/*.vue", ""},
-		{"./src/server/**", "./server/**", ""},
-		{"src/**/*.vue", "src/**/*.vue", "covers moved and staying"},
-		{"s*/pages/*.vue", "s*/pages/*.vue", "matches moved src/pages"},
-		{"{src/pages,tests}/**", "{app/pages,tests}/**", ""},
-	} {
-		got, _, note := p.rewriteGlob(tt.in)
-		if got != tt.want || !strings.Contains(note, tt.note) || (tt.note == "") != (note == "") {
-			t.Errorf("rewriteGlob(%q) = %q, note %q; want %q, note containing %q", tt.in, got, note, tt.want, tt.note)
-		}
-	}
-}
-
 func FuzzRewriteGlob(f *testing.F) {
 	for _, s := range []string{"./components/**/*.vue", "{components,server}/**", "!pages/x", "./*.vue", "{a,{b,c}}/d", "c*/**", "components/{a,b}/**"} {
 		f.Add(s)
