@@ -87,8 +87,9 @@ func findingKey(d *rules.Diagnostic) string {
 }
 
 // PathEdits counts the paths the move rewrites so that they follow it
-// (imports, style sheet URLs, tsconfig.json and .fwignore entries, config
-// values), and the files they are in.
+// (imports, style sheet URLs, template asset URLs, tsconfig.json and
+// .fwignore entries, config values, the globs of the root tool configs and
+// the patterns of their ignore files), and the files they are in.
 func (r *Result) PathEdits() (paths, files int) {
 	for _, e := range r.Plan.Edits {
 		n := 0

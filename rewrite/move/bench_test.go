@@ -2,6 +2,7 @@ package move
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
@@ -78,5 +79,26 @@ func TestBenchProject(t *testing.T) {
 	p2, err := PlanMove(in)
 	if err != nil || !p2.Empty() {
 		t.Fatalf("second run: %v\n%s", err, p2.Diff())
+	}
+}
+
+// BenchmarkPlanAssets is BenchmarkPlan on the same project with a relative
+// asset URL in every component's template, which has each template read
+// (ast.ReadCode) for its asset URLs: its ratio to BenchmarkPlan is what
+// the template scan costs.
+func BenchmarkPlanAssets(b *testing.B) {
+	files := benchProject(5000)
+	for name, text := range files {
+		if strings.HasPrefix(name, "components/") && strings.HasSuffix(name, ".vue") {
+			files[name] = strings.Replace(text, "<template>", `<template><img src="../../public/logo.png" alt="">`, 1)
+		}
+	}
+	dir := b.TempDir()
+	testtree.Map(b, dir, files)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := PlanMove(defaultInput(dir)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

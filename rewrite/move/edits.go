@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -30,8 +31,9 @@ func (p *Plan) addEdit(path string, data []byte, mode fs.FileMode, edits []udiff
 }
 
 // planEdits rewrites the specifiers whose meaning the moves change, and
-// notes strings in staying scripts that name moved paths (tailwind content
-// globs, test setup): they are not imports, so they are not rewritten.
+// the globs and paths of the tool configs at the root (planToolStrings).
+// Strings in other staying scripts that name moved paths (test setup,
+// fixtures) are noted: they are not imports, so they are not rewritten.
 func (p *Plan) planEdits(files []*srcFile) {
 	m := p.Paths
 	for _, f := range files {
@@ -42,10 +44,28 @@ func (p *Plan) planEdits(files []*srcFile) {
 		isRef := map[int]bool{}
 		lines := ast.NewLines(f.data)
 		for _, r := range f.refs {
-			isRef[r.start] = true
+			// A glob's ref starts after its "!": its literal is a ref too.
+			isRef[r.start], isRef[r.start-1] = true, true
 			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)
+			if rest := string(f.data[r.end : r.end+lineEnd(f.data[r.end:])]); r.kind == refCSSSource && r.prefix &&
+				p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), rest) {
+				// @source '../{components,server}/**': the part after the
+				// prefix reaches into folders that move and folders that
+				// stay. From the root it is rewritten as a tool config's
+				// glob is ({app/components,server}/**); else reported.
+				if dir := filepath.Join(fromDir, filepath.FromSlash(s)); dir == p.Root {
+					if glob, ok, gnote := p.rewriteGlob(rest); ok && gnote == "" {
+						edits = append(edits, udiff.Edit{Start: r.start, End: r.end + len(rest), New: out + glob})
+						why = append(why, lineWhy(line, s+rest, out+glob))
+						continue
+					}
+				}
+				pos := lines.Position(r.start)
+				p.note("%s:%d:%d: the glob of @source %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, s+rest)
+				continue
+			}
 			if note != "" {
 				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
 			}
@@ -54,19 +74,26 @@ func (p *Plan) planEdits(files []*srcFile) {
 				why = append(why, lineWhy(line, s, out))
 			}
 		}
+		switch {
+		case f.foreign || newPath != f.path || compat.IsConfigName(filepath.Base(f.path)):
+		case fromDir == p.Root && isToolConfig(filepath.Base(f.path)):
+			strEdits, strWhy := p.planToolStrings(f, isRef, lines)
+			if p.validEdits(f, edits, strEdits, lines) {
+				edits, why = append(edits, strEdits...), append(why, strWhy...)
+			}
+		default:
+			for _, sr := range f.strs {
+				if isRef[sr.start] || sr.end <= sr.start || sr.subst {
+					continue
+				}
+				s := string(f.data[sr.start:sr.end])
+				if q := p.namesMoved(s, fromDir); q != "" {
+					pos := lines.Position(sr.start)
+					p.note("%s:%d:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), pos.Line, pos.Column, s, q)
+				}
+			}
+		}
 		p.addEdit(f.path, f.data, f.mode, edits, why)
-		if f.foreign || newPath != f.path || compat.IsConfigName(filepath.Base(f.path)) {
-			continue
-		}
-		for _, sr := range f.strs {
-			if isRef[sr[0]] || sr[1] <= sr[0] {
-				continue
-			}
-			s := string(f.data[sr[0]:sr[1]])
-			if q := p.namesMoved(s, fromDir); q != "" {
-				p.note("%s:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), lines.Line(sr[0]), s, q)
-			}
-		}
 	}
 }
 
@@ -135,4 +162,36 @@ func respell(r *ref, src []byte, out string) string {
 
 func (e FileEdit) String() string {
 	return fmt.Sprintf("%s (%d edits)", e.Path, len(e.Edits))
+}
+
+// globReachesMoved reports a glob whose directory prefix dir stays while
+// its first pattern segment (of rest) matches a moved entry below it:
+// '{components,server}/**' from the root. A leading ** matches at any
+// depth, so it keeps matching what moved.
+func (p *Plan) globReachesMoved(dir, rest string) bool {
+	seg, _, _ := strings.Cut(rest, "/")
+	if p.Paths.moved(dir) || strings.HasPrefix(seg, "**") {
+		return false
+	}
+	for _, mv := range p.Moves {
+		r, err := filepath.Rel(dir, mv.From)
+		if err != nil || !within(mv.From, dir) || mv.From == dir {
+			continue
+		}
+		first, _, _ := strings.Cut(filepath.ToSlash(r), "/")
+		if ok, _ := doublestar.Match(seg, first); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// lineEnd returns the length of b's first line, quotes and ; excluded
+// from its end.
+func lineEnd(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] != '\n' && b[n] != '\r' && b[n] != '"' && b[n] != '\'' && b[n] != ';' {
+		n++
+	}
+	return n
 }

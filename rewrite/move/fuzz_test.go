@@ -22,6 +22,8 @@ func FuzzScan(f *testing.F) {
 		"<template><p/></template><script>import x from './y'</script><style>@import 'z';</style>",
 		"/// <reference path=\"./a.d.ts\" />\nrequire('./b')",
 		"x = a / b / c; y = (1) / 2; z = {} / 1",
+		"@source not '../a/**/*.vue'; @config \"./t.js\"; @plugin 'x'; @source inline('y');",
+		"<template><img src=\"../a.png\"><source srcset=\"./b.png 1x,./c.png\"><use href=../i.svg#x /></template>",
 	} {
 		f.Add(s)
 	}

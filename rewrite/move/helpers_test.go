@@ -44,17 +44,21 @@ func TestPlanRewriteIgnoreNotes(t *testing.T) {
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
-	for _, tt := range []struct{ in, want, note string }{
+	checkRewrites(t, "RewriteIgnore", p.RewriteIgnore, []rewriteCase{
 		{"src/pages/old/**", "app/pages/old/**", ""},
 		{"src/server/tmp", "server/tmp", ""},
 		{"src/**/*.draft.vue", "src/**/*.draft.vue", "covers moved"},
 		{"s*/pages", "s*/pages", "may match moved"},
-	} {
-		got, _, note := p.RewriteIgnore(tt.in)
-		if got != tt.want || !strings.Contains(note, tt.note) || (tt.note == "") != (note == "") {
-			t.Errorf("RewriteIgnore(%q) = %q, note %q; want %q, note containing %q", tt.in, got, note, tt.want, tt.note)
-		}
-	}
+	})
+	// A tool config's globs, on the same tree: with a custom srcDir the
+	// moved entries are inside it.
+	checkRewrites(t, "rewriteGlob", p.rewriteGlob, []rewriteCase{
+		{"src/pages/**/*.vue", "app/pages/**/*.vue", ""},
+		{"./src/server/**", "./server/**", ""},
+		{"src/**/*.vue", "src/**/*.vue", "covers moved and staying"},
+		{"s*/pages/*.vue", "s*/pages/*.vue", "matches moved src/pages"},
+		{"{src/pages,tests}/**", "{app/pages,tests}/**", ""},
+	})
 }
 
 func TestRewriteAliasValue(t *testing.T) {

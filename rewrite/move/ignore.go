@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/fwmigrate/fwmigrate/internal/ignore"
 )
 
 // RewriteIgnorePattern rewrites one `ignore` option entry or .fwignore line
@@ -115,44 +113,18 @@ func rewriteIgnore(pat string, mapRel func(string) (string, bool), moved []strin
 	return pat, false, ""
 }
 
-// planIgnore rewrites the root .fwignore and notes .gitignore lines that
-// name moved paths.
-func (p *Plan) planIgnore(in Input) {
+// planIgnore rewrites the root .fwignore, whose patterns are all matched
+// from the root, and the tools' ignore files (planToolIgnores).
+func (p *Plan) planIgnore() {
 	path := filepath.Join(p.Root, ".fwignore")
 	data, mode, ok, err := readRegular(path)
 	if err != nil {
 		p.conflict(path, "%v", err)
 	}
 	if ok {
-		var edits []udiff.Edit
-		var why []string
-		ignore.Lines(data, func(s, e, line int) {
-			pat := string(data[s:e])
-			out, changed, note := p.RewriteIgnore(pat)
-			if note != "" {
-				p.note(".fwignore:%d: %s", line, note)
-			}
-			if changed {
-				edits = append(edits, udiff.Edit{Start: s, End: e, New: out})
-				why = append(why, lineWhy(line, pat, out))
-			}
-		})
-		p.addEdit(path, data, mode, edits, why)
+		p.rewriteIgnoreFile(path, ".fwignore", data, mode, func(string) bool { return true })
 	}
-	// .gitignore has git's rules: a pattern without an inner slash matches
-	// at any depth and keeps working; anchored ones name a place.
-	path = filepath.Join(p.Root, ".gitignore")
-	if data, _, ok, _ := readRegular(path); ok {
-		ignore.Lines(data, func(s, e, line int) {
-			pat := string(data[s:e])
-			if !strings.Contains(strings.TrimSuffix(strings.TrimPrefix(pat, "!"), "/"), "/") {
-				return
-			}
-			if out, changed, _ := p.RewriteIgnore(pat); changed {
-				p.note(".gitignore:%d: %s names a moved path (now %s); not changed", line, pat, out)
-			}
-		})
-	}
+	p.planToolIgnores()
 }
 
 func lineWhy(line int, old, new string) string {

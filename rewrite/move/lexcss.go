@@ -1,5 +1,7 @@
 package move
 
+import "bytes"
+
 // scanCSS appends to refs the specifiers of the style sheet src (offsets
 // shifted by base): the targets of @import (and Sass's @use and @forward)
 // and of url(). lang is "css", "scss", "sass", "less", "postcss" or "styl";
@@ -35,7 +37,26 @@ func scanCSS(src []byte, base int, lang string, refs []ref) []ref {
 			for pos < len(src) && (isIdentPart(src[pos]) || src[pos] == '-') {
 				pos++
 			}
-			switch string(src[nameStart:pos]) {
+			switch name := string(src[nameStart:pos]); name {
+			case "config", "plugin", "reference", "source":
+				// Tailwind 4's directives name files (and @source globs)
+				// relative to the style sheet.
+				pos = skipCSSSpace(src, pos, lineComments)
+				kind := refCSSImport
+				if name == "source" {
+					kind = refCSSSource
+					if hasPrefixAt(src, pos, "not") && pos+3 < len(src) && isSpace(src[pos+3]) {
+						pos = skipCSSSpace(src, pos+3, lineComments)
+					}
+				}
+				if pos < len(src) && (src[pos] == '"' || src[pos] == '\'') {
+					end := cssStringEnd(src, pos)
+					if end-pos >= 2 && src[end-1] == src[pos] {
+						refs = cssGlobRef(src, pos+1, end-1, base, kind, refs)
+					}
+					pos = end
+				}
+				continue
 			case "import":
 			case "use", "forward":
 				if !sass {
@@ -190,4 +211,23 @@ func dynamicCSS(s []byte) bool {
 		}
 	}
 	return false
+}
+
+// cssGlobRef appends the ref of the path or glob src[start:end] of a
+// directive: a path whole, a glob by its directory prefix (as
+// import.meta.glob's), nothing for a glob without one.
+func cssGlobRef(src []byte, start, end, base int, kind refKind, refs []ref) []ref {
+	v := src[start:end]
+	if len(v) == 0 || dynamicCSS(v) {
+		return refs
+	}
+	cut := bytes.IndexAny(v, "*?[{")
+	if cut < 0 {
+		return append(refs, ref{start: base + start, end: base + end, kind: kind, style: true})
+	}
+	cut = bytes.LastIndexByte(v[:cut], '/') + 1
+	if cut == 0 {
+		return refs
+	}
+	return append(refs, ref{start: base + start, end: base + start + cut, kind: kind, style: true, prefix: true})
 }

@@ -58,6 +58,8 @@ const (
 	refCSSImport                 // @import, @use, @forward
 	refCSSURL                    // url(x)
 	refTypeImport                // import type ... from 'x' (JS kinds above otherwise)
+	refAssetURL                  // <img src="x"> and the other asset URLs of a .vue <template>
+	refCSSSource                 // Tailwind's @source 'x' (a path or a glob)
 )
 
 // ref is one specifier: src[start:end] is its text without quotes.

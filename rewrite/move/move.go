@@ -1,8 +1,10 @@
 // Package move plans and performs the directory move of the version 4
 // migration: a layout-B project's sources go into app/ (layout A), and every
 // path that depends on where a file lives follows: relative imports in
-// scripts, .vue files and style sheets, aliased imports whose alias no longer
-// reaches them, .fwignore lines, and the root tsconfig.json.
+// scripts, .vue files (their templates' asset URLs too) and style sheets,
+// aliased imports whose alias no longer reaches them, .fwignore lines, the
+// root tsconfig.json, and the globs and paths of the tool configs and
+// ignore files at the root (toolcfg.go).
 //
 // PlanMove reads the tree and writes nothing; it computes the moves from the
 // resolved paths before and after (the caller resolves them: this package
@@ -220,7 +222,7 @@ type srcFile struct {
 	mode     fs.FileMode
 	refs     []ref
 	complete bool
-	strs     [][2]int // string literals of staying scripts, for notes
+	strs     []strLit // string literals of scripts, for staying ones
 }
 
 func validPath(name, p string) error {
@@ -354,6 +356,9 @@ func PlanMove(in Input) (*Plan, error) {
 			return nil // symlinks are not followed
 		}
 		lang, ok := fileLang(d.Name())
+		if !ok && filepath.Dir(path) == root && jsonToolConfigs[d.Name()] {
+			lang, ok = "json", true // its strings are globs and paths (toolcfg.go)
+		}
 		if !ok {
 			return nil
 		}
@@ -386,13 +391,9 @@ func PlanMove(in Input) (*Plan, error) {
 		}
 		f.data = data
 		switch f.lang {
-		case "js", "jsx":
+		case "js", "jsx", "json":
 			f.refs, f.complete = lx.scan(data, 0, f.lang == "jsx" || strings.HasSuffix(f.path, ".tsx") || strings.HasSuffix(f.path, ".jsx"), nil)
-			for _, t := range lx.toks {
-				if t.kind == tString || t.kind == tTemplate && !t.subst {
-					f.strs = append(f.strs, [2]int{t.start + 1, t.end - 1})
-				}
-			}
+			f.strs = lx.strLits(f.strs)
 		case "vue":
 			f.refs, f.complete = lx.scanVue(data, nil)
 		default:
@@ -434,7 +435,7 @@ func PlanMove(in Input) (*Plan, error) {
 	}
 	p.checkMoves()
 	p.planEdits(files)
-	p.planIgnore(in)
+	p.planIgnore()
 	p.planTsconfig(serverBefore)
 	sort.Slice(p.Edits, func(i, j int) bool { return p.Edits[i].NewPath < p.Edits[j].NewPath })
 	return p, nil
