@@ -15,14 +15,17 @@ import (
 // positions of Found), not in the text apply would have written.
 func (r *Result) settle() {
 	if !r.Written {
-		for i, d := range r.Remaining {
-			r.Remaining[i] = r.onDisk(d)
+		// Findings alike but for their place (two dynamic extends
+		// entries) are matched in order: the n-th with the n-th.
+		for _, list := range [][]*rules.Diagnostic{r.Remaining, r.ByMove} {
+			seen := map[string]int{}
+			for i, d := range list {
+				list[i] = r.onDisk(d, seen)
+			}
 		}
+		seen := map[string]int{}
 		for i := range r.NotFixed {
-			r.NotFixed[i].D = r.onDisk(r.NotFixed[i].D)
-		}
-		for i, d := range r.ByMove {
-			r.ByMove[i] = r.onDisk(d)
+			r.NotFixed[i].D = r.onDisk(r.NotFixed[i].D, seen)
 		}
 	}
 	if r.New == nil && r.Plan == nil {
@@ -58,12 +61,18 @@ func (r *Result) settle() {
 
 // onDisk returns the diagnostic of Found that is d, where it is on disk;
 // d itself without a position when the finding appears only with the
-// fixes.
-func (r *Result) onDisk(d *rules.Diagnostic) *rules.Diagnostic {
+// fixes. seen counts the findings of each key matched so far: the next one
+// is matched with the next of Found.
+func (r *Result) onDisk(d *rules.Diagnostic, seen map[string]int) *rules.Diagnostic {
 	k := findingKey(d)
+	n := seen[k]
+	seen[k] = n + 1
 	for _, f := range r.Found {
 		if findingKey(f) == k {
-			return f
+			if n == 0 {
+				return f
+			}
+			n--
 		}
 	}
 	if d.Line == 0 {

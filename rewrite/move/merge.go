@@ -6,6 +6,8 @@ import (
 	"io/fs"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // MergeContent makes the plan write content as the new text of the file at
@@ -27,7 +29,7 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		ours := append([]udiff.Edit(nil), e.Edits...)
 		udiff.SortEdits(ours)
 		merged, ok := udiff.Merge(ours, theirs)
-		if !ok {
+		if !ok || touching(old, ours, theirs) {
 			return fmt.Errorf("%s: the move's edits and the config rewrite change the same bytes", path)
 		}
 		out, err := udiff.ApplyBytes(old, merged)
@@ -41,4 +43,27 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		Path: path, NewPath: p.Paths.Map(path), Old: old, New: content, Mode: mode, Edits: theirs, Why: []string{why},
 	})
 	return nil
+}
+
+// touching reports whether an edit of a and one of b fall on a common line
+// of old, as git's merge judges a conflict. Byte ranges are not enough: two
+// rewriters that both put app/ into the same string compute their edits
+// from their own texts, and a diff may place the same insertion one byte
+// apart ("./" + "app/" or "." + "/app"); udiff.Merge keeps both and the
+// text names ./app/app/pages.
+func touching(old []byte, a, b []udiff.Edit) bool {
+	lines := ast.NewLines(old)
+	span := func(e udiff.Edit) (int, int) {
+		return lines.Position(e.Start).Line, lines.Position(e.End).Line
+	}
+	for _, x := range a {
+		xs, xe := span(x)
+		for _, y := range b {
+			ys, ye := span(y)
+			if max(xs, ys) <= min(xe, ye) {
+				return true
+			}
+		}
+	}
+	return false
 }

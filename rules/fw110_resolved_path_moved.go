@@ -1,0 +1,199 @@
+package rules
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+)
+
+var ruleResolvedPathMoved = &Rule{
+	Code:     "FW110",
+	Name:     "resolved-path-moved",
+	Category: Layout,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "a path the config resolves from its own folder (`resolve('./components')`, `join(__dirname, 'assets/x.css')`) into a source that moves into app/",
+		Why: `A config that builds absolute paths from its own folder, with the resolve
+of createResolver(import.meta.url), or path.resolve or join with __dirname
+or import.meta.dirname, names the root's components/, assets/, ... by their
+place on disk. The aliases
+follow srcDir; these paths do not: once the sources move into app/ they
+name folders that are gone, and the framework finds no components, no css,
+no layouts there, mostly without an error. (new URL('./x', import.meta.url)
+is a reference the move rewrites itself, like an import.)`,
+		Example: `const { resolve } = createResolver(import.meta.url)
+export default defineFwConfig({
+  css: [resolve('./assets/css/main.css')],
+  components: [{ path: resolve('./components/app'), global: true }],
+})`,
+		Fix: `Safe: inserts app/ after the leading ./ of the string
+(resolve('./app/assets/css/main.css')), when the path is the config's folder
+joined with that one string. In a layout-B project it is made by 'fwmigrate
+apply' together with the move; with --layout=keep the path stays right and
+the rule says nothing. In layout A (sources moved by apply or by hand) a
+path that names a missing place whose counterpart is in app/ is reported
+and fixed the same way. A path built from several strings or variables is
+reported without a fix.`,
+	},
+	Run: runResolvedPathMoved,
+}
+
+func init() { Register(ruleResolvedPathMoved) }
+
+// resolvedPathWords are the words a config must hold for a path resolved
+// from its folder: the rule reads the config as code only then.
+var resolvedPathWords = [][]byte{[]byte("import.meta"), []byte("__dirname")}
+
+func runResolvedPathMoved(pass *Pass) {
+	v, ok := pass.layoutAfter()
+	// A project apply moves, or one already in app/ (moved by apply or by
+	// hand), whose config may still name the old places.
+	if !ok || pass.File == nil || v.Pinned || !v.Moving && v.Src != filepath.Join(v.Root, "app") {
+		return
+	}
+	src := pass.File.Src
+	found := false
+	for _, w := range resolvedPathWords {
+		found = found || bytes.Contains(src, w)
+	}
+	if !found {
+		return
+	}
+	moved := v.moved(pass)
+	if v.Moving && len(moved) == 0 {
+		return
+	}
+	f := &codeFile{path: pass.Project.ConfigPath, display: pass.Project.ConfigDisplay, rel: filepath.Base(pass.Project.ConfigPath), text: src, config: true}
+	f.parse()
+	if f.code == nil {
+		return
+	}
+	root := filepath.Dir(f.path)
+	// movedEntry returns the root entry p lies in ("components/",
+	// "app.vue") when it moves into app/, or (in layout A) when p does not
+	// exist and its place in app/ does; "" otherwise.
+	movedEntry := func(p string) string {
+		rel, ok := relFrom(root, p)
+		if !ok || rel == "." {
+			return ""
+		}
+		seg := firstSegment(rel)
+		if !v.Moving {
+			if seg == "app" || pass.Project.Exists(p) || !pass.Project.Exists(filepath.Join(v.Src, filepath.FromSlash(rel))) {
+				return ""
+			}
+			if pass.Project.IsDir(filepath.Join(v.Src, seg)) {
+				return seg + "/"
+			}
+			return seg
+		}
+		for _, m := range moved {
+			if m == seg || m == seg+"/" {
+				return m
+			}
+		}
+		return ""
+	}
+	for _, s := range f.code.Scripts {
+		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			if n.Kind != ast.JSCall && n.Kind != ast.JSNew {
+				return true
+			}
+			p, ok := staticPath(f, n, 0)
+			if !ok {
+				return true
+			}
+			if holdsImportMetaURL(n) {
+				// new URL('./x', import.meta.url) is a reference the move
+				// itself rewrites, as it rewrites imports (also inside
+				// fileURLToPath(...)).
+				return false
+			}
+			p = strings.TrimPrefix(p, "file://")
+			entry := movedEntry(p)
+			if entry == "" {
+				return true // an argument may be one: new URL(...) inside a call
+			}
+			shown := strings.TrimSuffix(entry, "/")
+			// One message before and after the move, so that apply's report
+			// sees the same finding when the move cannot fix it.
+			d := pass.Report(n.Loc, "", "`%s` resolves to `%s` from the config's folder, but in layout A `%s` is in `app/`",
+				string(src[n.Loc.Start:n.Loc.End]), shownRel(root, p, false), entry)
+			if v.Moving {
+				d.Notes = append(d.Notes, "today the path is right; once the sources move into `app/` it names a place that is gone")
+			}
+			d.Notes = append(d.Notes, "the aliases follow srcDir; a path built from the config's folder does not")
+			if span, fixed, ok := resolvedFix(f, n, root, p); ok {
+				d.Fix = &Fix{
+					Description:   "insert `app/`: `" + fixed + "`",
+					Applicability: Safe,
+					Ops:           []rewrite.Op{edit(span, fixed)},
+					Layout:        v.fixLayout(),
+				}
+			} else {
+				d.Notes = append(d.Notes, "no automatic fix: the path is not the config's folder joined with one plain string; write it with `app/"+shown+"` by hand")
+			}
+			return false
+		})
+	}
+}
+
+// resolvedFix finds the one string literal of the path expression n that
+// the config's folder root is joined with to give p, and returns the span
+// inside its quotes with the string that names p's place in app/ (`./`
+// kept); ok is false when there is no such single string, or it is written
+// with escapes.
+func resolvedFix(f *codeFile, n *ast.JSNode, root, p string) (span ast.Span, fixed string, ok bool) {
+	var lits []*ast.JSNode
+	ast.WalkJS(n, func(m *ast.JSNode, _ []*ast.JSNode) bool {
+		if _, isStr := stringValue(m); isStr {
+			lits = append(lits, m)
+		}
+		return true
+	})
+	var hit *ast.JSNode
+	for _, m := range lits {
+		s, _ := stringValue(m)
+		if !filepath.IsAbs(s) && filepath.Join(root, filepath.FromSlash(s)) == p {
+			if hit != nil {
+				return span, "", false
+			}
+			hit = m
+		}
+	}
+	if hit == nil {
+		return span, "", false
+	}
+	s, _ := stringValue(hit)
+	span = ast.Span{Start: hit.Loc.Start + 1, End: hit.Loc.End - 1}
+	if span.End < span.Start || string(f.text[span.Start:span.End]) != s {
+		return span, "", false
+	}
+	lead := ""
+	for strings.HasPrefix(s[len(lead):], "./") {
+		lead += "./"
+	}
+	rest := s[len(lead):]
+	if rest == "" || strings.HasPrefix(rest, "../") || strings.HasPrefix(rest, "/") {
+		return span, "", false
+	}
+	return span, lead + "app/" + rest, true
+}
+
+// holdsImportMetaURL reports whether n is or holds `new URL(s,
+// import.meta.url)`.
+func holdsImportMetaURL(n *ast.JSNode) bool {
+	found := false
+	ast.WalkJS(n, func(m *ast.JSNode, _ []*ast.JSNode) bool {
+		if m.Kind == ast.JSNew && ast.MemberPath(m.X) == "URL" && len(m.List) == 2 {
+			if b := m.List[1]; b.Kind == ast.JSMember && b.X != nil && b.X.Kind == ast.JSMeta && b.X.Name == "import.meta" && b.Name == "url" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
