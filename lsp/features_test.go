@@ -51,8 +51,8 @@ func TestCodeFileFix(t *testing.T) {
 	if fix == nil || fix.Edit == nil || !fix.IsPreferred {
 		t.Fatalf("no FW606 fix among %+v", actions)
 	}
-	if titled(actions, "Suppress") != nil {
-		t.Errorf("a suppression offered in a code file, which does not read them: %+v", actions)
+	if titled(actions, "Suppress FW606") == nil {
+		t.Errorf("no suppression among %+v", actions)
 	}
 	fixed := applyEdits(text, fix.Edit.Changes[uri])
 	if !strings.Contains(fixed, "const title = route.name\n") {
@@ -113,6 +113,181 @@ func TestEnvSuppression(t *testing.T) {
 	p = loadText(t, dir, cfg)
 	if act := s.suppressAction(&checked{project: p}, &rules.Diagnostic{Code: "FW301", Line: 3, File: p.ConfigPath}, p.ConfigPath); act != nil {
 		t.Errorf("a suppression inside a template literal: %+v", act.Edit)
+	}
+}
+
+// TestCodeSuppression: fwmigrate-ignore comments inserted by the code
+// action in the files besides the config and .env that the check reads
+// them in: a .vue file's script (`//`) and template (`<!-- -->`, and a
+// second code added to it), a script file and tsconfig.json; each edit is
+// checked again and its finding is gone. No action inside a multi-line
+// template literal or start tag, where the comment would be text.
+func TestCodeSuppression(t *testing.T) {
+	vue := "<script setup lang=\"ts\">\n" +
+		"const { data: posts } = await useFetch('/api/posts')\n" +
+		"const route = useRoute()\n" +
+		"const title = route.meta.name\n" +
+		"</script>\n" +
+		"<template>\n" +
+		"  <div>\n" +
+		"    <p v-if=\"posts === null && route.meta.name\">x</p>\n" +
+		"    <p\n" +
+		"      v-if=\"posts === null\">y</p>\n" +
+		"  </div>\n" +
+		"</template>\n"
+	ts := "export function useTitle() {\n  const route = useRoute()\n  const s = `a\n${route.meta.name}`\n  return route.meta.name + s\n}\n"
+	dir := writeTree(t, map[string]string{
+		"fw.config.ts":             "export default defineFwConfig({})\n",
+		"package.json":             `{ "dependencies": { "fw": "^4.1.0" } }`,
+		"tsconfig.json":            "{\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n",
+		"app/pages/index.vue":      vue,
+		"app/composables/title.ts": ts,
+	})
+	c := startClient(t, Options{})
+	defer c.shutdown()
+	// at returns the diagnostic of code on line (1-based) of pub.
+	at := func(pub PublishDiagnosticsParams, code string, line int) *Diagnostic {
+		for i, d := range pub.Diagnostics {
+			if d.Code == code && d.Range.Start.Line == line-1 {
+				return &pub.Diagnostics[i]
+			}
+		}
+		return nil
+	}
+	// suppress takes the action that suppresses code on line of the
+	// document uri at version v, checks its edit makes want, and sends
+	// want as version v+1.
+	suppress := func(uri DocumentURI, pub PublishDiagnosticsParams, code string, line int, text, want string) PublishDiagnosticsParams {
+		t.Helper()
+		d := at(pub, code, line)
+		if d == nil {
+			t.Fatalf("no %s on line %d in %+v", code, line, pub.Diagnostics)
+		}
+		a := titled(c.actionsAt(uri, d.Range), "Suppress "+code)
+		if a == nil || a.Edit == nil {
+			t.Fatalf("no suppression of %s on line %d", code, line)
+		}
+		if got := applyEdits(text, a.Edit.Changes[uri]); got != want {
+			t.Fatalf("suppressed %s as\n%s\nwant\n%s", code, got, want)
+		}
+		v := *pub.Version + 1
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []TextDocumentContentChangeEvent{{Text: want}}})
+		return c.waitDiags(uri, version(v))
+	}
+	noSuppression := func(uri DocumentURI, pub PublishDiagnosticsParams, code string, line int) {
+		t.Helper()
+		d := at(pub, code, line)
+		if d == nil {
+			t.Fatalf("no %s on line %d in %+v", code, line, pub.Diagnostics)
+		}
+		if a := titled(c.actionsAt(uri, d.Range), "Suppress"); a != nil {
+			t.Errorf("a suppression of %s on line %d, where a comment would be text: %+v", code, line, a.Edit)
+		}
+	}
+
+	uri := c.open(filepath.Join(dir, "app/pages/index.vue"), vue)
+	pub := c.waitDiags(uri, version(1))
+	// A script line.
+	next := strings.Replace(vue, "const title", "// fwmigrate-ignore FW606: <reason>\nconst title", 1)
+	pub = suppress(uri, pub, "FW606", 4, vue, next)
+	if at(pub, "FW606", 4) != nil || at(pub, "FW606", 5) != nil || at(pub, "FW606", 9) == nil {
+		t.Fatalf("after the script's suppression: %+v", pub.Diagnostics)
+	}
+	// A template line, then a second code on it, added to the comment.
+	vue, next = next, strings.Replace(next, "    <p v-if", "    <!-- fwmigrate-ignore FW601: <reason> -->\n    <p v-if", 1)
+	pub = suppress(uri, pub, "FW601", 9, vue, next)
+	if at(pub, "FW601", 10) != nil || at(pub, "FW606", 10) == nil {
+		t.Fatalf("after the template's suppression: %+v", pub.Diagnostics)
+	}
+	vue, next = next, strings.Replace(next, "FW601: <reason> -->", "FW601, FW606: <reason> -->", 1)
+	pub = suppress(uri, pub, "FW606", 10, vue, next)
+	// What is left: the finding in the multi-line start tag, which gets
+	// no suppression.
+	if len(pub.Diagnostics) != 1 || at(pub, "FW601", 12) == nil {
+		t.Fatalf("after the suppressions: %+v", pub.Diagnostics)
+	}
+	noSuppression(uri, pub, "FW601", 12)
+
+	// A script file: no suppression inside a multi-line template literal.
+	uri = c.open(filepath.Join(dir, "app/composables/title.ts"), ts)
+	pub = c.waitDiags(uri, version(1))
+	noSuppression(uri, pub, "FW606", 4)
+	pub = suppress(uri, pub, "FW606", 5, ts, strings.Replace(ts, "  return", "  // fwmigrate-ignore FW606: <reason>\n  return", 1))
+	if len(pub.Diagnostics) != 1 || at(pub, "FW606", 4) == nil {
+		t.Fatalf("after the script file's suppression: %+v", pub.Diagnostics)
+	}
+
+	// tsconfig.json, not open: its finding is published with the project's.
+	tsconfig := filepath.Join(dir, "tsconfig.json")
+	uri = pathURI(tsconfig)
+	pub = c.waitDiags(uri, func(p PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW211") != nil })
+	d := find(pub.Diagnostics, "FW211")
+	a := titled(c.actionsAt(uri, d.Range), "Suppress FW211")
+	if a == nil {
+		t.Fatal("no suppression in tsconfig.json")
+	}
+	text := "{\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n"
+	next = applyEdits(text, a.Edit.Changes[uri])
+	if next != "{\n  // fwmigrate-ignore FW211: <reason>\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n" {
+		t.Fatalf("tsconfig.json suppressed as\n%s", next)
+	}
+	c.open(tsconfig, next)
+	if pub := c.waitDiags(uri, version(1)); len(pub.Diagnostics) != 0 {
+		t.Errorf("after tsconfig.json's suppression: %+v", pub.Diagnostics)
+	}
+}
+
+// TestSuppressForms: the forms and refusals of suppressAction in code
+// files, on the text as the check reads it: CRLF, a tab's indentation, a
+// code added to a `/* */` comment above; nothing on a line that starts
+// outside a .vue block's content, inside a multi-line interpolation or
+// inside an HTML comment.
+func TestSuppressForms(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		line       int
+		want       string // "" for no action
+		ok         int    // with want "", a line that gets one
+	}{
+		{"a.ts", "const r = useRoute()\r\nif (r) {\r\n\tr.meta.name\r\n}\r\n", 3,
+			"const r = useRoute()\r\nif (r) {\r\n\t// fwmigrate-ignore FW606: <reason>\r\n\tr.meta.name\r\n}\r\n", 0},
+		{"b.ts", "const r = useRoute()\n  /* fwmigrate-ignore FW601 */\n  r.meta.name\n", 3,
+			"const r = useRoute()\n  /* fwmigrate-ignore FW601, FW606 */\n  r.meta.name\n", 0},
+		{"c.ts", "const r = useRoute()\nconst s = 'x' + `\n// fwmigrate-ignore FW601\n${r.meta.name}`\n", 4, "", 2},
+		{"d.vue", "<script setup>const n = useRoute().meta.name\nconst m = 1</script>\n", 1, "", 2},
+		{"e.vue", "<script setup>\nconst route = useRoute()\n</script>\n<template>\n  <p>{{\n  route.meta.name }}</p>\n</template>\n", 6, "", 5},
+		{"f.vue", "<script setup>\nconst route = useRoute()\n</script>\n<template>\n  <!-- a\n  --> <p>{{ route.meta.name }}</p>\n</template>\n", 6, "", 5},
+		{"g.vue", "<script setup>\nconst route = useRoute()\n</script>\n<template>\n  <textarea>\n  {{ route.meta.name }}</textarea>\n</template>\n", 6, "", 5},
+	} {
+		rel := "app/composables/" + tc.name
+		if strings.HasSuffix(tc.name, ".vue") {
+			rel = "app/pages/" + tc.name
+		}
+		dir := writeTree(t, map[string]string{
+			"fw.config.ts": "export default defineFwConfig({})\n",
+			"package.json": `{ "dependencies": { "fw": "^4.1.0" } }`,
+			rel:            tc.text,
+		})
+		cfg := filepath.Join(dir, "fw.config.ts")
+		p := project.NewLoader().Load(cfg, cfg)
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		action := func(line int) *CodeAction {
+			return newServer(Options{}).suppressAction(&checked{project: p}, &rules.Diagnostic{Code: "FW606", Line: line, File: path}, path)
+		}
+		act := action(tc.line)
+		switch {
+		case act == nil && tc.want != "":
+			t.Errorf("%s: no action", tc.name)
+		case act != nil && tc.want == "":
+			t.Errorf("%s: an action: %+v", tc.name, act.Edit)
+		case act != nil:
+			if got := applyEdits(tc.text, act.Edit.Changes[pathURI(path)]); got != tc.want {
+				t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+			}
+		}
+		if tc.ok > 0 && action(tc.ok) == nil {
+			t.Errorf("%s: no action on line %d", tc.name, tc.ok)
+		}
 	}
 }
 
