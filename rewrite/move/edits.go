@@ -49,13 +49,14 @@ func (p *Plan) planEdits(files []*srcFile) {
 			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)
-			if rest := string(f.data[r.end : r.end+lineEnd(f.data[r.end:])]); r.kind == refCSSSource && r.prefix &&
+			if rest := string(f.data[r.end : r.end+lineEnd(f.data[r.end:])]); (r.kind == refCSSSource || r.kind == refGlob) && r.prefix &&
 				p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), rest) {
-				// @source '../{components,server}/**': the part after the
-				// prefix reaches into folders that move and folders that
-				// stay. From the root it is rewritten as a tool config's
-				// glob is ({app/components,server}/**); else reported.
-				if dir := filepath.Join(fromDir, filepath.FromSlash(s)); dir == p.Root {
+				// @source '../{components,server}/**' or
+				// import.meta.glob('../*/*.vue'): the part after the prefix
+				// reaches into folders that move and folders that stay.
+				// From the root it is rewritten as a tool config's glob is
+				// ({app/components,server}/**); else reported.
+				if dir := filepath.Join(fromDir, filepath.FromSlash(s)); dir == p.Root && !r.esc {
 					if glob, ok, gnote := p.rewriteGlob(rest); ok && gnote == "" {
 						edits = append(edits, udiff.Edit{Start: r.start, End: r.end + len(rest), New: out + glob})
 						why = append(why, lineWhy(line, s+rest, out+glob))
@@ -63,7 +64,7 @@ func (p *Plan) planEdits(files []*srcFile) {
 					}
 				}
 				pos := lines.Position(r.start)
-				p.note("%s:%d:%d: the glob of @source %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, s+rest)
+				p.note("%s:%d:%d: the glob %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, s+rest)
 				continue
 			}
 			if note != "" {
