@@ -18,6 +18,20 @@ func TestAssignmentsRead(t *testing.T) {
 		assigned  string // path=text of the Assigned properties, space-separated
 	}{
 		{
+			name:     "through-casts",
+			src:      "const c = { a: 1 }\n;(c as any).b = 2\nc!.d = 3\n;(<any>c).e = 4\n;(c satisfies Record<string, (x: number) => void>).f = 5\n;(c).g = 6\nexport default c\n",
+			config:   `{"a":1,"b":2,"d":3,"e":4,"f":5,"g":6}`,
+			literal:  `{"a":1}`,
+			read:     "b d e f g",
+			assigned: "b=b d=d e=e f=f g=g",
+		},
+		{
+			name:    "comparison-not-a-cast",
+			src:     "const c = { a: 1 }\nif ((x > c).b) y = 1\nexport default c\n",
+			config:  `{"a":1}`,
+			literal: `{"a":1}`,
+		},
+		{
 			name:     "new-key",
 			src:      "const c = { a: 1 }\nc.b = { x: 2 }\nexport default c\n",
 			config:   `{"a":1,"b":{"x":2}}`,

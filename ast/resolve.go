@@ -529,7 +529,7 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 				continue
 			}
 		}
-		j := i + 1
+		j, start := unwrapRef(toks, i, text)
 		chain := 0
 		last := ""
 		lastKey := -1
@@ -575,12 +575,11 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 			}
 			break
 		}
-		start := toks[i].start
 		if j < len(toks) {
 			t := toks[j].tok
 			if t.isAssign() || chain > 0 && (t == tPlusPlus || t == tMinusMinus) {
 				add(start, toks[j].end, path, dynamic || chain == 0)
-				if i == 0 && t == tEquals && chain > 0 && !dynamic {
+				if start == span.Start && t == tEquals && chain > 0 && !dynamic {
 					plain, key = j, lastKey
 				}
 				continue
@@ -636,6 +635,56 @@ func (p *parser) plainValue(span Span, start int) Node {
 		return nil
 	}
 	return v
+}
+
+// unwrapRef returns the token after the reference to a binding at toks[i]
+// and where the reference starts, seeing through what names the same
+// object: `name!`, `(name)`, `(name as T)`, `(name satisfies T)` and
+// `(<T>name)` are name.
+func unwrapRef(toks []scanTok, i int, text func(scanTok) string) (next, start int) {
+	next, start = i+1, toks[i].start
+	if next < len(toks) && toks[next].tok == tExclamation {
+		next++
+	}
+	open := i - 1
+	if open >= 2 && toks[open].tok == tGreaterThan {
+		// (<T>name): find the "<" of the assertion, one level of brackets.
+		k := open - 1
+		for k > 0 && toks[k].tok != tLessThan && toks[k].tok != tOpenParen {
+			k--
+		}
+		if toks[k].tok == tLessThan {
+			open = k - 1
+		}
+	}
+	if open < 0 || toks[open].tok != tOpenParen {
+		return next, start
+	}
+	k := next
+	if k < len(toks) && toks[k].tok == tIdent && (text(toks[k]) == "as" || text(toks[k]) == "satisfies") {
+		depth := 0
+		for k++; k < len(toks); k++ {
+			switch toks[k].tok {
+			case tOpenParen, tOpenBracket, tOpenBrace:
+				depth++
+			case tCloseBracket, tCloseBrace:
+				depth--
+			case tCloseParen:
+				depth--
+			}
+			if depth < 0 {
+				break
+			}
+		}
+	}
+	if k >= len(toks) || toks[k].tok != tCloseParen {
+		return i + 1, toks[i].start
+	}
+	next, start = k+1, toks[open].start
+	if next < len(toks) && toks[next].tok == tExclamation {
+		next++
+	}
+	return next, start
 }
 
 func tokAt(toks []scanTok, i int) token {
