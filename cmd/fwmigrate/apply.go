@@ -347,7 +347,13 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		}
 		var names []string
 		for _, e := range r.CodeEdits {
-			names = append(names, relSlashTo(r.Project.Root, e.Path))
+			// Shown as the findings show it, from the working directory,
+			// where the file is now: in app/ once the move is made.
+			path := e.Path
+			if state == stateWritten && r.Plan != nil {
+				path = r.Plan.Paths.Map(path)
+			}
+			names = append(names, filepath.ToSlash(filepath.Join(filepath.Dir(r.Project.ConfigDisplay), relSlashTo(r.Project.Root, path))))
 		}
 		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), strings.Join(names, ", "))
 		if state == stateWritten {
