@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -450,7 +451,53 @@ func (e *editor) remove(path ast.Path) (string, error) {
 		k--
 	}
 	obj, p := hops[k].obj, hops[k].prop
-	return "", e.step(e.deleteEdits(obj, p))
+	edits := e.deleteEdits(obj, p)
+	if k < len(hops)-1 {
+		// The parents the deletion empties go, but not the comments
+		// written on or in them (`// static generation` above generate,
+		// a commented-out option inside it): they stay where the parent
+		// was, at its indentation. The property's own comments go with
+		// it (a move writes them at its new place).
+		var ok bool
+		if edits, ok = e.keepComments(edits, p.Extent(e.f), hops[len(hops)-1].prop.Extent(e.f)); !ok {
+			return fmt.Sprintf("deleting the emptied %s would lose the comments in it: move them by hand first", path[:k+1]), nil
+		}
+	}
+	return "", e.step(edits)
+}
+
+// keepComments turns the deletion of gone (the extent of an emptied
+// parent) into a replacement by the comments in gone that are not in own
+// (the extent of the property deleted or moved), one a line at gone's
+// indentation. ok is false when they cannot be kept exactly: the parent
+// does not stand on lines of its own.
+func (e *editor) keepComments(edits []udiff.Edit, gone, own ast.Span) ([]udiff.Edit, bool) {
+	var keep []*ast.Comment
+	for _, c := range e.f.Comments {
+		if c.Loc.Start >= gone.Start && c.Loc.End <= gone.End && !(c.Loc.Start >= own.Start && c.Loc.End <= own.End) {
+			keep = append(keep, c)
+		}
+	}
+	if len(keep) == 0 {
+		return edits, true
+	}
+	src := e.f.Src
+	if len(edits) == 0 || edits[0].Start != gone.Start || edits[0].End != gone.End || gone.Start != e.f.LineStart(gone.Start) ||
+		gone.End > 0 && src[gone.End-1] != '\n' {
+		return edits, false
+	}
+	indent := gone.Start
+	for indent < len(src) && (src[indent] == ' ' || src[indent] == '\t') {
+		indent++
+	}
+	var b strings.Builder
+	for _, c := range keep {
+		b.Write(src[gone.Start:indent])
+		b.WriteString(c.Text)
+		b.WriteString(e.l.EOL)
+	}
+	edits[0].New = b.String()
+	return edits, true
 }
 
 // deleteEdits removes p from obj: its extent (comments and comma included),
