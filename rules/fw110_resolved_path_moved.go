@@ -120,7 +120,7 @@ func runResolvedPathMoved(pass *Pass) {
 			shown := strings.TrimSuffix(entry, "/")
 			// One message before and after the move, so that apply's report
 			// sees the same finding when the move cannot fix it.
-			d := pass.Report(n.Loc, "", "`%s` resolves to `%s` from the config's folder, but in layout A `%s` is in `app/`",
+			d := pass.Report(n.Loc, optionAt(pass.File, n.Loc), "`%s` resolves to `%s` from the config's folder, but in layout A `%s` is in `app/`",
 				string(src[n.Loc.Start:n.Loc.End]), shownRel(root, p, false), entry)
 			if v.Moving {
 				d.Notes = append(d.Notes, "today the path is right; once the sources move into `app/` it names a place that is gone")
@@ -196,4 +196,23 @@ func holdsImportMetaURL(n *ast.JSNode) bool {
 		return !found
 	})
 	return found
+}
+
+// optionAt returns the option path of the innermost property of the config
+// whose value holds span, "" when none does (a path built outside the
+// config object).
+func optionAt(f *ast.File, span ast.Span) string {
+	out := ""
+	f.Walk(func(path ast.Path, p *ast.Property) bool {
+		if p.Value == nil {
+			return false
+		}
+		v := p.Value.Span()
+		if v.Start <= span.Start && span.End <= v.End {
+			out = path.String()
+			return true
+		}
+		return false
+	})
+	return out
 }
