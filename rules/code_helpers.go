@@ -95,6 +95,18 @@ func triggered(text []byte, words [][]byte) bool {
 	return false
 }
 
+// configCode returns the config read as code, parsed once per check for
+// the code index and for the rules that follow paths through it (FW110).
+func (x *Index) configCode() *codeFile {
+	x.configCodeOnce.Do(func() {
+		p := x.project
+		f := &codeFile{path: p.ConfigPath, display: p.ConfigDisplay, rel: filepath.Base(p.ConfigPath), text: x.file.Src, config: true}
+		f.parse()
+		x.configCodeFile = f
+	})
+	return x.configCodeFile
+}
+
 // codeIndex is what the code rules read of the project, built once per
 // check (Index.code).
 type codeIndex struct {
@@ -121,9 +133,7 @@ func (x *Index) readCode() *codeIndex {
 	}
 	// The config itself: hooks and inline modules are module code.
 	if x.file != nil && triggered(x.file.Src, codeTriggers) {
-		f := &codeFile{path: p.ConfigPath, display: p.ConfigDisplay, rel: filepath.Base(p.ConfigPath), text: x.file.Src, config: true}
-		f.parse()
-		ci.keep(f)
+		ci.keep(x.configCode())
 	}
 	// Read and parse on every core: a large app is thousands of files.
 	var srcs []*project.Source

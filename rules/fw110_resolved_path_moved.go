@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -55,19 +54,14 @@ func runResolvedPathMoved(pass *Pass) {
 		return
 	}
 	src := pass.File.Src
-	found := false
-	for _, w := range resolvedPathWords {
-		found = found || bytes.Contains(src, w)
-	}
-	if !found {
+	if !triggered(src, resolvedPathWords) {
 		return
 	}
 	moved := v.moved(pass)
 	if v.Moving && len(moved) == 0 {
 		return
 	}
-	f := &codeFile{path: pass.Project.ConfigPath, display: pass.Project.ConfigDisplay, rel: filepath.Base(pass.Project.ConfigPath), text: src, config: true}
-	f.parse()
+	f := pass.Index.configCode()
 	if f.code == nil {
 		return
 	}
@@ -188,11 +182,7 @@ func resolvedFix(f *codeFile, n *ast.JSNode, root, p string) (span ast.Span, fix
 func holdsImportMetaURL(n *ast.JSNode) bool {
 	found := false
 	ast.WalkJS(n, func(m *ast.JSNode, _ []*ast.JSNode) bool {
-		if m.Kind == ast.JSNew && ast.MemberPath(m.X) == "URL" && len(m.List) == 2 {
-			if b := m.List[1]; b.Kind == ast.JSMember && b.X != nil && b.X.Kind == ast.JSMeta && b.X.Name == "import.meta" && b.Name == "url" {
-				found = true
-			}
-		}
+		found = m.Kind == ast.JSNew && ast.MemberPath(m.X) == "URL" && len(m.List) == 2 && importMetaProp(m.List[1]) == "url"
 		return !found
 	})
 	return found

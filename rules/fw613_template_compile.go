@@ -220,8 +220,8 @@ func staticPath(f *codeFile, n *ast.JSNode, depth int) (string, bool) {
 			return staticPath(f, b.Init, depth+1)
 		}
 	case ast.JSMember:
-		if n.X.Kind == ast.JSMeta && n.X.Name == "import.meta" && !n.Has(ast.FlagComputed) {
-			switch n.Name {
+		if prop := importMetaProp(n); prop != "" {
+			switch prop {
 			case "url":
 				return "file://" + f.path, true
 			case "dirname":
@@ -265,6 +265,14 @@ func staticPath(f *codeFile, n *ast.JSNode, depth int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// importMetaProp returns x of `import.meta.x`, "" for any other node.
+func importMetaProp(n *ast.JSNode) string {
+	if n != nil && n.Kind == ast.JSMember && n.X != nil && n.X.Kind == ast.JSMeta && n.X.Name == "import.meta" && !n.Has(ast.FlagComputed) {
+		return n.Name
+	}
+	return ""
 }
 
 // rootDir is the directory a relative path resolves against at build

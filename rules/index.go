@@ -40,6 +40,9 @@ type Index struct {
 
 	codeOnce sync.Once
 	codeIdx  *codeIndex
+
+	configCodeOnce sync.Once
+	configCodeFile *codeFile
 	siteMu   sync.Mutex
 }
 
