@@ -43,7 +43,7 @@ type Index struct {
 
 	configCodeOnce sync.Once
 	configCodeFile *codeFile
-	siteMu   sync.Mutex
+	siteMu         sync.Mutex
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or

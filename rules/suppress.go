@@ -40,19 +40,13 @@ func suppressions(p *project.Project) []*suppression {
 			if s == nil {
 				continue
 			}
-			s.file = p.ConfigDisplay
-			s.span = c.Loc
-			s.at = p.File.Position(c.Loc.Start)
-			s.line = s.at.Line
-			if strings.TrimSpace(string(p.File.Src[p.File.LineStart(c.Loc.Start):c.Loc.Start])) == "" {
-				s.line++ // own line: covers the next one
-			}
-			out = append(out, s)
+			own := strings.TrimSpace(string(p.File.Src[p.File.LineStart(c.Loc.Start):c.Loc.Start])) == ""
+			out = append(out, s.place(p.ConfigDisplay, c.Loc, p.File.Position(c.Loc.Start), own))
 		}
 	}
 	for _, ef := range p.Env {
 		off := 0
-		for lineNo := 1; off < len(ef.Src); lineNo++ {
+		for off < len(ef.Src) {
 			end := strings.IndexByte(string(ef.Src[off:]), '\n')
 			if end < 0 {
 				end = len(ef.Src)
@@ -62,14 +56,8 @@ func suppressions(p *project.Project) []*suppression {
 			line := string(ef.Src[off:end])
 			if hash := strings.Index(line, "#"); hash >= 0 {
 				if s := parseSuppression(strings.TrimSpace(line[hash+1:])); s != nil {
-					s.file = ef.Display
-					s.span = ast.Span{Start: off + hash, End: end}
-					s.at = ast.NewLines(ef.Src).Position(off + hash)
-					s.line = lineNo
-					if strings.TrimSpace(line[:hash]) == "" {
-						s.line++
-					}
-					out = append(out, s)
+					own := strings.TrimSpace(line[:hash]) == ""
+					out = append(out, s.place(ef.Display, ast.Span{Start: off + hash, End: end}, ast.NewLines(ef.Src).Position(off+hash), own))
 				}
 			}
 			off = end + 1
@@ -122,17 +110,21 @@ func otherSuppressions(files []*project.TextFile) []*suppression {
 				continue
 			}
 			start := ls + len(before) - len(opener)
-			sup.file = f.Display
-			sup.span = ast.Span{Start: start, End: at + le}
-			sup.at = lines.Position(start)
-			sup.line = sup.at.Line
-			if strings.TrimSpace(string(src[ls:start])) == "" {
-				sup.line++ // own line: covers the next one
-			}
-			out = append(out, sup)
+			own := strings.TrimSpace(string(src[ls:start])) == ""
+			out = append(out, sup.place(f.Display, ast.Span{Start: start, End: at + le}, lines.Position(start), own))
 		}
 	}
 	return out
+}
+
+// place puts s in file at span, whose start is at, covering its own line,
+// or the next one when it stands on a line of its own (own).
+func (s *suppression) place(file string, span ast.Span, at ast.Position, own bool) *suppression {
+	s.file, s.span, s.at, s.line = file, span, at, at.Line
+	if own {
+		s.line++
+	}
+	return s
 }
 
 func parseSuppression(text string) *suppression {
