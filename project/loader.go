@@ -653,6 +653,21 @@ func (l *Loader) ExtendersMajor(configReal string) int {
 	return 0
 }
 
+// InheritMajor gives p, when it has no framework major of its own, the one
+// the projects loaded so far that extend it agree on (ExtendersMajor), and
+// reports whether it did.
+func (l *Loader) InheritMajor(p *Project) bool {
+	if p.Framework != 0 || p.ConfigReal == "" {
+		return false
+	}
+	m := l.ExtendersMajor(p.ConfigReal)
+	if m == 0 {
+		return false
+	}
+	p.Framework, p.FrameworkSource = m, "the projects that extend it"
+	return true
+}
+
 // LayerProjects returns a project for every local layer config reached by
 // the projects loaded so far that was not loaded as a project itself, sorted
 // by display: each is checked once, on its own, however many projects
@@ -680,15 +695,7 @@ func (l *Loader) LayerProjects() []*Project {
 			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay,
 				RealRoot: e.root, ConfigReal: e.cfg, Journal: journalAt(e.root)}
 			l.fill(p, e)
-			if p.Framework == 0 {
-				l.mu.Lock()
-				if len(e.majors) == 1 {
-					for m := range e.majors {
-						p.Framework, p.FrameworkSource = m, "the projects that extend it"
-					}
-				}
-				l.mu.Unlock()
-			}
+			l.InheritMajor(p)
 			out = append(out, p)
 		}
 	}

@@ -41,10 +41,8 @@ func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migr
 	// A project without a major of its own that others extend as a layer
 	// runs under theirs (as the layers from outside args do).
 	for _, p := range projects {
-		if p.File != nil && p.Framework == 0 && p.ConfigReal != "" {
-			if m := l.ExtendersMajor(p.ConfigReal); m != 0 {
-				p.Framework, p.FrameworkSource = m, "the projects that extend it"
-			}
+		if p.File != nil {
+			l.InheritMajor(p)
 		}
 	}
 	outside := l.LayerProjects()

@@ -347,12 +347,11 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 		l.Release(p)
 	})
 	for _, f := range unknown {
-		m := l.ExtendersMajor(f.real)
-		if m == 0 {
-			continue
+		if l.ExtendersMajor(f.real) == 0 {
+			continue // not loaded again for nothing
 		}
 		p := loadOne(l, found{path: f.path, via: f.via, explict: f.explict})
-		p.Framework, p.FrameworkSource = m, "the projects that extend it"
+		l.InheritMajor(p)
 		mu.Lock()
 		results = slices.DeleteFunc(results, func(c checked) bool { return c.display == p.ConfigDisplay })
 		mu.Unlock()
