@@ -486,13 +486,10 @@ func (e *editor) keepComments(edits []udiff.Edit, gone, own ast.Span) ([]udiff.E
 		gone.End > 0 && src[gone.End-1] != '\n' {
 		return edits, false
 	}
-	indent := gone.Start
-	for indent < len(src) && (src[indent] == ' ' || src[indent] == '\t') {
-		indent++
-	}
+	indent := e.f.LineIndent(gone.Start)
 	var b strings.Builder
 	for _, c := range keep {
-		b.Write(src[gone.Start:indent])
+		b.WriteString(indent)
 		b.WriteString(c.Text)
 		b.WriteString(e.l.EOL)
 	}

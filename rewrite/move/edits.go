@@ -49,8 +49,7 @@ func (p *Plan) planEdits(files []*srcFile) {
 			s := r.value(f.data)
 			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
 			line := lines.Line(r.start)
-			if rest := string(f.data[r.end : r.end+lineEnd(f.data[r.end:])]); (r.kind == refCSSSource || r.kind == refGlob) && r.prefix &&
-				p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), rest) {
+			if rest := globRest(&r, f.data); rest != "" && p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), rest) {
 				// @source '../{components,server}/**' or
 				// import.meta.glob('../*/*.vue'): the part after the prefix
 				// reaches into folders that move and folders that stay.
@@ -163,6 +162,15 @@ func respell(r *ref, src []byte, out string) string {
 
 func (e FileEdit) String() string {
 	return fmt.Sprintf("%s (%d edits)", e.Path, len(e.Edits))
+}
+
+// globRest returns the pattern after the literal prefix of a glob ref (of
+// @source or import.meta.glob), up to its closing quote; "" for other refs.
+func globRest(r *ref, src []byte) string {
+	if !r.prefix || r.kind != refCSSSource && r.kind != refGlob {
+		return ""
+	}
+	return string(src[r.end : r.end+lineEnd(src[r.end:])])
 }
 
 // globReachesMoved reports a glob whose directory prefix dir stays while
