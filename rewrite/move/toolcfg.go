@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -203,18 +204,16 @@ func (p *Plan) rewriteGlob(pat string) (out string, changed bool, note string) {
 		return p.rewriteBraces(pat, neg+lead, body)
 	case hasGlob(first):
 		if name := p.mayMatchMoved(first, multi); name != "" {
-			return pat, false, "the glob " + quote(pat) + " matches moved " + name + " today, and will not match it in app/; not rewritten: change it by hand"
+			return pat, false, "the glob " + strconv.Quote(pat) + " matches moved " + name + " today, and will not match it in app/; not rewritten: change it by hand"
 		}
 		return pat, false, ""
 	}
 	out, changed, note = rewriteIgnore(pat, p.mapRel, p.movedRels())
 	if note != "" {
-		note = "the glob " + quote(pat) + " covers moved and staying paths; not rewritten: change it by hand"
+		note = "the glob " + strconv.Quote(pat) + " covers moved and staying paths; not rewritten: change it by hand"
 	}
 	return out, changed, note
 }
-
-func quote(s string) string { return "\"" + s + "\"" }
 
 // mayMatchMoved returns the moved entry whose root folder (or itself, at
 // the root) the glob segment seg matches (a folder only when more segments
@@ -251,7 +250,7 @@ func (p *Plan) rewriteBraces(pat, head, body string) (string, bool, string) {
 		for _, alt := range strings.Split(strings.Trim(body, "{}"), ",") {
 			first, _, _ := strings.Cut(strings.TrimPrefix(alt, "{"), "/")
 			if first != "" && !hasGlob(first) && p.Paths.moved(filepath.Join(p.Root, first)) {
-				return pat, false, "the glob " + quote(pat) + " names moved " + first + " in a pattern too complex to rewrite exactly; change it by hand"
+				return pat, false, "the glob " + strconv.Quote(pat) + " names moved " + first + " in a pattern too complex to rewrite exactly; change it by hand"
 			}
 		}
 		return pat, false, ""
@@ -266,7 +265,7 @@ func (p *Plan) rewriteBraces(pat, head, body string) (string, bool, string) {
 			common = false
 			for _, r := range p.movedRels() {
 				if strings.HasPrefix(r, alt+"/") {
-					return pat, false, "the glob " + quote(pat) + " covers moved and staying paths; not rewritten: change it by hand"
+					return pat, false, "the glob " + strconv.Quote(pat) + " covers moved and staying paths; not rewritten: change it by hand"
 				}
 			}
 			continue
