@@ -199,14 +199,6 @@ func textEdits(before, after []byte) []TextEdit {
 	return out
 }
 
-// unsuppressible are the codes no fwmigrate-ignore comment hides (see
-// rules/suppress.go): a file that could not be read or checked, the
-// tool's own errors, and the unused-suppression finding itself.
-var unsuppressible = map[string]bool{
-	rules.CodeSyntax: true, rules.CodeIO: true, rules.CodeInternal: true,
-	rules.CodeUnsupportedMajor: true, "FW903": true,
-}
-
 // Suppression comments: where the line above a finding can take a
 // fwmigrate-ignore comment, in which form, and the proof that what is
 // inserted is a comment there. The check reads these comments in the
@@ -313,7 +305,9 @@ var ownLines = map[string][]*regexp.Regexp{
 // file), or adds d's code to such a comment already there. It is offered
 // only where the inserted text is proven a comment (verify).
 func (s *Server) suppressAction(res *checked, d *rules.Diagnostic, path string) *CodeAction {
-	if d.Line <= 0 || unsuppressible[d.Code] {
+	// FW903 is about a fwmigrate-ignore comment: another comment cannot
+	// hide it (remove the one it names).
+	if d.Line <= 0 || !rules.Suppressible(d.Code) || d.Code == rules.CodeUnusedSuppression {
 		return nil
 	}
 	f := suppressFileOf(res.project, path)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -79,12 +80,6 @@ func ownerOf(path string) string {
 	}
 }
 
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
 // affected returns the configs of the projects a change of path reaches:
 // its owner, and every checked project with a local layer at or above
 // path. Call with s.mu held.
@@ -102,7 +97,7 @@ func (s *Server) affected(path, owner string) []string {
 			continue
 		}
 		for _, ly := range ps.result.project.Layers {
-			if within(real, ly.Root) || within(path, ly.Root) {
+			if pathx.Within(real, ly.Root) || pathx.Within(path, ly.Root) {
 				set[cfg] = true
 				break
 			}

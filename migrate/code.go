@@ -9,6 +9,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -260,7 +261,7 @@ func realPath(p *project.Project, path string) string {
 	if p.RealRoot == "" || p.Root == p.RealRoot {
 		return path
 	}
-	if rel, err := filepath.Rel(p.Root, path); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, ok := pathx.Rel(p.Root, path); ok {
 		return filepath.Join(p.RealRoot, rel)
 	}
 	return path

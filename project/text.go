@@ -5,7 +5,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // Files besides the sources that some rules read: a file the config names
@@ -28,7 +29,7 @@ func (p *Project) ReadText(path string) (*TextFile, error) {
 	}
 	inside := false
 	for _, root := range p.roots() {
-		if rel, err := filepath.Rel(root, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if pathx.Within(real, root) {
 			inside = true
 			break
 		}

@@ -40,8 +40,12 @@ type Options struct {
 // FW2, a name, a category, or "all") names r: the forms --select takes.
 func (r *Rule) Matches(sel string) bool { return matchesAny(r, []string{sel}) }
 
-// Selected reports whether opts select rule r.
+// Selected reports whether opts select rule r. An unsuppressible rule is
+// always selected.
 func (o Options) Selected(r *Rule) bool {
+	if r.Unsuppressible {
+		return true
+	}
 	if len(o.Select) > 0 && !matchesAny(r, o.Select) {
 		return false
 	}
@@ -155,15 +159,18 @@ func (o Options) finish(diags []*Diagnostic) []*Diagnostic {
 // at a lower severity (an unreadable .env file is a warning) do not.
 func Fatal(diags []*Diagnostic) bool {
 	for _, d := range diags {
-		if d.Severity != Error {
-			continue
-		}
-		switch d.Code {
-		case CodeSyntax, CodeIO, CodeInternal, CodeExtendsCycle, CodeUnsupportedMajor, CodeUnfinishedApply:
+		if d.Severity == Error && !Suppressible(d.Code) {
 			return true
 		}
 	}
 	return false
+}
+
+// Suppressible reports whether the findings of the rule with code may be
+// hidden (Rule.Unsuppressible); an unknown code may.
+func Suppressible(code string) bool {
+	r := registry[code]
+	return r == nil || r.Suppressible()
 }
 
 // runRule runs one rule, turning a panic into an internal-error diagnostic:

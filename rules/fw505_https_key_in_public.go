@@ -2,9 +2,9 @@ package rules
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 var ruleHTTPSKeyInPublic = &Rule{
@@ -67,8 +67,7 @@ func runHTTPSKeyInPublic(pass *Pass) {
 			}
 			file = filepath.Clean(file)
 			for _, pub := range publics {
-				rel, err := filepath.Rel(pub.path, file)
-				if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				if !pathx.Within(file, pub.path) {
 					continue
 				}
 				var d *Diagnostic

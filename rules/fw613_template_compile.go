@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -103,7 +104,7 @@ func templateSites(pr *project.Project, f *codeFile, call *ast.JSNode) []*site {
 	}
 	text := tf.Src
 	shown := file
-	if rel, err := filepath.Rel(pr.Root, file); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, ok := pathx.Rel(pr.Root, file); ok {
 		shown = filepath.ToSlash(rel)
 	}
 	out = append(out, &site{file: f, span: src.Loc, option: "experimental.compileTemplate",

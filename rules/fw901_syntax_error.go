@@ -4,10 +4,11 @@ package rules
 const CodeSyntax = "FW901"
 
 var ruleSyntax = &Rule{
-	Code:     CodeSyntax,
-	Name:     "syntax-error",
-	Category: Tool,
-	Severity: Error,
+	Code:           CodeSyntax,
+	Name:           "syntax-error",
+	Category:       Tool,
+	Severity:       Error,
+	Unsuppressible: true,
 	Doc: Doc{
 		Summary: "the config file has a syntax error",
 		Why: `fwmigrate validates every config with esbuild before reading it; a file that

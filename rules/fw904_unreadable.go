@@ -14,10 +14,11 @@ import (
 const CodeIO = "FW904"
 
 var ruleIO = &Rule{
-	Code:     CodeIO,
-	Name:     "unreadable-file",
-	Category: Tool,
-	Severity: Error,
+	Code:           CodeIO,
+	Name:           "unreadable-file",
+	Category:       Tool,
+	Severity:       Error,
+	Unsuppressible: true,
 	Doc: Doc{
 		Summary: "a config, .env file or project directory cannot be read",
 		Why: `A config that cannot be read (permission denied, deleted during the run, a

@@ -9,10 +9,11 @@ import (
 const CodeExtendsCycle = "FW906"
 
 var ruleExtendsCycle = &Rule{
-	Code:     CodeExtendsCycle,
-	Name:     "extends-cycle",
-	Category: Tool,
-	Severity: Error,
+	Code:           CodeExtendsCycle,
+	Name:           "extends-cycle",
+	Category:       Tool,
+	Severity:       Error,
+	Unsuppressible: true,
 	Doc: Doc{
 		Summary: "a layer in `extends` or `theme` extends this config back",
 		Why: `When layer a extends b and b extends a, the framework's loader follows the

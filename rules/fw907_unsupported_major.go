@@ -13,10 +13,11 @@ import (
 const CodeUnsupportedMajor = "FW907"
 
 var ruleUnsupportedMajor = &Rule{
-	Code:     CodeUnsupportedMajor,
-	Name:     "framework-major-2",
-	Category: Tool,
-	Severity: Error,
+	Code:           CodeUnsupportedMajor,
+	Name:           "framework-major-2",
+	Category:       Tool,
+	Severity:       Error,
+	Unsuppressible: true,
 	Doc: Doc{
 		Summary: "the project runs framework major 2: fwmigrate migrates 3 to 4",
 		Why: `Every check and fix of fwmigrate is about the step from major 3 to major 4.

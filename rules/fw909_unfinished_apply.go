@@ -14,10 +14,11 @@ import (
 const CodeUnfinishedApply = "FW909"
 
 var ruleUnfinishedApply = &Rule{
-	Code:     CodeUnfinishedApply,
-	Name:     "unfinished-apply",
-	Category: Tool,
-	Severity: Error,
+	Code:           CodeUnfinishedApply,
+	Name:           "unfinished-apply",
+	Category:       Tool,
+	Severity:       Error,
+	Unsuppressible: true,
 	Doc: Doc{
 		Summary: "an interrupted `fwmigrate apply` left the project half written",
 		Why: `apply writes a project through a journal (.fw-migrate/journal under the

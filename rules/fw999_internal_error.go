@@ -5,10 +5,11 @@ package rules
 const CodeInternal = "FW999"
 
 var ruleInternal = &Rule{
-	Code:     CodeInternal,
-	Name:     "internal-error",
-	Category: Tool,
-	Severity: Error,
+	Code:           CodeInternal,
+	Name:           "internal-error",
+	Category:       Tool,
+	Severity:       Error,
+	Unsuppressible: true,
 	Doc: Doc{
 		Summary: "fwmigrate failed on this input (a bug in fwmigrate)",
 		Why: `A rule that panics is stopped and reported here instead of taking the whole run

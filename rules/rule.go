@@ -89,6 +89,28 @@ type Rule struct {
 	Flips []string
 	// detect finds a code rule's sites, once per check (Index.sitesOf).
 	detect func(ci *codeIndex) []*site
+	// Unsuppressible rules say that a file or project could not be
+	// checked (FW901, FW904, FW906, FW907, FW909, FW999): a run that hid
+	// them would pass having checked nothing. No fwmigrate-ignore comment,
+	// no ignore, select or severity (of a settings file or a flag) and no
+	// editor action hides them or changes their severity; naming one in
+	// ignore or severity is an error (HidingError). This field is the one
+	// list: suppressions, settings, the editor and Fatal all read it.
+	Unsuppressible bool
+}
+
+// Suppressible reports whether a user may hide r's findings.
+func (r *Rule) Suppressible() bool { return !r.Unsuppressible }
+
+// HidingError returns an error when sel, a selector given to ignore or
+// severity, names an unsuppressible rule by its code or name (a prefix or a
+// category that covers one just leaves it out).
+func HidingError(sel string) error {
+	r := Find(strings.TrimSpace(sel))
+	if r == nil || r.Suppressible() {
+		return nil
+	}
+	return fmt.Errorf("%s (%s) cannot be hidden or given another severity: it says that a file could not be checked, and a run that checked nothing must not pass", r.Code, r.Name)
 }
 
 // Applicability says whether a fix may be applied without review.

@@ -166,7 +166,7 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 	kept := diags[:0]
 	for _, d := range diags {
 		suppressed := false
-		if d.Code != CodeSyntax && d.Code != CodeIO && d.Code != CodeInternal {
+		if Suppressible(d.Code) {
 			for _, s := range sups {
 				if c, ok := s.covers(d); ok {
 					s.used[strings.ToUpper(c)] = true
@@ -193,6 +193,8 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 				switch {
 				case r == nil:
 					unused = append(unused, c+" (no such rule)")
+				case !r.Suppressible():
+					unused = append(unused, c+" (cannot be suppressed: it says that a file could not be checked)")
 				case !s.used[strings.ToUpper(c)] && opts.Selected(r):
 					// A suppression for a rule that was not run this time
 					// (--select/--ignore) is not known to be unused.

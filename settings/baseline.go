@@ -109,7 +109,7 @@ func (b *Baseline) entry(d *rules.Diagnostic) baselineEntry {
 
 // take reports whether d is a known finding, and counts it off.
 func (b *Baseline) take(d *rules.Diagnostic) bool {
-	if untouchable(d.Code) {
+	if !rules.Suppressible(d.Code) {
 		return false
 	}
 	k := b.entry(d).key()
@@ -172,7 +172,7 @@ func (b *Baseline) Write(diags []*rules.Diagnostic, covered map[string]bool) (in
 		}
 	}
 	for _, d := range diags {
-		if !untouchable(d.Code) {
+		if rules.Suppressible(d.Code) {
 			add(b.entry(d), 1)
 		}
 	}

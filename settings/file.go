@@ -115,12 +115,12 @@ func parseFile(path string, src []byte) (f *File, ok bool, err error) {
 		case "$schema":
 			err = wantString(v)
 		case "select":
-			f.Select, err = selectors(v)
+			f.Select, err = selectors(v, false)
 			if f.Select == nil && err == nil {
 				f.Select = []string{}
 			}
 		case "ignore":
-			f.Ignore, err = selectors(v)
+			f.Ignore, err = selectors(v, true)
 			if f.Ignore == nil && err == nil {
 				f.Ignore = []string{}
 			}
@@ -185,8 +185,9 @@ func wantString(v *value) error {
 	return nil
 }
 
-// selectors reads an array of rule selectors; each must name a rule.
-func selectors(v *value) ([]string, error) {
+// selectors reads an array of rule selectors; each must name a rule, and
+// one that hides (ignore) must not name an unsuppressible rule.
+func selectors(v *value, hides bool) ([]string, error) {
 	if v.kind != 'a' {
 		return nil, errAt(v.off, "want an array of rule codes, prefixes, names or categories, not %s", v.what())
 	}
@@ -194,6 +195,9 @@ func selectors(v *value) ([]string, error) {
 	for _, e := range v.elem {
 		if err := selector(e); err != nil {
 			return nil, err
+		}
+		if err := rules.HidingError(e.str); hides && err != nil {
+			return nil, errAt(e.off, "%v", err)
 		}
 		out = append(out, e.str)
 	}
@@ -236,6 +240,9 @@ func severities(v *value) ([]RuleSeverity, error) {
 		if err := selector(&value{off: m.keyOff, kind: 's', str: m.key}); err != nil {
 			return nil, err
 		}
+		if err := rules.HidingError(m.key); err != nil {
+			return nil, errAt(m.keyOff, "%v", err)
+		}
 		if err := wantString(m.val); err != nil {
 			return nil, err
 		}
@@ -265,7 +272,7 @@ func overrides(v *value) ([]Override, error) {
 				hasFiles = true
 				o.Files, err = globs(m.val)
 			case "ignore":
-				o.Ignore, err = selectors(m.val)
+				o.Ignore, err = selectors(m.val, true)
 			case "severity":
 				o.Severity, err = severities(m.val)
 			default:

@@ -22,6 +22,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -143,21 +144,11 @@ func (r *Resolved) Options(b *Baseline) rules.Options {
 	return o
 }
 
-// untouchable are the codes that say a file could not be checked: no
-// setting hides them or changes their severity.
-func untouchable(code string) bool {
-	switch code {
-	case rules.CodeSyntax, rules.CodeIO, rules.CodeInternal, rules.CodeExtendsCycle:
-		return true
-	}
-	return false
-}
-
 // finish applies the severities, then the overrides whose files match the
 // diagnostic's, in the order written: later ones win. It returns false for
 // a diagnostic turned off.
 func (r *Resolved) finish(d *rules.Diagnostic) bool {
-	if untouchable(d.Code) {
+	if !rules.Suppressible(d.Code) {
 		return true
 	}
 	rule := rules.Find(d.Code)
@@ -207,8 +198,8 @@ func relTo(dir, file string) string {
 	if err != nil {
 		return ""
 	}
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := pathx.Rel(dir, abs)
+	if !ok {
 		return ""
 	}
 	return filepath.ToSlash(rel)
@@ -345,14 +336,5 @@ func (fd *Finder) own(dir string) *found {
 	return &found{file: f}
 }
 
-// display is p relative to the working directory when it is inside it.
-func display(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return p
-}
+// display is p as shown to the user (pathx.Display).
+func display(p string) string { return pathx.Display(p) }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -58,6 +59,11 @@ func (f *ruleFilter) flags(cmd *cobra.Command) (settings.Flags, error) {
 	}
 	if err := rules.ValidateSelectors(f.ignore); err != nil {
 		return settings.Flags{}, usageError{fmt.Errorf("--ignore: %v", err)}
+	}
+	for _, s := range f.ignore {
+		if err := rules.HidingError(s); err != nil {
+			return settings.Flags{}, usageError{fmt.Errorf("--ignore: %v", err)}
+		}
 	}
 	if f.framework != 0 && f.framework != 3 && f.framework != 4 {
 		return settings.Flags{}, usageError{fmt.Errorf("--framework must be 3 or 4, not %d", f.framework)}
@@ -465,15 +471,8 @@ func updateBaselines(w io.Writer, rep *report) error {
 	return nil
 }
 
-// displayPath is p relative to the working directory when it is inside it.
-func displayPath(p string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
-	}
-	return p
-}
+// displayPath is p as shown to the user (pathx.Display).
+func displayPath(p string) string { return pathx.Display(p) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/rules/ruledocs"
 )
@@ -196,8 +197,8 @@ func relURI(base, file string) string {
 	if err != nil {
 		abs = file
 	}
-	rel, err := filepath.Rel(base, abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	rel, ok := pathx.Rel(base, abs)
+	if !ok {
 		return fileURI(abs)
 	}
 	return escapePath(filepath.ToSlash(rel))
