@@ -315,11 +315,11 @@ type counter struct {
 	n  map[string]int
 }
 
-func (c *counter) check(p *project.Project, opts rules.Options) []*rules.Diagnostic {
+func (c *counter) check(p *project.Project, opts rules.Options) *rules.Result {
 	c.mu.Lock()
 	c.n[filepath.Base(filepath.Dir(p.ConfigPath))]++
 	c.mu.Unlock()
-	return rules.Check(p, opts)
+	return rules.Run(p, opts)
 }
 
 func (c *counter) get() map[string]int {
@@ -408,7 +408,7 @@ func TestDebounce(t *testing.T) {
 // goes on answering.
 func TestPanic(t *testing.T) {
 	dir := shopTree(t)
-	c := startClient(t, Options{Check: func(*project.Project, rules.Options) []*rules.Diagnostic { panic("boom") }})
+	c := startClient(t, Options{Check: func(*project.Project, rules.Options) *rules.Result { panic("boom") }})
 	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
 	pub := c.waitDiags(uri, version(1))
 	d := find(pub.Diagnostics, rules.CodeInternal)

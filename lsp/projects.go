@@ -17,6 +17,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 // Which projects a file reaches, when they are checked, and the check.
@@ -51,12 +52,8 @@ type checked struct {
 	texts map[string][]byte
 }
 
-// CheckFunc checks a loaded project with options, as rules.Check does.
-type CheckFunc func(p *project.Project, opts rules.Options) []*rules.Diagnostic
-
-func checkProject(p *project.Project, opts rules.Options) []*rules.Diagnostic {
-	return rules.Check(p, opts)
-}
+// CheckFunc checks a loaded project with options, as rules.Run does.
+type CheckFunc func(p *project.Project, opts rules.Options) *rules.Result
 
 // ownerOf returns the config of the project a file belongs to: the file
 // itself when it is a config, else the nearest config in its directory or
@@ -128,7 +125,7 @@ func (s *Server) touch(path, owner string) {
 // touchAll marks every project dirty: the settings may have changed.
 // Call with s.mu held.
 func (s *Server) touchAll() {
-	s.finder = settings.NewFinder(settings.Flags{})
+	s.ws.Reload()
 	for cfg, ps := range s.projects {
 		ps.dirty = true
 		s.sched.add(cfg)
@@ -289,10 +286,9 @@ func (s *Server) current(cfg string) *checked {
 func (s *Server) check(ps *projectState) *checked {
 	s.mu.Lock()
 	ps.dirty = false
-	finder := s.finder
 	s.mu.Unlock()
 	snap := s.snapshot()
-	res := s.load(ps.config, snap, finder)
+	res := s.load(ps.config, snap)
 	s.mu.Lock()
 	ps.result = res
 	s.mu.Unlock()
@@ -301,9 +297,9 @@ func (s *Server) check(ps *projectState) *checked {
 }
 
 // load loads and checks the project of cfg on snap, with the settings
-// finder gives it, as `fwmigrate check` does. A panic in the check is an
+// the workspace gives it, as `fwmigrate check` does. A panic in the check is an
 // FW999 diagnostic on the config.
-func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *checked) {
+func (s *Server) load(cfg string, snap snapshot) (res *checked) {
 	res = &checked{byFile: map[string][]*rules.Diagnostic{}, versions: map[string]int{}, texts: map[string][]byte{}}
 	for k, d := range snap {
 		res.versions[k] = d.version
@@ -320,12 +316,14 @@ func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *
 			res.byFile = map[string][]*rules.Diagnostic{cfg: {d}}
 		}
 	}()
-	l := project.NewLoader()
+	l := s.ws.Loader()
 	l.Overlay = snap.overlay
 	p := l.Load(cfg, cfg)
 	res.project = p
-	opts := s.options(cfg, finder)
-	res.diags = s.opts.Check(p, opts)
+	opts, set := s.options(cfg)
+	workspace.Major(p, set)
+	r := s.opts.Check(p, opts)
+	res.diags = r.Diags
 	for _, d := range res.diags {
 		f := d.File
 		if !filepath.IsAbs(f) {
@@ -333,6 +331,13 @@ func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *
 		}
 		res.byFile[f] = append(res.byFile[f], d)
 	}
+	for file, src := range r.Texts {
+		if !filepath.IsAbs(file) {
+			file, _ = filepath.Abs(file)
+		}
+		res.texts[file] = src
+	}
+	// Fixes and suppressions edit these even where no finding points.
 	if p.Src != nil {
 		res.texts[cfg] = p.Src
 	}
@@ -345,24 +350,22 @@ func (s *Server) load(cfg string, snap snapshot, finder *settings.Finder) (res *
 	return res
 }
 
-// options are the rules.Options of the project at cfg: its settings file's,
-// with the baseline, as check runs it. A settings file or baseline that
-// cannot be read is shown to the user, and the project is checked without
-// it.
-func (s *Server) options(cfg string, finder *settings.Finder) rules.Options {
-	res, err := finder.For(filepath.Dir(cfg))
-	if err != nil {
-		s.showOnce(MessageError, fmt.Sprintf("fwmigrate: %v (checking with the default settings)", err))
-		res, _ = settings.NewFinder(settings.Flags{Isolated: true}).For(filepath.Dir(cfg))
+// options are the rules.Options of the project at cfg, and its settings:
+// its settings file's, with the baseline, as check runs it. A settings
+// file or baseline that cannot be read is shown to the user, and the
+// project is checked without it.
+func (s *Server) options(cfg string) (rules.Options, *settings.Resolved) {
+	opts, res, err := s.ws.Options(cfg, workspace.ForCheck)
+	switch {
+	case err == nil:
+		return opts, res
+	case res != nil:
+		s.showOnce(MessageWarning, fmt.Sprintf("fwmigrate: %v (checking without the baseline)", err))
+		return res.Options(nil), res
 	}
-	var b *settings.Baseline
-	if res.Baseline != "" {
-		if b, err = settings.LoadBaseline(res.Baseline, false); err != nil {
-			s.showOnce(MessageWarning, fmt.Sprintf("fwmigrate: %v (checking without the baseline)", err))
-			b = nil
-		}
-	}
-	return res.Options(b)
+	s.showOnce(MessageError, fmt.Sprintf("fwmigrate: %v (checking with the default settings)", err))
+	opts, res, _ = workspace.New(settings.Flags{Isolated: true}).Options(cfg, workspace.ForFix)
+	return opts, res
 }
 
 // scheduler runs the checks of the projects changes reach, on one

@@ -31,7 +31,9 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 // Options configure a server.
@@ -69,8 +71,8 @@ type Server struct {
 	docs        map[string]*document // by path and by real path
 	projects    map[string]*projectState
 	published   map[string]map[string][]Diagnostic // file -> config -> diagnostics
-	finder      *settings.Finder
-	shown       map[string]bool // messages shown once
+	ws          *workspace.Workspace               // settings, baselines, the framework major: as check and apply have them
+	shown       map[string]bool                    // messages shown once
 
 	pubMu sync.Mutex // one publish at a time, so that a file's lists arrive in order
 
@@ -98,7 +100,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 
 func newServer(opts Options) *Server {
 	if opts.Check == nil {
-		opts.Check = checkProject
+		opts.Check = rules.Run
 	}
 	return &Server{
 		opts:      opts,
@@ -106,7 +108,7 @@ func newServer(opts Options) *Server {
 		docs:      map[string]*document{},
 		projects:  map[string]*projectState{},
 		published: map[string]map[string][]Diagnostic{},
-		finder:    settings.NewFinder(settings.Flags{}),
+		ws:        workspace.New(settings.Flags{}),
 		shown:     map[string]bool{},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -17,6 +18,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 // Result is what apply did, or would do, to one config file.
@@ -77,6 +79,10 @@ type Result struct {
 	Journal     string
 	JournalKept bool
 	Recovered   string
+
+	fixed    map[string]bool                // fixKey of every Fixed
+	notFixed map[string]string              // fixKey of every NotFixed: the first reason
+	byFound  map[string][]*rules.Diagnostic // Found by findingKey (onDisk)
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -263,7 +269,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			if !fixAllowed(d, o.Layout) {
 				reason := layoutSkipReason(d, o.Layout)
 				failed[fixKey(d)] = reason
-				r.NotFixed = append(r.NotFixed, FixReport{d, reason})
+				r.addNotFixed(d, reason)
 				continue
 			}
 			groups = append(groups, configOps(d))
@@ -289,11 +295,11 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		for g, d := range owners {
 			if reason, ok := why[g]; ok {
 				failed[fixKey(d)] = reason
-				r.NotFixed = append(r.NotFixed, FixReport{d, reason})
+				r.addNotFixed(d, reason)
 			} else if !r.hasFixed(d) && d.Fix.File == "" {
 				// A fix of another file is made once its file is
 				// edited too (makeCodeFixes).
-				r.Fixed = append(r.Fixed, FixReport{D: d})
+				r.addFixed(d)
 			}
 		}
 		if !res.Changed() {
@@ -348,45 +354,31 @@ func layerOutside(p *project.Project, o Options) *Result {
 	r.Found = r.Remaining
 	for _, d := range r.Remaining {
 		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.Unsafe) {
-			r.NotFixed = append(r.NotFixed, FixReport{d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)"})
+			r.addNotFixed(d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)")
 		}
 	}
 	r.Fatal = rules.Fatal(r.Remaining)
 	return r
 }
 
-// setFramework records the framework major the checks run with: package.json's,
-// else the one of --framework or the settings (which then becomes the
-// project's).
+// setFramework records the framework major the checks run with, as the
+// workspace decides it (workspace.Major).
 func (r *Result) setFramework(o Options) {
 	p := r.Project
-	ro := o.rulesOf(p)
-	from := ro.FrameworkSource
-	if from == "" {
-		from = "--framework"
-	}
-	switch {
-	case p.Framework != 0:
-		r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
-		if r.FrameworkFrom == "" {
-			r.FrameworkFrom = "package.json"
-		}
-		if ro.Framework != 0 && ro.Framework != p.Framework {
-			setting := fmt.Sprintf("framework %d (%s)", ro.Framework, from)
-			if from == "--framework" {
-				setting = fmt.Sprintf("--framework=%d", ro.Framework)
-			}
-			r.FrameworkNote = fmt.Sprintf("%s ignored: %s says %d", setting, r.FrameworkFrom, p.Framework)
-		}
-	case ro.Framework != 0:
-		p.Framework, p.FrameworkSource = ro.Framework, from
-		r.Framework, r.FrameworkFrom = ro.Framework, from
-	}
+	r.FrameworkNote = workspace.Major(p, o.settingsOf(p))
+	r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
 }
 
-// fixKey identifies a fix across rounds, when positions have moved.
+// fixKey identifies a finding's fix across rounds, when the config's
+// positions have moved. A code file's fix is known by its file and place
+// too: the rounds edit only the config, and a hundred pages may each get
+// the same fix; each is one fix, as check counts them.
 func fixKey(d *rules.Diagnostic) string {
-	return d.Code + "\x00" + d.Option + "\x00" + d.Fix.Description
+	k := d.Code + "\x00" + d.Option + "\x00" + d.Fix.Description
+	if d.Fix.File != "" {
+		k += "\x00" + d.File + "\x00" + strconv.Itoa(d.Span.Start)
+	}
+	return k
 }
 
 func (r *Result) internal(err error) {
@@ -445,13 +437,16 @@ func gitDirty(root string, paths []string) ([]string, error) {
 	return dirty, nil
 }
 
-func (r *Result) hasFixed(d *rules.Diagnostic) bool {
-	for _, f := range r.Fixed {
-		if fixKey(f.D) == fixKey(d) {
-			return true
-		}
+// hasFixed reports whether d's fix is among r.Fixed: a map, not a scan, as
+// an app may have tens of thousands of fixes.
+func (r *Result) hasFixed(d *rules.Diagnostic) bool { return r.fixed[fixKey(d)] }
+
+func (r *Result) addFixed(d *rules.Diagnostic) {
+	if r.fixed == nil {
+		r.fixed = map[string]bool{}
 	}
-	return false
+	r.fixed[fixKey(d)] = true
+	r.Fixed = append(r.Fixed, FixReport{D: d})
 }
 
 // NotFixedReason returns why d's fix was not applied, "" when it was not
@@ -460,12 +455,19 @@ func (r *Result) NotFixedReason(d *rules.Diagnostic) string {
 	if d.Fix == nil {
 		return ""
 	}
-	for _, n := range r.NotFixed {
-		if fixKey(n.D) == fixKey(d) {
-			return n.Reason
-		}
+	return r.notFixed[fixKey(d)]
+}
+
+// addNotFixed records that d's fix was not made, and why: the first
+// reason given for a fix is the one reported.
+func (r *Result) addNotFixed(d *rules.Diagnostic, reason string) {
+	if r.notFixed == nil {
+		r.notFixed = map[string]string{}
 	}
-	return ""
+	if k := fixKey(d); r.notFixed[k] == "" {
+		r.notFixed[k] = reason
+	}
+	r.NotFixed = append(r.NotFixed, FixReport{d, reason})
 }
 
 // Changed reports that apply changes (or would change) the project.

@@ -43,7 +43,7 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		}
 		if !fixAllowed(d, o.Layout) {
 			if r.NotFixedReason(d) == "" {
-				r.NotFixed = append(r.NotFixed, FixReport{d, layoutSkipReason(d, o.Layout)})
+				r.addNotFixed(d, layoutSkipReason(d, o.Layout))
 			}
 			continue
 		}
@@ -51,7 +51,7 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 			// The config rounds did not make the config edits this fix
 			// needs first (the reason is in NotFixed): its file stays.
 			if r.NotFixedReason(d) == "" {
-				r.NotFixed = append(r.NotFixed, FixReport{d, "the config edits it needs were not made"})
+				r.addNotFixed(d, "the config edits it needs were not made")
 			}
 			continue
 		}
@@ -81,7 +81,7 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		}
 		if err != nil {
 			for _, d := range ds {
-				r.NotFixed = append(r.NotFixed, FixReport{d, "the edit of " + d.Path + " failed: " + strings.TrimPrefix(err.Error(), path+": ")})
+				r.addNotFixed(d, "the edit of "+d.Path+" failed: "+strings.TrimPrefix(err.Error(), path+": "))
 			}
 			continue
 		}
@@ -89,7 +89,7 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		for _, d := range ds {
 			fixed[d] = true
 			if !r.hasFixed(d) {
-				r.Fixed = append(r.Fixed, FixReport{D: d})
+				r.addFixed(d)
 			}
 		}
 	}
@@ -212,7 +212,7 @@ func (r *Result) pinFixes(p *project.Project, diags []*rules.Diagnostic, o Optio
 			if p.Framework < 4 && f.OnCompat4 {
 				why = "framework major 4 no longer reads `" + path + "` (v3 with compatibility version 4 does, until the upgrade): change the code, or name the option in --pin to keep it until then"
 			}
-			r.NotFixed = append(r.NotFixed, FixReport{d, why})
+			r.addNotFixed(d, why)
 			continue
 		}
 		out = append(out, d)

@@ -12,14 +12,16 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/settings"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 // Options say what apply does.
 type Options struct {
 	Rules rules.Options // the checks whose fixes are made
-	// RulesFor, when set, gives the checks of each project instead (those
-	// of the settings file nearest to it: settings.Finder).
-	RulesFor   func(*project.Project) rules.Options
+	// Workspace, when set, gives the checks of each project instead (those
+	// of the settings file nearest to it) and decides its framework major.
+	Workspace  *workspace.Workspace
 	Unsafe     bool     // make unsafe fixes too
 	DryRun     bool     // write nothing: compute Result.Diff
 	AllowDirty bool     // write files with uncommitted changes in git
@@ -33,12 +35,27 @@ type Options struct {
 	Pin []string
 }
 
-// rulesOf returns the checks of project p.
+// rulesOf returns the checks of project p: its settings' (a baseline hides
+// nothing: apply fixes what it can, known or not).
 func (o Options) rulesOf(p *project.Project) rules.Options {
-	if o.RulesFor != nil {
-		return o.RulesFor(p)
+	if o.Workspace != nil {
+		// The settings were read before the run (runApply): an error
+		// cannot happen here.
+		if ro, _, err := o.Workspace.Options(p.ConfigPath, workspace.ForFix); err == nil {
+			return ro
+		}
 	}
 	return o.Rules
+}
+
+// settingsOf returns the settings p runs with, for its framework major.
+func (o Options) settingsOf(p *project.Project) *settings.Resolved {
+	if o.Workspace != nil {
+		if res, err := o.Workspace.Settings(p.ConfigPath); err == nil {
+			return res
+		}
+	}
+	return &settings.Resolved{Framework: o.Rules.Framework, From: map[string]string{"framework": o.Rules.FrameworkSource}}
 }
 
 // relSlashTo is p relative to root, slash-separated.

@@ -64,16 +64,20 @@ func (r *Result) settle() {
 // fixes. seen counts the findings of each key matched so far: the next one
 // is matched with the next of Found.
 func (r *Result) onDisk(d *rules.Diagnostic, seen map[string]int) *rules.Diagnostic {
+	if r.byFound == nil {
+		// Indexed once: a scan of Found for each finding was quadratic,
+		// the most of a dry run's time on a large app.
+		r.byFound = map[string][]*rules.Diagnostic{}
+		for _, f := range r.Found {
+			k := findingKey(f)
+			r.byFound[k] = append(r.byFound[k], f)
+		}
+	}
 	k := findingKey(d)
 	n := seen[k]
 	seen[k] = n + 1
-	for _, f := range r.Found {
-		if findingKey(f) == k {
-			if n == 0 {
-				return f
-			}
-			n--
-		}
+	if list := r.byFound[k]; n < len(list) {
+		return list[n]
 	}
 	if d.Line == 0 {
 		return d

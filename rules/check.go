@@ -95,15 +95,54 @@ func ValidateSelectors(sels []string) error {
 // and code. Reading and syntax errors come back as FW901/FW904 diagnostics,
 // a project on framework major 2 as FW907 alone (Fatal reports whether the
 // project had one).
-func Check(p *project.Project, opts Options) []*Diagnostic {
+//
+// Check reads the project's framework major (Project.Framework); it never
+// decides it: the loader takes it from package.json or from the apps that
+// extend a layer, and the workspace from the settings.
+func Check(p *project.Project, opts Options) []*Diagnostic { return Run(p, opts).Diags }
+
+// Result is what one check of a project found.
+type Result struct {
+	Diags []*Diagnostic
+	// Texts are the texts of the files the diagnostics point into, by
+	// Diagnostic.File, as the check read them: code frames and editor
+	// ranges are made from them, never from a second read of the disk.
+	Texts map[string][]byte
+}
+
+// Run is Check, with the texts of the files its diagnostics point into.
+func Run(p *project.Project, opts Options) *Result {
+	diags, index := check(p, opts)
+	res := &Result{Diags: diags, Texts: map[string][]byte{}}
+	var other []*project.TextFile
+	if index != nil {
+		other = index.otherFiles()
+	}
+	for _, d := range diags {
+		if _, ok := res.Texts[d.File]; ok {
+			continue
+		}
+		if p.File != nil && d.File == p.ConfigDisplay {
+			res.Texts[d.File] = p.File.Src
+			continue
+		}
+		for _, ef := range p.Env {
+			if ef.Display == d.File && ef.Src != nil {
+				res.Texts[d.File] = ef.Src
+			}
+		}
+		for _, tf := range other {
+			if tf.Display == d.File {
+				res.Texts[d.File] = tf.Src
+			}
+		}
+	}
+	return res
+}
+
+func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 	if opts.Target == 0 {
 		opts.Target = 4
-	}
-	if p.Framework == 0 && opts.Framework != 0 {
-		p.Framework, p.FrameworkSource = opts.Framework, opts.FrameworkSource
-		if p.FrameworkSource == "" {
-			p.FrameworkSource = "--framework"
-		}
 	}
 	var diags []*Diagnostic
 	if p.Journal != "" && opts.Selected(ruleUnfinishedApply) {
@@ -112,14 +151,14 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 	if p.File == nil {
 		diags = append(diags, loadErrorDiagnostic(p))
 		finish(p, diags)
-		return opts.finish(diags)
+		return opts.finish(diags), nil
 	}
 	if d := unsupportedMajor(p); d != nil {
 		// Out of scope: this finding alone, whatever the selection, and it
 		// cannot be suppressed (as a syntax error).
 		diags = append(diags, d)
 		finish(p, diags)
-		return diags
+		return diags, nil
 	}
 	index := NewIndex(p, p.File, opts.Target)
 	for _, r := range All() {
@@ -136,7 +175,7 @@ func Check(p *project.Project, opts Options) []*Diagnostic {
 	diags = applySuppressions(p, diags, opts, index.otherFiles())
 	diags = opts.finish(diags)
 	sortDiagnostics(diags)
-	return diags
+	return diags, index
 }
 
 // finish applies o.Finish to diags, in place.

@@ -18,6 +18,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 func init() { commands = append(commands, newApplyCmd) }
@@ -27,13 +28,13 @@ func init() { commands = append(commands, newApplyCmd) }
 // discovery order, then the layers they extend from outside args. Errors
 // (bad settings, a directory without configs) come before anything is
 // written: then nothing is.
-func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migrate.Options) ([]*migrate.Result, error) {
+func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migrate.Options) ([]*migrate.Result, error) {
 	found, err := discover(args, allowNoConfig)
 	if err != nil {
 		return nil, err
 	}
 	projects := make([]*project.Project, len(found))
-	l := newLoader()
+	l := ws.Loader()
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
 		projects[i].Via = found[i].via
@@ -47,17 +48,11 @@ func runApply(args []string, finder *settings.Finder, allowNoConfig bool, o migr
 	}
 	outside := l.LayerProjects()
 	for _, p := range append(projects[:len(projects):len(projects)], outside...) {
-		if _, err := finder.For(filepath.Dir(p.ConfigPath)); err != nil {
+		if _, err := ws.Settings(p.ConfigPath); err != nil {
 			return nil, err
 		}
 	}
-	o.RulesFor = func(p *project.Project) rules.Options {
-		res, err := finder.For(filepath.Dir(p.ConfigPath))
-		if err != nil { // read before the run: cannot happen
-			return o.Rules
-		}
-		return res.Options(nil)
-	}
+	o.Workspace = ws
 	return migrate.Run(projects, outside, o), nil
 }
 
@@ -81,7 +76,9 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 		return err
 	}
 	o.Rules = rules.Options{Target: 4, Select: flags.Select, Ignore: flags.Ignore, Framework: flags.Framework}
-	results, err := runApply(args, settings.NewFinder(flags), filter.noConfig, o)
+	ws := workspace.New(flags)
+	ws.NewLoader = newLoader
+	results, err := runApply(args, ws, filter.noConfig, o)
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %v\n", err)
 		return exitCodeError{exitError}
@@ -325,11 +322,25 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			verb = "would fix"
 		}
 		fmt.Fprintf(b, "  %s%s:\n", verb, notWritten)
+		// The same fix made in many places (a hundred pages) is one line
+		// with its count; every one counts as a fix, as check counts it.
+		var lines []string
+		count := map[string]int{}
 		for _, f := range r.Fixed {
-			fmt.Fprintf(b, "    %s %s: %s\n", f.D.Code, optionOf(f.D), f.D.Fix.Description)
+			line := fmt.Sprintf("%s %s: %s", f.D.Code, optionOf(f.D), f.D.Fix.Description)
+			if count[line] == 0 {
+				lines = append(lines, line)
+			}
+			count[line]++
 			if f.D.Code == "FW206" && !strings.HasPrefix(f.D.Fix.Description, "delete") && state == stateWritten {
 				t.versionStep = true
 			}
+		}
+		for _, line := range lines {
+			if n := count[line]; n > 1 {
+				line = fmt.Sprintf("%s (×%d)", line, n)
+			}
+			fmt.Fprintf(b, "    %s\n", line)
 		}
 		for _, d := range r.ByMove {
 			fmt.Fprintf(b, "    %s %s: by the move into app/\n", d.Code, d.Name)

@@ -21,6 +21,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -152,9 +153,9 @@ Suppress a finding with a comment on its line or the line above:
 			if err := missingPaths(args); err != nil {
 				return err
 			}
-			finder := settings.NewFinder(flags)
+			ws := workspace.New(flags)
 			if cf.showSettings {
-				return showSettings(cmd.OutOrStdout(), finder, args)
+				return showSettings(cmd.OutOrStdout(), ws.Finder(), args)
 			}
 			out := cmd.OutOrStdout()
 			if cf.output != "" && !cf.updateBaseline {
@@ -169,7 +170,8 @@ Suppress a finding with a comment on its line or the line above:
 			if err != nil {
 				return usageError{err}
 			}
-			rep := runCheck(args, finder, checkRun{
+			ws.NewLoader = newLoader
+			rep := runCheck(args, ws, checkRun{
 				frames:         cf.format == "text" && !cf.statistics,
 				updateBaseline: cf.updateBaseline,
 				allowNoConfig:  filter.noConfig,
@@ -237,11 +239,10 @@ type checkRun struct {
 }
 
 // checked is what the report keeps of a project: the diagnostics, and for
-// code frames the sources of the config and the .env files.
+// code frames the texts of the files they point into.
 type checked struct {
 	display string
-	src     []byte
-	env     []*project.EnvFile
+	texts   map[string][]byte
 	diags   []*rules.Diagnostic
 	failing bool     // a finding at or above the project's failOn
 	files   []string // the files the project's check covers, absolute
@@ -249,14 +250,14 @@ type checked struct {
 }
 
 // runCheck checks every project under args, each with the settings of the
-// file nearest to it.
+// file nearest to it, through the workspace ws.
 //
 // It streams: the walk hands each config to the workers as it finds it,
 // each worker loads and checks one project and keeps only what the report
 // needs, and the Loader then forgets the project unless it is another's
 // layer. The walk overlaps the work, and memory grows with the findings,
 // not with the projects. The layers that are not projects are checked last.
-func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
+func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 	// Little stays live (the findings), so the collector may let the heap
 	// grow 9x between cycles instead of 2x, under a soft limit of 256 MiB
 	// that makes it collect more often on very large runs instead of
@@ -269,13 +270,13 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
 	}
+	ws.KeepBaselined = cr.updateBaseline
 
 	var (
-		mu        sync.Mutex
-		results   []checked
-		errs      []error
-		errSeen   = map[string]bool{}
-		baselines = map[string]*settings.Baseline{}
+		mu      sync.Mutex
+		results []checked
+		errs    []error
+		errSeen = map[string]bool{}
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -285,53 +286,27 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 			errs = append(errs, err)
 		}
 	}
-	// baselineOf loads each baseline once.
-	baselineOf := func(path string) (*settings.Baseline, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if b, ok := baselines[path]; ok {
-			return b, nil
-		}
-		b, err := settings.LoadBaseline(path, cr.updateBaseline)
-		if err != nil {
-			return nil, err
-		}
-		baselines[path] = b
-		return b, nil
-	}
 	// check checks one project with its settings; false when they cannot
 	// be read (the error is reported, the project is not checked).
 	check := func(p *project.Project) bool {
-		res, err := finder.For(filepath.Dir(p.ConfigPath))
-		if err != nil {
-			fail(err)
+		c := ws.Check(p)
+		if c.Err != nil {
+			fail(c.Err)
 			return false
 		}
-		var b *settings.Baseline
-		if res.Baseline != "" && !cr.updateBaseline {
-			if b, err = baselineOf(res.Baseline); err != nil {
-				fail(err)
-				return false
-			}
+		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: c.Failing}
+		if cr.frames && len(c.Diags) > 0 {
+			kept.texts = c.Texts
 		}
-		diags := rules.Check(p, res.Options(b))
-		kept := checked{display: p.ConfigDisplay, diags: diags, res: res}
-		threshold, never := res.Threshold()
-		for _, d := range diags {
-			kept.failing = kept.failing || !never && d.Severity >= threshold
-		}
-		if cr.frames && len(diags) > 0 {
-			kept.src, kept.env = p.Src, p.Env
-		}
-		if res.Baseline != "" {
-			kept.files = coveredFiles(p, diags)
+		if c.Settings.Baseline != "" {
+			kept.files = coveredFiles(p, c.Diags)
 		}
 		mu.Lock()
 		results = append(results, kept)
 		mu.Unlock()
 		return true
 	}
-	l := newLoader()
+	l := ws.Loader()
 	next := make(chan found)
 	var walkErr error
 	go func() {
@@ -339,13 +314,14 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 		close(next)
 	}()
 	// A project without a framework major of its own (no package.json)
-	// that other projects of the run extend as a layer runs under theirs:
-	// it is checked again once every project is loaded, when they agree.
+	// that other projects of the run extend as a layer runs under theirs
+	// (before the settings' major): it is checked again once every project
+	// is loaded, when they agree.
 	var unknown []found
 	par.Each(next, func(f found) {
 		p := loadOne(l, f)
 		ok := check(p)
-		if ok && p.File != nil && p.Framework == 0 && p.ConfigReal != "" {
+		if ok && p.File != nil && p.FrameworkSource != "package.json" && p.ConfigReal != "" {
 			mu.Lock()
 			unknown = append(unknown, found{path: f.path, real: p.ConfigReal, via: f.via, explict: f.explict})
 			mu.Unlock()
@@ -357,7 +333,10 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 			continue // not loaded again for nothing
 		}
 		p := loadOne(l, found{path: f.path, via: f.via, explict: f.explict})
-		l.InheritMajor(p)
+		if !l.InheritMajor(p) {
+			l.Release(p)
+			continue
+		}
 		mu.Lock()
 		results = slices.DeleteFunc(results, func(c checked) bool { return c.display == p.ConfigDisplay })
 		mu.Unlock()
@@ -378,11 +357,8 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 	rep := &report{files: len(results), sources: map[string][]byte{}, errs: errs}
 	covered := map[string]map[string]bool{} // baseline -> files checked against it
 	for _, r := range results {
-		if r.src != nil {
-			rep.sources[r.display] = r.src
-		}
-		for _, ef := range r.env {
-			rep.sources[ef.Display] = ef.Src
+		for file, src := range r.texts {
+			rep.sources[file] = src
 		}
 		if rules.Fatal(r.diags) {
 			rep.fatal = true
@@ -403,7 +379,7 @@ func runCheck(args []string, finder *settings.Finder, cr checkRun) *report {
 	}
 	rules.SortDiagnostics(rep.diags)
 	rep.covered = covered
-	for path, b := range baselines {
+	for path, b := range ws.Baselines() {
 		rep.baselined += b.Matched()
 		rep.stale += b.Stale(covered[path])
 	}
