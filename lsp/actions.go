@@ -3,7 +3,6 @@ package lsp
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
 	"github.com/fwmigrate/fwmigrate/project"
-	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -124,65 +123,21 @@ func upperFirst(s string) string {
 	return s
 }
 
-// fixEdit makes d's fix. A config fix goes through rewrite.ApplyGroups and
-// rewrite.Verify on the text the check parsed, as apply makes it; a code
-// fix through rewrite.EditCode, with the config edits it needs first
-// (ConfigOps) in the same workspace edit. why says why a fix cannot be made
-// (an op apply would skip); err is a fix that fails its own checks (a bug).
+// fixEdit makes d's fix as apply makes it (fix.One, on the texts the
+// check read and the editor's buffers), as one workspace edit. why says why
+// a fix cannot be made (an op apply would skip); err is a fix that fails
+// its own checks (a bug).
 func (s *Server) fixEdit(res *checked, d *rules.Diagnostic, snap snapshot) (edit *WorkspaceEdit, why string, err error) {
-	fix := d.Fix
-	type change struct {
-		file          string
-		before, after []byte
-	}
-	var changes []change
-	configOps := fix.Ops
-	if fix.File != "" {
-		configOps = fix.ConfigOps
-		src, err := snap.read(fix.File)
-		if err != nil {
-			return nil, fmt.Sprintf("cannot read %s: %v", filepath.Base(fix.File), err), nil
-		}
-		out, err := rewrite.EditCode(fix.File, src, fix.Ops)
-		if err != nil {
-			return nil, "", err
-		}
-		changes = append(changes, change{fix.File, src, out})
-	}
-	if fix.File == "" || len(configOps) > 0 {
-		p := res.project
-		if p.File == nil {
-			return nil, "the config could not be read", nil
-		}
-		r, err := rewrite.ApplyGroups(p.File, [][]rewrite.Op{configOps})
-		if err != nil {
-			return nil, "", err
-		}
-		for _, sk := range r.Skipped {
-			if !sk.Blocked || why == "" {
-				why = sk.Reason
-			}
-		}
-		if why != "" {
-			return nil, why, nil
-		}
-		if err := rewrite.Verify(p.ConfigDisplay, p.File, r.Src, r.Applied); err != nil {
-			return nil, "", err
-		}
-		changes = append(changes, change{p.ConfigPath, p.File.Src, r.Src})
+	edits, why, err := fix.One(res.project, d, snap.read)
+	if err != nil || why != "" {
+		return nil, why, err
 	}
 	edit = &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{}}
-	for _, c := range changes {
-		if bytes.Equal(c.before, c.after) {
-			continue
-		}
+	for _, e := range edits {
 		s.mu.Lock()
-		uri := s.uriOf(c.file)
+		uri := s.uriOf(e.Path)
 		s.mu.Unlock()
-		edit.Changes[uri] = textEdits(c.before, c.after)
-	}
-	if len(edit.Changes) == 0 {
-		return nil, "nothing to change: the fix is already made", nil
+		edit.Changes[uri] = textEdits(e.Old, e.New)
 	}
 	return edit, "", nil
 }

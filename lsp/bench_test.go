@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fwmigrate/fwmigrate/internal/appgen"
 )
 
 // BenchmarkEditLatency times what a user waits for: from a didChange of
@@ -32,6 +34,69 @@ func BenchmarkEditLatency(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		c := startClient(b, Options{})
 		uri := c.open(cfg, text)
+		c.waitDiags(uri, version(1))
+		lat := make([]time.Duration, 0, edits)
+		pos := at
+		for v := 2; v < edits+2; v++ {
+			change := DidChangeTextDocumentParams{
+				TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: v},
+				ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{Start: pos, End: pos}, Text: "x"}},
+			}
+			start := time.Now()
+			c.notify("textDocument/didChange", change)
+			c.waitDiags(uri, version(v))
+			lat = append(lat, time.Since(start))
+			pos.Character++
+		}
+		c.shutdown()
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+		b.ReportMetric(ms(lat[len(lat)/2]), "median-ms")
+		b.ReportMetric(ms(lat[len(lat)*9/10]), "p90-ms")
+		b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+	}
+}
+
+// BenchmarkEditLatencyApp is BenchmarkEditLatency on a generated app of
+// 2,000 source files (internal/appgen), typing into one of its pages: the
+// check of the whole project after each edit is what the user waits for.
+//
+//	go test ./lsp -run '^$' -bench EditLatencyApp -benchtime 1x
+func BenchmarkEditLatencyApp(b *testing.B) {
+	dir := b.TempDir()
+	for name, src := range appgen.Files(2000) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fw.config.ts"), []byte("export default defineFwConfig({\n  ssr: true,\n})\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"dependencies": {"fw": "^3.12.0"}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	page := filepath.Join(dir, "pages", "section0", "[id]-0.vue")
+	src, err := os.ReadFile(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(src)
+	i := strings.Index(text, "</template>")
+	if i < 0 {
+		b.Fatal("no template in the generated page")
+	}
+	at := utf16Pos(text, i)
+	edits := 200
+	if testing.Short() {
+		edits = 20
+	}
+	for n := 0; n < b.N; n++ {
+		c := startClient(b, Options{})
+		uri := c.open(page, text)
 		c.waitDiags(uri, version(1))
 		lat := make([]time.Duration, 0, edits)
 		pos := at

@@ -8,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -90,12 +90,6 @@ type FixReport struct {
 	D      *rules.Diagnostic
 	Reason string
 }
-
-// maxRounds bounds how often the checks run again on a rewritten file: a
-// fix can bring a new fixable finding to light (moving generate.routes
-// may leave generate empty), and apply must reach a state that a second
-// run leaves alone. Fixes that keep undoing each other are a bug.
-const maxRounds = 3
 
 // Run applies the fixes to projects, and reports on outside: the local
 // layers they extend from outside the paths given (Loader.LayerProjects),
@@ -242,85 +236,32 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		return r
 	}
 	r.Old = p.File.Src
-	cur := p
-	failed := map[string]string{} // fix key -> why it could not be made
 	pins := r.pinFixes(p, diags, o)
-	for round := 1; ; round++ {
-		var groups [][]rewrite.Op
-		var owners []*rules.Diagnostic
-		if round == 1 {
-			// The pins asked for, in the first round: the code rules then
-			// find no site of a pinned change, and its code is not edited.
-			for _, d := range pins {
-				groups = append(groups, d.Fix.Ops)
-				owners = append(owners, d)
+	out, err := fix.Rounds(p, diags, pins, fix.RoundOptions{
+		Unsafe: o.Unsafe,
+		Skip: func(d *rules.Diagnostic) string {
+			if fixAllowed(d, o.Layout) {
+				return ""
 			}
-		}
-		for _, d := range diags {
-			if d.Fix == nil || len(configOps(d)) == 0 || d.Fix.File == "" && d.File != p.ConfigDisplay {
-				continue
-			}
-			if _, ok := failed[fixKey(d)]; ok {
-				continue
-			}
-			if d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
-				continue
-			}
-			if !fixAllowed(d, o.Layout) {
-				reason := layoutSkipReason(d, o.Layout)
-				failed[fixKey(d)] = reason
-				r.addNotFixed(d, reason)
-				continue
-			}
-			groups = append(groups, configOps(d))
-			owners = append(owners, d)
-		}
-		if len(groups) == 0 {
-			break
-		}
-		res, err := rewrite.ApplyGroups(cur.File, groups)
-		if err == nil {
-			err = rewrite.Verify(p.ConfigDisplay, cur.File, res.Src, res.Applied)
-		}
-		if err != nil {
-			r.internal(err)
-			return r
-		}
-		why := map[int]string{}
-		for _, s := range res.Skipped {
-			if _, ok := why[s.Group]; !ok || !s.Blocked {
-				why[s.Group] = s.Reason
-			}
-		}
-		for g, d := range owners {
-			if reason, ok := why[g]; ok {
-				failed[fixKey(d)] = reason
-				r.addNotFixed(d, reason)
-			} else if !r.hasFixed(d) && d.Fix.File == "" {
-				// A fix of another file is made once its file is
-				// edited too (makeCodeFixes).
-				r.addFixed(d)
-			}
-		}
-		if !res.Changed() {
-			break
-		}
-		if round == maxRounds {
-			r.internal(fmt.Errorf("%s: the fixes still change the file after %d rounds: two fixes undo each other", p.ConfigDisplay, maxRounds))
-			return r
-		}
-		f, err := ast.Parse(p.ConfigDisplay, res.Src)
-		if err != nil {
-			r.internal(err) // Verify parsed it: cannot happen
-			return r
-		}
-		cur = cur.WithFile(f)
-		diags = check(cur, o.rulesOf(p))
-		if rules.Fatal(diags) {
-			r.Remaining, r.Fatal = diags, true
-			return r
-		}
+			return layoutSkipReason(d, o.Layout)
+		},
+		Check: func(cur *project.Project) []*rules.Diagnostic { return check(cur, o.rulesOf(p)) },
+	})
+	for _, d := range out.Fixed {
+		r.addFixed(d)
 	}
+	for _, n := range out.NotFixed {
+		r.addNotFixed(n.D, n.Reason)
+	}
+	if err != nil {
+		r.internal(err)
+		return r
+	}
+	if out.Fatal {
+		r.Remaining, r.Fatal = out.Diags, true
+		return r
+	}
+	cur, diags := out.Project, out.Diags
 	if cur != p {
 		r.New = cur.File.Src
 	}
@@ -333,16 +274,6 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	}
 	r.Remaining = diags
 	return r
-}
-
-// configOps are the edits of the project's config that d's fix makes in
-// apply's rounds: its Ops for a fix of the config, its ConfigOps for a fix
-// of another file (made before that file's edits).
-func configOps(d *rules.Diagnostic) []rewrite.Op {
-	if d.Fix.File != "" {
-		return d.Fix.ConfigOps
-	}
-	return d.Fix.Ops
 }
 
 // layerOutside is the report of a layer that projects under the paths given
@@ -369,17 +300,8 @@ func (r *Result) setFramework(o Options) {
 	r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
 }
 
-// fixKey identifies a finding's fix across rounds, when the config's
-// positions have moved. A code file's fix is known by its file and place
-// too: the rounds edit only the config, and a hundred pages may each get
-// the same fix; each is one fix, as check counts them.
-func fixKey(d *rules.Diagnostic) string {
-	k := d.Code + "\x00" + d.Option + "\x00" + d.Fix.Description
-	if d.Fix.File != "" {
-		k += "\x00" + d.File + "\x00" + strconv.Itoa(d.Span.Start)
-	}
-	return k
-}
+// fixKey identifies a finding's fix across rounds (fix.Key).
+func fixKey(d *rules.Diagnostic) string { return fix.Key(d) }
 
 func (r *Result) internal(err error) {
 	r.Fatal, r.New = true, nil

@@ -2,13 +2,13 @@ package migrate
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -68,24 +68,14 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		for _, d := range ds {
 			ops = append(ops, d.Fix.Ops...)
 		}
-		st, err := os.Lstat(path)
-		var old, new []byte
-		if err == nil && !st.Mode().IsRegular() {
-			err = fmt.Errorf("not a regular file")
-		}
-		if err == nil {
-			old, err = project.ReadSource(path)
-		}
-		if err == nil {
-			new, err = rewrite.EditCode(path, old, ops)
-		}
+		e, err := fix.Code(path, project.ReadSource, ops)
 		if err != nil {
 			for _, d := range ds {
 				r.addNotFixed(d, "the edit of "+d.Path+" failed: "+strings.TrimPrefix(err.Error(), path+": "))
 			}
 			continue
 		}
-		r.CodeEdits = append(r.CodeEdits, move.FileEdit{Path: path, NewPath: path, Old: old, New: new, Mode: st.Mode()})
+		r.CodeEdits = append(r.CodeEdits, move.FileEdit{Path: path, NewPath: path, Old: e.Old, New: e.New, Mode: e.Mode})
 		for _, d := range ds {
 			fixed[d] = true
 			if !r.hasFixed(d) {

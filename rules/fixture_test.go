@@ -14,7 +14,9 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -280,9 +282,9 @@ func fixAllowed(l rules.FixLayout, layout string) bool {
 // fixedConfigs applies the fixes of rule code among diags to the project
 // p, by layout choice, and returns the fixed texts by golden directory
 // (fixed, fixed-move, fixed-keep) and then by path relative to the case's
-// root: the config (its fixes' Ops, through ApplyGroups and Verify, as
-// migrate applies them) and the code files the fixes edit (rewrite.EditCode,
-// which validates each with esbuild); a fix of another file with ConfigOps
+// root: the config (its fixes' Ops, through fix.Config, as apply and the
+// editor make them) and the code files the fixes edit (fix.Code, which
+// validates each with esbuild); a fix of another file with ConfigOps
 // edits both, as one apply does. It checks that every fix is made, and
 // that a second check of the fixed project offers no fix of that choice any
 // more.
@@ -315,35 +317,28 @@ func fixedConfigs(t *testing.T, c string, p *project.Project, code string, diags
 		}
 		files := map[string][]byte{}
 		if len(groups) > 0 {
-			res, err := rewrite.ApplyGroups(p.File, groups)
-			if err != nil {
-				t.Errorf("%s/%s: ApplyGroups: %v", c, ch.dir, err)
-				continue
-			}
-			if err := rewrite.Verify(p.ConfigDisplay, p.File, res.Src, res.Applied); err != nil {
-				t.Errorf("%s/%s: Verify: %v\n%s", c, ch.dir, err, res.Src)
-			}
-			for _, s := range res.Skipped {
-				t.Errorf("%s/%s: a fix was not made: %s %s: %s", c, ch.dir, s.Op.Kind, s.Op.Path, s.Reason)
-			}
-			files[filepath.Base(p.ConfigPath)] = res.Src
-		}
-		for path, ops := range edits {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, err := filepath.Rel(root, path)
-			if err != nil || strings.HasPrefix(rel, "..") {
-				t.Errorf("%s/%s: a fix edits %s, outside the case", c, ch.dir, path)
-				continue
-			}
-			fixed, err := rewrite.EditCode(path, src, ops)
+			res, err := fix.Config(p.ConfigDisplay, p.File, groups)
 			if err != nil {
 				t.Errorf("%s/%s: %v", c, ch.dir, err)
 				continue
 			}
-			files[filepath.ToSlash(rel)] = fixed
+			for g, why := range res.Skipped {
+				t.Errorf("%s/%s: a fix was not made: %v: %s", c, ch.dir, groups[g], why)
+			}
+			files[filepath.Base(p.ConfigPath)] = res.Src
+		}
+		for path, ops := range edits {
+			rel, ok := pathx.Rel(root, path)
+			if !ok {
+				t.Errorf("%s/%s: a fix edits %s, outside the case", c, ch.dir, path)
+				continue
+			}
+			e, err := fix.Code(path, os.ReadFile, ops)
+			if err != nil {
+				t.Errorf("%s/%s: %v", c, ch.dir, err)
+				continue
+			}
+			files[filepath.ToSlash(rel)] = e.New
 		}
 		out[ch.dir] = files
 		checkFixedAgain(t, c+"/"+ch.dir, p, root, code, ch.layout, files)
