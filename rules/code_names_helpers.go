@@ -1,13 +1,9 @@
 package rules
 
 import (
-	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/compat"
-	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 // Helpers of the rules about components' names (FW607, FW619): the names
@@ -15,270 +11,41 @@ import (
 // and exclude, <FwPage :keepalive>, a test's findComponent({ name })), and
 // the two names a component file has.
 
-// nameLit is one component name written in the code: a string literal, or
-// one comma-separated part of one (Vue splits include="A,B" at commas and
-// does not trim the parts).
-type nameLit struct {
-	name string
-	span ast.Span // the name's text, quotes excluded
-	tx   *ast.TemplateExpr
-	// where says where the name stands, for messages: "the include of
-	// <KeepAlive>", "findComponent's name".
-	where string
-}
-
-// splitNames returns the comma-separated names of a string whose text
-// starts at start and is written as raw (escapes make the raw text differ
-// from the value: such a string is skipped).
-func splitNames(value, raw string, start int, where string, tx *ast.TemplateExpr) []nameLit {
-	if value != raw {
-		return nil
-	}
-	var out []nameLit
-	off := 0
-	for _, part := range strings.Split(value, ",") {
-		if part != "" {
-			out = append(out, nameLit{name: part, span: ast.Span{Start: start + off, End: start + off + len(part)}, tx: tx, where: where})
-		}
-		off += len(part) + 1
-	}
-	return out
-}
-
-// namesIn returns the names an include or exclude value holds: a string
-// ('A,B'), an array of strings, or a const bound in the same file to one of
-// those or to ref/shallowRef/reactive of one. A regular expression, and
-// anything computed, is not read.
-func namesIn(f *codeFile, n *ast.JSNode, where string, tx *ast.TemplateExpr, depth int) []nameLit {
-	if n == nil || depth > 2 {
-		return nil
-	}
-	switch n.Kind {
-	case ast.JSString:
-		return splitNames(n.Name, string(f.text[n.Loc.Start+1:n.Loc.End-1]), n.Loc.Start+1, where, tx)
-	case ast.JSTemplate:
-		if n.X == nil && len(n.List) == 0 {
-			return splitNames(n.Name, string(f.text[n.Loc.Start+1:n.Loc.End-1]), n.Loc.Start+1, where, tx)
-		}
-	case ast.JSArray:
-		var out []nameLit
-		for _, e := range n.List {
-			out = append(out, namesIn(f, e, where, tx, depth)...)
-		}
-		return out
-	case ast.JSIdent:
-		b := n.Resolve()
-		if b == nil || b.Kind != ast.BindConst || b.Path != nil || b.Init == nil {
-			return nil
-		}
-		init := b.Init
-		if init.Kind == ast.JSCall && importedAs(init.X, "ref", "shallowRef", "reactive") && len(init.List) == 1 {
-			init = init.List[0]
-		}
-		return namesIn(f, init, where, nil, depth+1)
-	}
-	return nil
-}
-
-// keepAliveNames returns the names of f's template that a KeepAlive
-// matches components by: include and exclude of <KeepAlive> (static or
-// bound), and, when page is true, of <FwPage :keepalive="{ include }">
-// (whose KeepAlive holds the route's page) instead.
-func keepAliveNames(f *codeFile, page bool) []nameLit {
-	if f.code == nil || f.code.Template == nil {
-		return nil
-	}
-	var out []nameLit
-	var visit func(e *ast.Element)
-	visit = func(e *ast.Element) {
-		for _, c := range e.Children {
-			visit(c)
-		}
-		switch {
-		case page && (e.Tag == "FwPage" || e.Tag == "fw-page"):
-			for _, a := range e.Attrs {
-				if a.Directive != "bind" || a.Arg != "keepalive" || a.Expr == nil {
-					continue
-				}
-				opts := a.Expr.Node
-				if opts != nil && opts.Kind == ast.JSIdent {
-					if b := opts.Resolve(); b != nil && b.Kind == ast.BindConst && b.Path == nil {
-						opts = b.Init
-					}
-				}
-				for _, key := range []string{"include", "exclude"} {
-					if p := objProp(opts, key); p != nil {
-						where := "the " + key + " of <" + e.Tag + " :keepalive>"
-						tx := a.Expr
-						if opts != a.Expr.Node {
-							tx = nil
-						}
-						out = append(out, namesIn(f, p.Y, where, tx, 0)...)
-					}
-				}
-			}
-		case !page && (e.Tag == "KeepAlive" || e.Tag == "keep-alive"):
-			for _, a := range e.Attrs {
-				key := a.Name
-				if a.Directive == "bind" {
-					key = a.Arg
-				} else if a.Directive != "" {
-					continue
-				}
-				if key != "include" && key != "exclude" {
-					continue
-				}
-				where := "the " + key + " of <" + e.Tag + ">"
-				if a.Directive == "" {
-					out = append(out, splitNames(a.Value, a.Value, a.ValueLoc.Start, where, nil)...)
-				} else if a.Expr != nil {
-					out = append(out, namesIn(f, a.Expr.Node, where, a.Expr, 0)...)
-				}
-			}
-		}
-	}
-	visit(f.code.Template.Root)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].span.Start < out[j].span.Start })
-	return out
-}
-
-// namedFile is a component or page file with its two names: the one the
-// component compiler gives it (its base name, which code matched on
-// version 3 or compatibility 4) and the one the framework gives it once
-// names are normalized ("" when it cannot be computed).
-type namedFile struct {
-	src      *project.Source
-	old, new string
-	// declared is checked on demand: a component that declares its own
-	// name (defineOptions, export default { name }) keeps it.
-	declaredOnce bool
-	declared     bool
-}
-
-// declaresName reports whether the file declares its component's name,
-// which the framework then leaves alone. A file that cannot be read counts
-// as not declaring one.
-func (n *namedFile) declaresName(ci *codeIndex) bool {
-	if n.declaredOnce {
-		return n.declared
-	}
-	n.declaredOnce = true
-	code := ci.codeOf(n.src)
-	if code == nil {
-		return false
-	}
-	for _, s := range code.Scripts {
-		ast.WalkJS(s.Program, func(x *ast.JSNode, _ []*ast.JSNode) bool {
-			switch {
-			case n.declared:
-			case x.Kind == ast.JSCall && importedAs(x.X, "defineOptions") && len(x.List) > 0 && objProp(x.List[0], "name") != nil:
-				n.declared = true
-			case x.Kind == ast.JSExport && x.Has(ast.FlagDefault) && x.X != nil:
-				obj := x.X
-				if obj.Kind == ast.JSCall && len(obj.List) > 0 {
-					obj = obj.List[0]
-				}
-				n.declared = objProp(obj, "name") != nil
-			}
-			return !n.declared
-		})
-	}
-	return n.declared
-}
-
-// codeOf returns the code of a source: as the index read it, or read now
-// (nil when it cannot be read fully).
-func (ci *codeIndex) codeOf(src *project.Source) *ast.Code {
-	for _, f := range ci.files {
-		if f.src == src {
-			if f.err != nil {
-				return nil
-			}
-			return f.code
-		}
-	}
-	text, err := src.Read()
-	if err != nil {
-		return nil
-	}
-	code, err := ast.ReadCode(src.Path, text)
-	if err != nil {
-		return nil
-	}
-	return code
-}
-
-// renamedBy returns, of the files an old name names, those whose name
-// changes (and declare none of their own), and those whose name stays.
-func renamedBy(ci *codeIndex, files []*namedFile) (changed, same []*namedFile) {
-	for _, n := range files {
-		switch {
-		case n.declaresName(ci):
-		case n.new != n.old:
-			changed = append(changed, n)
-		default:
-			same = append(same, n)
-		}
-	}
-	return changed, same
-}
-
 // nameSite is the site of a name that names changed files (noun:
 // "component", "page"; after: how the new names are given, "on version 4
 // (experimental.normalizeComponentNames)"), with a fix writing the new name
 // when every file the name names gets the same one.
-func nameSite(f *codeFile, lit nameLit, changed, same []*namedFile, noun, after string) *site {
-	s := &site{file: f, span: lit.span}
+func nameSite(f *code.File, lit code.NameLit, changed, same []*code.NamedFile, noun, after string) *site {
+	s := &site{file: f, span: lit.Span}
 	var files, names []string
 	for _, n := range changed {
-		files = append(files, n.src.Rel)
-		if n.new == "" {
+		files = append(files, n.Src.Rel)
+		if n.New == "" {
 			names = append(names, "not named (no name can match it)")
 		} else {
-			names = append(names, "`"+n.new+"`")
+			names = append(names, "`"+n.New+"`")
 		}
 	}
 	if len(changed) == 1 {
-		s.msg = "`" + lit.name + "` in " + lit.where + " matches the " + noun + " " + files[0] + " by its file's name: " + after + " that " + noun + " is named " + names[0] + ", and `" + lit.name + "` no longer matches it"
+		s.msg = "`" + lit.Name + "` in " + lit.Where + " matches the " + noun + " " + files[0] + " by its file's name: " + after + " that " + noun + " is named " + names[0] + ", and `" + lit.Name + "` no longer matches it"
 	} else {
-		s.msg = "`" + lit.name + "` in " + lit.where + " matches the " + noun + "s " + strings.Join(files, ", ") + " by their file's name: " + after + " they are named " + strings.Join(names, ", ") + " in that order, and `" + lit.name + "` no longer matches them"
+		s.msg = "`" + lit.Name + "` in " + lit.Where + " matches the " + noun + "s " + strings.Join(files, ", ") + " by their file's name: " + after + " they are named " + strings.Join(names, ", ") + " in that order, and `" + lit.Name + "` no longer matches them"
 	}
 	if len(same) > 0 {
 		var keep []string
 		for _, n := range same {
-			keep = append(keep, n.src.Rel)
+			keep = append(keep, n.Src.Rel)
 		}
-		s.notes = append(s.notes, "`"+lit.name+"` still matches "+strings.Join(keep, ", "))
+		s.notes = append(s.notes, "`"+lit.Name+"` still matches "+strings.Join(keep, ", "))
 	}
-	newName := changed[0].new
+	newName := changed[0].New
 	for _, n := range changed[1:] {
-		if n.new != newName {
+		if n.New != newName {
 			newName = ""
 		}
 	}
 	if newName != "" && len(same) == 0 {
-		s.fix = codeFix(f, "write `"+newName+"`", Unsafe, edit(lit.span, newName))
+		s.fix = codeFix(f, "write `"+newName+"`", Unsafe, edit(lit.Span, newName))
 	}
 	return s
-}
-
-// relUnder returns p relative to dir (slash-separated) when p is inside
-// it.
-func relUnder(dir, p string) (string, bool) {
-	if dir == "" {
-		return "", false
-	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
-}
-
-// layerDetection returns the layout a source's project or layer resolves.
-func layerDetection(p *project.Project, src *project.Source) *compat.Detection {
-	if src.Layer != nil {
-		return src.Layer.Detection
-	}
-	return p.Detection
 }

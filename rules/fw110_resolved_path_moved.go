@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleResolvedPathMoved = &Rule{
@@ -54,7 +55,7 @@ func runResolvedPathMoved(pass *Pass) {
 		return
 	}
 	src := pass.File.Src
-	if !triggered(src, resolvedPathWords) {
+	if !code.Triggered(src, resolvedPathWords) {
 		return
 	}
 	moved := v.moved(pass)
@@ -62,10 +63,10 @@ func runResolvedPathMoved(pass *Pass) {
 		return
 	}
 	f := pass.Index.configCode()
-	if f.code == nil {
+	if f.Code == nil {
 		return
 	}
-	root := filepath.Dir(f.path)
+	root := filepath.Dir(f.Path)
 	// movedEntry returns the root entry p lies in ("components/",
 	// "app.vue") when it moves into app/, or (in layout A) when p does not
 	// exist and its place in app/ does; "" otherwise.
@@ -91,12 +92,12 @@ func runResolvedPathMoved(pass *Pass) {
 		}
 		return ""
 	}
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 			if n.Kind != ast.JSCall && n.Kind != ast.JSNew {
 				return true
 			}
-			p, ok := staticPath(f, n, 0)
+			p, ok := code.StaticPath(f, n, 0)
 			if !ok {
 				return true
 			}
@@ -140,17 +141,17 @@ func runResolvedPathMoved(pass *Pass) {
 // inside its quotes with the string that names p's place in app/ (`./`
 // kept); ok is false when there is no such single string, or it is written
 // with escapes.
-func resolvedFix(f *codeFile, n *ast.JSNode, root, p string) (span ast.Span, fixed string, ok bool) {
+func resolvedFix(f *code.File, n *ast.JSNode, root, p string) (span ast.Span, fixed string, ok bool) {
 	var lits []*ast.JSNode
 	ast.WalkJS(n, func(m *ast.JSNode, _ []*ast.JSNode) bool {
-		if _, isStr := stringValue(m); isStr {
+		if _, isStr := code.StringValue(m); isStr {
 			lits = append(lits, m)
 		}
 		return true
 	})
 	var hit *ast.JSNode
 	for _, m := range lits {
-		s, _ := stringValue(m)
+		s, _ := code.StringValue(m)
 		if !filepath.IsAbs(s) && filepath.Join(root, filepath.FromSlash(s)) == p {
 			if hit != nil {
 				return span, "", false
@@ -161,9 +162,9 @@ func resolvedFix(f *codeFile, n *ast.JSNode, root, p string) (span ast.Span, fix
 	if hit == nil {
 		return span, "", false
 	}
-	s, _ := stringValue(hit)
+	s, _ := code.StringValue(hit)
 	span = ast.Span{Start: hit.Loc.Start + 1, End: hit.Loc.End - 1}
-	if span.End < span.Start || string(f.text[span.Start:span.End]) != s {
+	if span.End < span.Start || string(f.Text[span.Start:span.End]) != s {
 		return span, "", false
 	}
 	lead := ""
@@ -182,7 +183,7 @@ func resolvedFix(f *codeFile, n *ast.JSNode, root, p string) (span ast.Span, fix
 func holdsImportMetaURL(n *ast.JSNode) bool {
 	found := false
 	ast.WalkJS(n, func(m *ast.JSNode, _ []*ast.JSNode) bool {
-		found = m.Kind == ast.JSNew && ast.MemberPath(m.X) == "URL" && len(m.List) == 2 && importMetaProp(m.List[1]) == "url"
+		found = m.Kind == ast.JSNew && ast.MemberPath(m.X) == "URL" && len(m.List) == 2 && code.ImportMetaProp(m.List[1]) == "url"
 		return !found
 	})
 	return found

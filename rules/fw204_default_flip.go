@@ -82,7 +82,7 @@ func runDefaultFlip(pass *Pass) {
 	d := pass.Report(span, "", "of the defaults %s changes, %s", version, strings.Join(parts, ", and "))
 	if len(unreached) > 0 {
 		d.Notes = append(d.Notes, "no code found depends on: "+flipList(unreached))
-		if n := len(pass.Index.code().failed); n > 0 {
+		if n := len(pass.Index.code().Failed); n > 0 {
 			d.Notes = append(d.Notes, fmt.Sprintf("%s could not be read (FW908): code there is not judged", text.Plural(n, "file")))
 		}
 	}

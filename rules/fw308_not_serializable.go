@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleNotSerializable = &Rule{
@@ -68,7 +69,7 @@ func notSerializable(n ast.Node, fn func(n ast.Node, what string)) {
 		}
 	case *ast.Array:
 		for i, e := range n.Elements {
-			if e != nil && !isSpreadElement(n, i) {
+			if e != nil && !node.IsSpread(n, i) {
 				notSerializable(e, fn)
 			}
 		}

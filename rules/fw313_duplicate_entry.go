@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleDuplicateEntry = &Rule{
@@ -53,7 +54,7 @@ func duplicates(pass *Pass, path ast.Path, prop *ast.Property, key func(ast.Node
 	}
 	first := map[string]ast.Node{}
 	for i, e := range arr.Elements {
-		if e == nil || isSpreadElement(arr, i) {
+		if e == nil || node.IsSpread(arr, i) {
 			continue
 		}
 		k, ok := key(e)
@@ -92,7 +93,7 @@ func moduleName(n ast.Node) (string, bool) {
 		return s, true
 	}
 	arr, ok := ast.Unwrap(n).(*ast.Array)
-	if !ok || len(arr.Elements) == 0 || isSpreadElement(arr, 0) {
+	if !ok || len(arr.Elements) == 0 || node.IsSpread(arr, 0) {
 		return "", false
 	}
 	return staticString(arr.Elements[0])

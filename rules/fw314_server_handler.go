@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleServerHandler = &Rule{
@@ -47,7 +48,7 @@ func runServerHandler(pass *Pass) {
 		}
 		k := -1
 		for i, e := range arr.Elements {
-			if isSpreadElement(arr, i) {
+			if node.IsSpread(arr, i) {
 				continue
 			}
 			k++

@@ -8,6 +8,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleLayerSource = &Rule{
@@ -48,35 +49,11 @@ func runLayerSource(pass *Pass) {
 			continue
 		}
 		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
-			for _, n := range extendsSources(prop.Value) {
+			for _, n := range node.ExtendsSources(prop.Value) {
 				checkLayerSource(pass, option, path, n, accepted)
 			}
 		})
 	}
-}
-
-// extendsSources returns the source nodes of an extends or theme value: the
-// value itself, or the elements of an array, an element that is a
-// [source, options] tuple giving its first element.
-func extendsSources(v ast.Node) []ast.Node {
-	arr, ok := ast.Unwrap(v).(*ast.Array)
-	if !ok {
-		return []ast.Node{v}
-	}
-	var out []ast.Node
-	for i, e := range arr.Elements {
-		if e == nil || isSpreadElement(arr, i) {
-			continue
-		}
-		if t, ok := ast.Unwrap(e).(*ast.Array); ok {
-			if len(t.Elements) > 0 && !isSpreadElement(t, 0) && t.Elements[0] != nil {
-				out = append(out, t.Elements[0])
-			}
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 func checkLayerSource(pass *Pass, option string, path ast.Path, n ast.Node, accepted []string) {

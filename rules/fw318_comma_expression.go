@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleCommaExpression = &Rule{
@@ -47,7 +48,7 @@ func checkComma(pass *Pass, w *walked, n ast.Node, entry bool) {
 		}
 		return
 	}
-	if !commaExpression(n) {
+	if !node.CommaExpression(n) {
 		return
 	}
 	what := "`" + w.option + "`"
@@ -60,11 +61,4 @@ func checkComma(pass *Pass, w *walked, n ast.Node, entry bool) {
 	} else {
 		d.Notes = append(d.Notes, "write the value that was meant: one value, or one array of all the entries")
 	}
-}
-
-// commaExpression reports whether n is a comma (sequence) expression,
-// parentheses and type wrappers seen through: (a, b).
-func commaExpression(n ast.Node) bool {
-	e, ok := ast.Unwrap(n).(*ast.Expr)
-	return ok && e.Hint == ast.HintSequence
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleDataNullCheck = &Rule{
@@ -45,38 +46,38 @@ func init() {
 
 func detectDataNullChecks(ci *codeIndex) []*site {
 	var out []*site
-	for _, u := range ci.data.uses {
-		if u.val == nil || u.field != "data" && u.field != "error" {
+	for _, u := range ci.Data.Uses {
+		if u.Val == nil || u.Field != "data" && u.Field != "error" {
 			continue
 		}
 		flip := "experimental.defaults.useAsyncData.value"
-		if u.field == "error" {
+		if u.Field == "error" {
 			flip = "experimental.defaults.useAsyncData.errorValue"
 		}
-		f := u.file
-		text := f.code.Text(u.val.Loc)
-		p := u.parent()
+		f := u.File
+		text := f.Code.Text(u.Val.Loc)
+		p := u.Parent()
 		switch {
 		case p == nil:
-		case p.Kind == ast.JSBinary && (p.Op == "===" || p.Op == "!==") && isNullNode(otherOperand(p, u.val)):
+		case p.Kind == ast.JSBinary && (p.Op == "===" || p.Op == "!==") && isNullNode(code.OtherOperand(p, u.Val)):
 			s := &site{file: f, span: p.Loc, option: flip}
-			s.msg = "`" + f.code.Text(p.Loc) + "` compares the " + u.field + " of `" + u.call.name + "` strictly with null: on version 4 it starts as undefined, so this is " + map[string]string{"===": "false", "!==": "true"}[p.Op] + " before the " + u.field + " arrives"
+			s.msg = "`" + f.Code.Text(p.Loc) + "` compares the " + u.Field + " of `" + u.Call.Name + "` strictly with null: on version 4 it starts as undefined, so this is " + map[string]string{"===": "false", "!==": "true"}[p.Op] + " before the " + u.Field + " arrives"
 			loose := map[string]string{"===": "==", "!==": "!="}[p.Op]
-			if op, _, ok := operatorSpan(f.text, p, p.Op); ok {
+			if op, _, ok := code.OperatorSpan(f.Text, p, p.Op); ok {
 				s.fix = codeFix(f, "compare loosely: `"+loose+" null` is true for null and undefined, on both majors", Safe, edit(op, loose))
 			}
 			out = append(out, s)
-		case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.is" && len(p.List) == 2 && (p.List[0] == u.val && isNullNode(p.List[1]) || p.List[1] == u.val && isNullNode(p.List[0])):
+		case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.is" && len(p.List) == 2 && (p.List[0] == u.Val && isNullNode(p.List[1]) || p.List[1] == u.Val && isNullNode(p.List[0])):
 			s := &site{file: f, span: p.Loc, option: flip}
-			s.msg = "`" + f.code.Text(p.Loc) + "` is true only for null: on version 4 the " + u.field + " of `" + u.call.name + "` starts as undefined"
+			s.msg = "`" + f.Code.Text(p.Loc) + "` is true only for null: on version 4 the " + u.Field + " of `" + u.Call.Name + "` starts as undefined"
 			s.fix = codeFix(f, "write `"+text+" == null`, true for null and undefined on both majors", Safe, edit(p.Loc, text+" == null"))
 			out = append(out, s)
-		case p.Kind == ast.JSUnary && p.Op == "typeof" && len(u.up) >= 2:
-			b := u.up[len(u.up)-2]
+		case p.Kind == ast.JSUnary && p.Op == "typeof" && len(u.Up) >= 2:
+			b := u.Up[len(u.Up)-2]
 			if b.Kind == ast.JSBinary && (b.Op == "===" || b.Op == "!==" || b.Op == "==" || b.Op == "!=") {
-				if o := otherOperand(b, p); o != nil && o.Kind == ast.JSString && o.Name == "object" {
+				if o := code.OtherOperand(b, p); o != nil && o.Kind == ast.JSString && o.Name == "object" {
 					s := &site{file: f, span: b.Loc, option: flip}
-					s.msg = "`" + f.code.Text(b.Loc) + "` counts null as an object: the " + u.field + " of `" + u.call.name + "` is null before it arrives on version 3, undefined on version 4"
+					s.msg = "`" + f.Code.Text(b.Loc) + "` counts null as an object: the " + u.Field + " of `" + u.Call.Name + "` is null before it arrives on version 3, undefined on version 4"
 					s.notes = []string{"say what is meant: `" + text + " != null` for \"has arrived\", or a check of the value's shape"}
 					out = append(out, s)
 				}
@@ -84,18 +85,6 @@ func detectDataNullChecks(ci *codeIndex) []*site {
 		}
 	}
 	return out
-}
-
-// otherOperand returns the operand of a binary expression that is not x,
-// nil when x is neither.
-func otherOperand(b, x *ast.JSNode) *ast.JSNode {
-	switch x {
-	case b.X:
-		return b.Y
-	case b.Y:
-		return b.X
-	}
-	return nil
 }
 
 func isNullNode(n *ast.JSNode) bool { return n != nil && n.Kind == ast.JSNull }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleRefreshDedupe = &Rule{
@@ -32,28 +33,28 @@ func init() {
 
 func detectRefreshDedupe(ci *codeIndex) []*site {
 	var out []*site
-	for _, u := range ci.data.uses {
-		if u.field != "refresh" && u.field != "execute" {
+	for _, u := range ci.Data.Uses {
+		if u.Field != "refresh" && u.Field != "execute" {
 			continue
 		}
-		p := u.parent()
-		if p == nil || p.Kind != ast.JSCall || p.X != u.ref || len(p.List) == 0 {
+		p := u.Parent()
+		if p == nil || p.Kind != ast.JSCall || p.X != u.Ref || len(p.List) == 0 {
 			continue
 		}
-		prop := objProp(p.List[0], "dedupe")
+		prop := code.ObjProp(p.List[0], "dedupe")
 		if prop == nil {
 			continue
 		}
-		v, ok := boolValue(prop.Y)
+		v, ok := code.BoolValue(prop.Y)
 		if !ok {
 			continue
 		}
 		word := map[bool]string{true: "cancel", false: "defer"}[v]
-		f := u.file
-		q := f.quoteAt(prop.Loc, u.tx)
+		f := u.File
+		q := f.QuoteAt(prop.Loc, u.Tx)
 		out = append(out, &site{
 			file: f, span: prop.Loc,
-			msg: "`" + u.field + "` takes `dedupe: '" + word + "'` on version 4, not `dedupe: " + prop.Y.Name + "`",
+			msg: "`" + u.Field + "` takes `dedupe: '" + word + "'` on version 4, not `dedupe: " + prop.Y.Name + "`",
 			fix: codeFix(f, "write `dedupe: "+q+word+q+"`, which version 3 takes too", Safe, edit(prop.Y.Loc, q+word+q)),
 		})
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleShallowData = &Rule{
@@ -38,27 +39,27 @@ func init() {
 
 func detectShallowData(ci *codeIndex) []*site {
 	var out []*site
-	for _, u := range ci.data.uses {
-		if u.field != "data" {
+	for _, u := range ci.Data.Uses {
+		if u.Field != "data" {
 			continue
 		}
-		if prop, known := u.call.option("deep"); prop != nil || !known {
+		if prop, known := u.Call.Option("deep"); prop != nil || !known {
 			continue // the call decides deep itself, or may
 		}
 		at, what := mutationOf(u)
 		if at == nil {
 			continue
 		}
-		f := u.file
+		f := u.File
 		s := &site{file: f, span: at.Loc}
-		s.msg = "`" + f.code.Text(at.Loc) + "` " + what + " inside the data of `" + u.call.name + "`: on version 4 data is a shallow ref, and this change does not update the page"
-		if at.Kind == ast.JSCall && u.val == nil {
-			s.msg = "`" + f.code.Text(at.Loc) + "` watches inside the data of `" + u.call.name + "`: on version 4 data is a shallow ref, and changes inside it do not trigger the watcher"
+		s.msg = "`" + f.Code.Text(at.Loc) + "` " + what + " inside the data of `" + u.Call.Name + "`: on version 4 data is a shallow ref, and this change does not update the page"
+		if at.Kind == ast.JSCall && u.Val == nil {
+			s.msg = "`" + f.Code.Text(at.Loc) + "` watches inside the data of `" + u.Call.Name + "`: on version 4 data is a shallow ref, and changes inside it do not trigger the watcher"
 		}
-		if span, text, ok := u.call.addOption("deep", "true"); ok {
-			s.fix = codeFix(u.call.file, "add `deep: true` to the options of `"+u.call.name+"` in "+u.call.file.rel, Unsafe, edit(span, text))
+		if span, text, ok := u.Call.AddOption("deep", "true"); ok {
+			s.fix = codeFix(u.Call.File, "add `deep: true` to the options of `"+u.Call.Name+"` in "+u.Call.File.Rel, Unsafe, edit(span, text))
 		} else {
-			s.notes = append(s.notes, "set `deep: true` in the options of `"+u.call.name+"`, or replace `data.value` instead of changing it")
+			s.notes = append(s.notes, "set `deep: true` in the options of `"+u.Call.Name+"`, or replace `data.value` instead of changing it")
 		}
 		out = append(out, s)
 	}
@@ -68,14 +69,14 @@ func detectShallowData(ci *codeIndex) []*site {
 // mutationOf returns the expression by which a use of data changes
 // something inside the data's value, and what it does; nil when it does
 // not.
-func mutationOf(u *dataUse) (*ast.JSNode, string) {
-	if u.val == nil {
+func mutationOf(u *code.DataUse) (*ast.JSNode, string) {
+	if u.Val == nil {
 		// The ref itself: watch(data, cb, { deep: true }) needs deep
 		// reactivity to see anything.
-		p := u.parent()
-		if p != nil && p.Kind == ast.JSCall && ast.MemberPath(p.X) == "watch" && len(p.List) >= 3 && p.List[0] == u.ref {
-			if prop := objProp(p.List[2], "deep"); prop != nil {
-				if v, ok := boolValue(prop.Y); ok && v {
+		p := u.Parent()
+		if p != nil && p.Kind == ast.JSCall && ast.MemberPath(p.X) == "watch" && len(p.List) >= 3 && p.List[0] == u.Ref {
+			if prop := code.ObjProp(p.List[2], "deep"); prop != nil {
+				if v, ok := code.BoolValue(prop.Y); ok && v {
 					return p, "watches deeply"
 				}
 			}
@@ -83,22 +84,22 @@ func mutationOf(u *dataUse) (*ast.JSNode, string) {
 		return nil, ""
 	}
 	// Climb the member chain below the value: data.value.list[0].title.
-	cur, depth := u.val, 0
-	i := len(u.up) - 1
+	cur, depth := u.Val, 0
+	i := len(u.Up) - 1
 	for ; i >= 0; i-- {
-		m := u.up[i]
+		m := u.Up[i]
 		if m.Kind != ast.JSMember || m.X != cur {
 			break
 		}
 		cur, depth = m, depth+1
 	}
 	if i < 0 {
-		if depth > 0 && u.tx != nil && u.tx.Attr != nil && u.tx.Attr.Directive == "model" && u.tx.Node == cur {
+		if depth > 0 && u.Tx != nil && u.Tx.Attr != nil && u.Tx.Attr.Directive == "model" && u.Tx.Node == cur {
 			return cur, "is bound with v-model"
 		}
 		return nil, ""
 	}
-	p := u.up[i]
+	p := u.Up[i]
 	switch {
 	case p.Kind == ast.JSAssign && p.X == cur && depth > 0:
 		return p, "assigns"
@@ -106,7 +107,7 @@ func mutationOf(u *dataUse) (*ast.JSNode, string) {
 		return p, "updates"
 	case p.Kind == ast.JSUnary && p.Op == "delete" && p.X == cur && depth > 0:
 		return p, "deletes"
-	case p.Kind == ast.JSCall && p.X == cur && depth > 0 && cur.Kind == ast.JSMember && !cur.Has(ast.FlagComputed) && mutatingMethods[cur.Name]:
+	case p.Kind == ast.JSCall && p.X == cur && depth > 0 && cur.Kind == ast.JSMember && !cur.Has(ast.FlagComputed) && code.MutatingMethods[cur.Name]:
 		return p, "changes with `" + cur.Name + "`"
 	case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.assign" && len(p.List) > 0 && p.List[0] == cur:
 		return p, "assigns"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleSharedPrerender = &Rule{
@@ -98,7 +99,7 @@ func prerendered(x *Index) string {
 // prerenderTarget is a data call that a page with route parameters runs:
 // in the page, or in a composable the page calls.
 type prerenderTarget struct {
-	call   *dataCall
+	call   *code.DataCall
 	params [][]string // the parameters of each page that runs it
 	pages  []string   // those pages (project-relative)
 	in     string     // the composable it is in, "" in the page itself
@@ -109,45 +110,45 @@ func detectSharedPrerender(ci *codeIndex) []*site {
 	if where == "" {
 		return nil
 	}
-	byFile := map[*codeFile][]*dataCall{}
-	for _, c := range ci.data.calls {
-		if c.name == "useAsyncData" || c.name == "useLazyAsyncData" {
-			byFile[c.file] = append(byFile[c.file], c)
+	byFile := map[*code.File][]*code.DataCall{}
+	for _, c := range ci.Data.Calls {
+		if c.Name == "useAsyncData" || c.Name == "useLazyAsyncData" {
+			byFile[c.File] = append(byFile[c.File], c)
 		}
 	}
 	var targets []*prerenderTarget
 	seen := map[*ast.JSNode]*prerenderTarget{}
-	add := func(c *dataCall, params []string, page, in string) {
-		t := seen[c.call]
+	add := func(c *code.DataCall, params []string, page, in string) {
+		t := seen[c.Call]
 		if t == nil {
 			t = &prerenderTarget{call: c, in: in}
-			seen[c.call] = t
+			seen[c.Call] = t
 			targets = append(targets, t)
 		}
 		t.params = append(t.params, params)
 		t.pages = append(t.pages, page)
 	}
-	for _, f := range ci.files {
-		params := pageParams(f.rel)
-		if !f.page() || len(params) == 0 || f.code == nil {
+	for _, f := range ci.Files {
+		params := code.PageParams(f.Rel)
+		if !f.Page() || len(params) == 0 || f.Code == nil {
 			continue
 		}
 		for _, c := range byFile[f] {
-			add(c, params, f.rel, "")
+			add(c, params, f.Rel, "")
 		}
-		if len(ci.data.inside) == 0 {
+		if len(ci.Data.Inside) == 0 {
 			continue
 		}
-		walkCode(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+		code.Walk(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSCall || n.X.Kind != ast.JSIdent {
 				return true
 			}
 			if b := n.X.Resolve(); b != nil && b.Kind != ast.BindImport {
 				return true
 			}
-			for _, c := range ci.data.inside[n.X.Name] {
-				if c.file != f && (c.name == "useAsyncData" || c.name == "useLazyAsyncData") {
-					add(c, params, f.rel, n.X.Name)
+			for _, c := range ci.Data.Inside[n.X.Name] {
+				if c.File != f && (c.Name == "useAsyncData" || c.Name == "useLazyAsyncData") {
+					add(c, params, f.Rel, n.X.Name)
 				}
 			}
 			return true
@@ -172,25 +173,25 @@ type routeRead struct {
 }
 
 func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]int) *site {
-	c, f := t.call, t.call.file
-	args := c.call.List
+	c, f := t.call, t.call.File
+	args := c.Call.List
 	if len(args) == 0 {
 		return nil
 	}
 	var key, handler *ast.JSNode
 	constKey := ""
 	switch {
-	case localFunction(args[0]) != nil:
-		if len(args) > 1 && localFunction(args[1]) != nil {
+	case code.LocalFunction(args[0]) != nil:
+		if len(args) > 1 && code.LocalFunction(args[1]) != nil {
 			return nil // a key getter: () => `post-${id}`
 		}
-		handler = localFunction(args[0])
+		handler = code.LocalFunction(args[0])
 	case len(args) > 1:
-		key, handler = args[0], localFunction(args[1])
-		v, ok := stringValue(key)
+		key, handler = args[0], code.LocalFunction(args[1])
+		v, ok := code.StringValue(key)
 		if !ok && key.Kind == ast.JSIdent {
 			if b := key.Resolve(); b != nil && b.Kind == ast.BindConst && b.Path == nil {
-				v, ok = stringValue(b.Init)
+				v, ok = code.StringValue(b.Init)
 			}
 		}
 		if !ok {
@@ -203,8 +204,8 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 	if handler == nil {
 		return nil
 	}
-	r := newRoutes(f)
-	reads, readsRoute := handlerRouteReads(f, r, handler, c.call)
+	r := code.NewRoutes(f)
+	reads, readsRoute := handlerRouteReads(f, r, handler, c.Call)
 	if key != nil && !readsRoute {
 		return nil // a constant key for data that does not depend on the route
 	}
@@ -212,11 +213,11 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 	s := &site{file: f}
 	switch {
 	case key == nil:
-		s.span = c.call.X.Loc
-		s.msg = "`" + c.name + "` has no key: it is keyed by its file and line, the same for every page prerendered from " + pages
+		s.span = c.Call.X.Loc
+		s.msg = "`" + c.Name + "` has no key: it is keyed by its file and line, the same for every page prerendered from " + pages
 	default:
 		s.span = key.Loc
-		s.msg = "`" + c.name + "` reads the route in its handler but its key `" + f.code.Text(key.Loc) + "` is the same for every page prerendered from " + pages
+		s.msg = "`" + c.Name + "` reads the route in its handler but its key `" + f.Code.Text(key.Loc) + "` is the same for every page prerendered from " + pages
 	}
 	if t.in != "" {
 		s.msg += " (through `" + t.in + "`)"
@@ -243,7 +244,7 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 				continue
 			}
 			if route == "" {
-				if route = routeAt(f, r, c.call.Loc.Start); route == "" {
+				if route = routeAt(f, r, c.Call.Loc.Start); route == "" {
 					parts = nil
 					break
 				}
@@ -265,7 +266,7 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 	case key == nil:
 		base := t.in
 		if base == "" {
-			base = keyBase(f.rel)
+			base = keyBase(f.Rel)
 		}
 		keyless[base]++
 		if n := keyless[base]; n > 1 {
@@ -287,7 +288,7 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 // in a handler (route.params.slug, useRoute().query.page, params.id of
 // const { params } = useRoute()), each once, and whether the handler reads
 // the route at all.
-func handlerRouteReads(f *codeFile, r *routes, handler, call *ast.JSNode) ([]routeRead, bool) {
+func handlerRouteReads(f *code.File, r *code.Routes, handler, call *ast.JSNode) ([]routeRead, bool) {
 	var reads []routeRead
 	touches := false
 	seen := map[string]bool{}
@@ -309,10 +310,10 @@ func handlerRouteReads(f *codeFile, r *routes, handler, call *ast.JSNode) ([]rou
 	usableAt := func(e *ast.JSNode) bool {
 		switch e.Kind {
 		case ast.JSCall:
-			return freeAt(f, "useRoute", call.Loc.Start)
+			return code.FreeAt(f, "useRoute", call.Loc.Start)
 		case ast.JSIdent:
 			b := e.Resolve()
-			return b != nil && bindingAt(f, e.Name, call.Loc.Start) == b && b.Ident.Loc.End <= call.Loc.Start
+			return b != nil && code.BindingAt(f, e.Name, call.Loc.Start) == b && b.Ident.Loc.End <= call.Loc.Start
 		}
 		return false
 	}
@@ -322,7 +323,7 @@ func handlerRouteReads(f *codeFile, r *routes, handler, call *ast.JSNode) ([]rou
 		}
 		if n.Kind == ast.JSIdent {
 			// params.id with const { params } = useRoute()
-			if b := n.Resolve(); b != nil && b.Kind == ast.BindConst && len(b.Path) == 1 && r.value(ast.Unawait(b.Init), nil) {
+			if b := n.Resolve(); b != nil && b.Kind == ast.BindConst && len(b.Path) == 1 && r.Value(ast.Unawait(b.Init), nil) {
 				touches = true
 				if m := parentOf(up); (b.Path[0] == "params" || b.Path[0] == "query") && m != nil && m.Kind == ast.JSMember && m.X == n && !m.Has(ast.FlagComputed) {
 					addRead(n.Name+"."+m.Name, paramOf(b.Path[0], m.Name), usableAt(n))
@@ -332,7 +333,7 @@ func handlerRouteReads(f *codeFile, r *routes, handler, call *ast.JSNode) ([]rou
 				return true
 			}
 		}
-		if !r.value(n, nil) {
+		if !r.Value(n, nil) {
 			return true
 		}
 		touches = true
@@ -340,7 +341,7 @@ func handlerRouteReads(f *codeFile, r *routes, handler, call *ast.JSNode) ([]rou
 		if len(up) >= 2 {
 			m, k := up[len(up)-1], up[len(up)-2]
 			if m.Kind == ast.JSMember && m.X == n && !m.Has(ast.FlagComputed) && (m.Name == "params" || m.Name == "query") && k.Kind == ast.JSMember && k.X == m && !k.Has(ast.FlagComputed) {
-				addRead(f.code.Text(n.Loc)+"."+m.Name+"."+k.Name, paramOf(m.Name, k.Name), usableAt(n))
+				addRead(f.Code.Text(n.Loc)+"."+m.Name+"."+k.Name, paramOf(m.Name, k.Name), usableAt(n))
 				return false
 			}
 		}
@@ -361,24 +362,24 @@ func parentOf(up []*ast.JSNode) *ast.JSNode {
 // routeAt returns how the route can be written at offset at of f: the name
 // of a binding that holds useRoute(), in scope there and declared before,
 // else useRoute() when that name is free there; "" when neither.
-func routeAt(f *codeFile, r *routes, at int) string {
+func routeAt(f *code.File, r *code.Routes, at int) string {
 	var name string
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 			if name != "" {
 				return false
 			}
 			b := n.DeclBinding()
-			if b == nil || b.Path != nil || b.Ident.Loc.End > at || !r.value(n, nil) {
+			if b == nil || b.Path != nil || b.Ident.Loc.End > at || !r.Value(n, nil) {
 				return true
 			}
-			if init := ast.Unawait(b.Init); init != nil && init.Kind == ast.JSCall && bindingAt(f, b.Name, at) == b {
+			if init := ast.Unawait(b.Init); init != nil && init.Kind == ast.JSCall && code.BindingAt(f, b.Name, at) == b {
 				name = b.Name
 			}
 			return true
 		})
 	}
-	if name == "" && freeAt(f, "useRoute", at) {
+	if name == "" && code.FreeAt(f, "useRoute", at) {
 		name = "useRoute()"
 	}
 	return name

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleWatchPaths = &Rule{
@@ -55,7 +56,7 @@ func init() {
 
 func detectWatchPaths(ci *codeIndex) []*site {
 	var out []*site
-	for _, l := range listenersOf(ci, "builder:watch") {
+	for _, l := range code.ListenersOf(ci.Index, "builder:watch") {
 		out = append(out, watchSites(l)...)
 	}
 	return out
@@ -63,25 +64,25 @@ func detectWatchPaths(ci *codeIndex) []*site {
 
 // watchSites returns the uses of a builder:watch listener's path that
 // treat it as relative, each with the listener's fix.
-func watchSites(l *hookListener) []*site {
-	f := l.file
-	p := param(l.fn, 1)
-	if p == nil || l.fn.Y == nil {
+func watchSites(l *code.HookListener) []*site {
+	f := l.File
+	p := code.Param(l.Fn, 1)
+	if p == nil || l.Fn.Y == nil {
 		return nil
 	}
 	b := p.DeclBinding()
-	if b == nil || reassigned(b) {
+	if b == nil || code.Reassigned(b) {
 		return nil // no path, or the listener makes it what it wants already
 	}
 	tracked := map[*ast.Binding]bool{b: true}
 	var out []*site
-	ast.WalkJS(l.fn.Y, func(n *ast.JSNode, up []*ast.JSNode) bool {
+	ast.WalkJS(l.Fn.Y, func(n *ast.JSNode, up []*ast.JSNode) bool {
 		if n.Kind != ast.JSIdent || n.DeclBinding() != nil || !tracked[n.Resolve()] {
 			return true
 		}
 		at, what := relativeUse(f, n, up, tracked)
 		if at != nil {
-			out = append(out, &site{file: f, span: at.Loc, msg: "`" + f.code.Text(at.Loc) + "` " + what})
+			out = append(out, &site{file: f, span: at.Loc, msg: "`" + f.Code.Text(at.Loc) + "` " + what})
 		}
 		return true
 	})
@@ -99,7 +100,7 @@ func watchSites(l *hookListener) []*site {
 // its ancestors up) treats it as relative, and what it does; nil when it
 // does not. A copy of the path (const p = path, path.replace(...)) is
 // added to tracked.
-func relativeUse(f *codeFile, n *ast.JSNode, up []*ast.JSNode, tracked map[*ast.Binding]bool) (*ast.JSNode, string) {
+func relativeUse(f *code.File, n *ast.JSNode, up []*ast.JSNode, tracked map[*ast.Binding]bool) (*ast.JSNode, string) {
 	const never = "treats the `builder:watch` path as relative to srcDir: on version 4 the path is absolute, so this never matches"
 	// Climb through what keeps the path a path: path.replace(/\\/g, '/'),
 	// path.toLowerCase(), normalize(path).
@@ -112,7 +113,7 @@ func relativeUse(f *codeFile, n *ast.JSNode, up []*ast.JSNode, tracked map[*ast.
 				continue
 			}
 		}
-		if p.Kind == ast.JSCall && len(p.List) == 1 && p.List[0] == cur && pathFunc(f, p.X) == "normalize" {
+		if p.Kind == ast.JSCall && len(p.List) == 1 && p.List[0] == cur && code.PathFunc(f, p.X) == "normalize" {
 			cur, i = p, i-1
 			continue
 		}
@@ -125,20 +126,20 @@ func relativeUse(f *codeFile, n *ast.JSNode, up []*ast.JSNode, tracked map[*ast.
 	switch p.Kind {
 	case ast.JSDeclarator:
 		if p.Y == cur && p.X.Kind == ast.JSIdent {
-			if b := p.X.DeclBinding(); b != nil && !reassigned(b) {
+			if b := p.X.DeclBinding(); b != nil && !code.Reassigned(b) {
 				tracked[b] = true
 			}
 		}
 	case ast.JSBinary:
 		if p.Op == "===" || p.Op == "!==" || p.Op == "==" || p.Op == "!=" {
-			if s, ok := stringValue(otherOperand(p, cur)); ok && relativePath(s) {
+			if s, ok := code.StringValue(code.OtherOperand(p, cur)); ok && relativePath(s) {
 				return p, "compares the `builder:watch` path with a path relative to srcDir: on version 4 the path is absolute, so this is " + map[bool]string{true: "always false", false: "always true"}[p.Op[0] == '=']
 			}
 		}
 	case ast.JSSwitch:
 		if p.X == cur {
 			for _, c := range p.List {
-				if s, ok := stringValue(c.X); ok && relativePath(s) {
+				if s, ok := code.StringValue(c.X); ok && relativePath(s) {
 					return c.X, "is a case of the `builder:watch` path relative to srcDir: on version 4 the path is absolute, so this case never runs"
 				}
 			}
@@ -150,7 +151,7 @@ func relativeUse(f *codeFile, n *ast.JSNode, up []*ast.JSNode, tracked map[*ast.
 		call, arg := up[i-1], up[i-1].List[0]
 		switch p.Name {
 		case "startsWith":
-			if s, ok := stringValue(arg); ok && relativePath(s) {
+			if s, ok := code.StringValue(arg); ok && relativePath(s) {
 				return call, never
 			}
 		case "match", "search", "replace", "replaceAll":
@@ -170,11 +171,11 @@ func relativeUse(f *codeFile, n *ast.JSNode, up []*ast.JSNode, tracked map[*ast.
 			return p, never
 		case p.X.Kind == ast.JSMember && !p.X.Has(ast.FlagComputed) && p.X.Name == "includes" && len(p.List) > 0 && p.List[0] == cur && p.X.X.Kind == ast.JSArray:
 			for _, el := range p.X.X.List {
-				if s, ok := stringValue(el); ok && relativePath(s) {
+				if s, ok := code.StringValue(el); ok && relativePath(s) {
 					return p, "looks the `builder:watch` path up among paths relative to srcDir: on version 4 the path is absolute, so this is always false"
 				}
 			}
-		case pathFunc(f, p.X) == "join":
+		case code.PathFunc(f, p.X) == "join":
 			for k, a := range p.List {
 				if a == cur && k > 0 {
 					return p, "joins the `builder:watch` path to a directory as if it were relative: on version 4 the path is absolute, and join puts the directory in front of it twice"
@@ -226,26 +227,26 @@ func relativeRegExp(n *ast.JSNode) bool {
 // path = relative(fw.options.srcDir, resolve(fw.options.srcDir, path)) as
 // its first statement, with the import of relative and resolve; or, where
 // that edit cannot be made, notes that say what to write.
-func watchFix(l *hookListener, path string) (*Fix, []string) {
-	f := l.file
+func watchFix(l *code.HookListener, path string) (*Fix, []string) {
+	f := l.File
 	say := "make the path relative again as the listener's first statement: `" + path + " = relative(srcDir, resolve(srcDir, " + path + "))`, with `relative` and `resolve` from `node:path` and srcDir the app's source directory"
 	switch {
-	case l.config:
+	case l.Config:
 		return nil, []string{say + " (the config's hooks have no `fw`: write the srcDir out, e.g. `fileURLToPath(new URL('./app', import.meta.url))` in layout A, or move the listener into a module, where it is `fw.options.srcDir`)"}
-	case l.fw == "":
+	case l.Fw == "":
 		return nil, []string{say + " (srcDir is `fw.options.srcDir` of the module's fw, or of `useFw()` from fw/kit)"}
 	}
-	ext := f.path[strings.LastIndexByte(f.path, '.')+1:]
+	ext := f.Path[strings.LastIndexByte(f.Path, '.')+1:]
 	if ext == "cjs" || ext == "cts" || !esModule(f) {
 		return nil, []string{say + " (this file is not an ES module: require them from `node:path`)"}
 	}
-	imp, rel, res, ok := pathImport(f, l.fn.Loc.Start)
+	imp, rel, res, ok := pathImport(f, l.Fn.Loc.Start)
 	if !ok {
 		return nil, []string{say}
 	}
-	src := l.fw + ".options.srcDir"
+	src := l.Fw + ".options.srcDir"
 	stmt := path + " = " + rel + "(" + src + ", " + res + "(" + src + ", " + path + "))"
-	ins, ok := firstStatement(f, l.fn, stmt)
+	ins, ok := firstStatement(f, l.Fn, stmt)
 	if !ok {
 		return nil, []string{say}
 	}
@@ -255,8 +256,8 @@ func watchFix(l *hookListener, path string) (*Fix, []string) {
 
 // esModule reports whether f is written as an ES module: it has an import
 // or export statement.
-func esModule(f *codeFile) bool {
-	for _, s := range f.code.Scripts {
+func esModule(f *code.File) bool {
+	for _, s := range f.Code.Scripts {
 		for _, st := range s.Program.List {
 			if st.Kind == ast.JSImport || st.Kind == ast.JSExport {
 				return true
@@ -267,8 +268,8 @@ func esModule(f *codeFile) bool {
 }
 
 // semicolons reports whether the file ends its statements with semicolons.
-func semicolons(f *codeFile) bool {
-	for _, line := range strings.Split(string(f.text), "\n") {
+func semicolons(f *code.File) bool {
+	for _, line := range strings.Split(string(f.Text), "\n") {
 		if strings.HasSuffix(strings.TrimRight(line, " \t\r"), ";") {
 			return true
 		}
@@ -283,9 +284,9 @@ func semicolons(f *codeFile) bool {
 // declares those names already). The names are merged into an existing
 // named import of node:path or path; else a new import follows the last
 // import. ok is false when no names are free.
-func pathImport(f *codeFile, at int) (edits []rewrite.Op, rel, res string, ok bool) {
+func pathImport(f *code.File, at int) (edits []rewrite.Op, rel, res string, ok bool) {
 	var script *ast.Script
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		if s.Program.Loc.Start <= at && at <= s.Program.Loc.End {
 			script = s
 		}
@@ -306,7 +307,7 @@ func pathImport(f *codeFile, at int) (edits []rewrite.Op, rel, res string, ok bo
 			if sp.Has(ast.FlagType) {
 				continue
 			}
-			if b := bindingAt(f, sp.Local, at); b == nil || b.Decl != sp {
+			if b := code.BindingAt(f, sp.Local, at); b == nil || b.Decl != sp {
 				continue // shadowed at the listener
 			}
 			switch sp.Name {
@@ -362,12 +363,12 @@ func pathImport(f *codeFile, at int) (edits []rewrite.Op, rel, res string, ok bo
 		def := into.List[0] // import path from 'path': add the braces
 		return []rewrite.Op{edit(ast.Span{Start: def.Loc.End, End: def.Loc.End}, ", { "+list+" }")}, rel, res, true
 	case last != nil:
-		q := f.quoteAt(last.Loc, nil)
-		return []rewrite.Op{edit(ast.Span{Start: last.Loc.End, End: last.Loc.End}, f.lineEnd()+"import { "+list+" } from "+q+"node:path"+q+semi)}, rel, res, true
+		q := f.QuoteAt(last.Loc, nil)
+		return []rewrite.Op{edit(ast.Span{Start: last.Loc.End, End: last.Loc.End}, f.LineEnd()+"import { "+list+" } from "+q+"node:path"+q+semi)}, rel, res, true
 	}
 	start := script.Program.Loc.Start
-	q := f.quoteAt(script.Program.Loc, nil)
-	return []rewrite.Op{edit(ast.Span{Start: start, End: start}, "import { "+list+" } from "+q+"node:path"+q+semi+f.lineEnd())}, rel, res, true
+	q := f.QuoteAt(script.Program.Loc, nil)
+	return []rewrite.Op{edit(ast.Span{Start: start, End: start}, "import { "+list+" } from "+q+"node:path"+q+semi+f.LineEnd())}, rel, res, true
 }
 
 // mergeable reports whether an import's specifiers can take more named
@@ -387,9 +388,9 @@ func mergeable(imp *ast.JSNode) bool {
 
 // declared reports whether f declares or refers to name anywhere (so that
 // a new import of that name would clash or change what it means).
-func declared(f *codeFile, name string) bool {
+func declared(f *code.File, name string) bool {
 	found := false
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 			if n.Kind == ast.JSIdent && n.Name == name {
 				found = true
@@ -404,17 +405,17 @@ func declared(f *codeFile, name string) bool {
 // a function's body: on a line of its own before the first statement when
 // that starts a line, else right after the brace; an expression body
 // becomes a block that returns it.
-func firstStatement(f *codeFile, fn *ast.JSNode, stmt string) ([]rewrite.Op, bool) {
+func firstStatement(f *code.File, fn *ast.JSNode, stmt string) ([]rewrite.Op, bool) {
 	body := fn.Y
-	nl := f.lineEnd()
+	nl := f.LineEnd()
 	semi := ";"
 	if body.Kind != ast.JSBlock || fn.Has(ast.FlagExprBody) {
 		// (e, path) => expr  ->  (e, path) => { stmt; return expr }, the
 		// parentheses around expr kept inside.
 		start, end := body.Loc.Start, body.Loc.End
 		for {
-			s, e := skipSpaceBack(f.text, start), skipSpace(f.text, end)
-			if s > 0 && e < len(f.text) && f.text[s-1] == '(' && f.text[e] == ')' {
+			s, e := skipSpaceBack(f.Text, start), skipSpace(f.Text, end)
+			if s > 0 && e < len(f.Text) && f.Text[s-1] == '(' && f.Text[e] == ')' {
 				start, end = s-1, e+1
 				continue
 			}
@@ -430,15 +431,15 @@ func firstStatement(f *codeFile, fn *ast.JSNode, stmt string) ([]rewrite.Op, boo
 		if len(body.List) > 0 {
 			// A statement that starts with one of these would continue
 			// the inserted one.
-			if c := f.text[body.List[0].Loc.Start]; strings.IndexByte("([`+-/", c) >= 0 {
+			if c := f.Text[body.List[0].Loc.Start]; strings.IndexByte("([`+-/", c) >= 0 {
 				semi = ";"
 			}
 		}
 	}
 	if len(body.List) > 0 {
 		first := body.List[0].Loc.Start
-		if ls := f.lineStart(first); ls > body.Loc.Start && strings.TrimSpace(string(f.text[ls:first])) == "" {
-			return []rewrite.Op{edit(ast.Span{Start: ls, End: ls}, f.indentAt(first)+stmt+semi+nl)}, true
+		if ls := f.LineStart(first); ls > body.Loc.Start && strings.TrimSpace(string(f.Text[ls:first])) == "" {
+			return []rewrite.Op{edit(ast.Span{Start: ls, End: ls}, f.IndentAt(first)+stmt+semi+nl)}, true
 		}
 		return []rewrite.Op{edit(ast.Span{Start: first, End: first}, stmt+"; ")}, true
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var rulePageMeta = &Rule{
@@ -57,12 +58,12 @@ var routeOwnKeys = map[string]bool{"name": true, "path": true, "alias": true, "r
 
 func detectPageMeta(ci *codeIndex) []*site {
 	var out []*site
-	for _, f := range ci.files {
-		if f.code != nil {
+	for _, f := range ci.Files {
+		if f.Code != nil {
 			out = append(out, routeMetaReads(f)...)
 		}
 	}
-	for _, l := range listenersOf(ci, "pages:extend") {
+	for _, l := range code.ListenersOf(ci.Index, "pages:extend") {
 		out = append(out, extendMetaSites(ci, l)...)
 	}
 	return out
@@ -70,12 +71,12 @@ func detectPageMeta(ci *codeIndex) []*site {
 
 // routeMetaReads finds the reads of route.meta.<key> in f, for the keys
 // that version 4 keeps on the route only.
-func routeMetaReads(f *codeFile) []*site {
-	r := newRoutes(f)
+func routeMetaReads(f *code.File) []*site {
+	r := code.NewRoutes(f)
 	var out []*site
-	walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+	code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 		// n is route.meta; its parent reads a key of it.
-		if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "meta" || len(up) == 0 || !r.value(n.X, tx) {
+		if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "meta" || len(up) == 0 || !r.Value(n.X, tx) {
 			return true
 		}
 		p := up[len(up)-1]
@@ -83,15 +84,15 @@ func routeMetaReads(f *codeFile) []*site {
 		case p.Kind == ast.JSMember && p.X == n:
 			key, ok := p.Name, !p.Has(ast.FlagComputed)
 			if !ok {
-				key, ok = stringValue(p.Y)
+				key, ok = code.StringValue(p.Y)
 			}
 			if !ok || !routeOwnKeys[key] || len(up) > 1 && written(p, up[len(up)-2]) {
 				return true
 			}
 			s := &site{file: f, span: p.Loc}
-			route := f.code.Text(n.X.Loc)
-			s.msg = "`" + f.code.Text(p.Loc) + "` reads the page's " + key + " from the route's meta: on version 4 it is only on the route (`" + route + "." + key + "`), and this is undefined"
-			if dot, ok := accessorStart(f.text, n); ok {
+			route := f.Code.Text(n.X.Loc)
+			s.msg = "`" + f.Code.Text(p.Loc) + "` reads the page's " + key + " from the route's meta: on version 4 it is only on the route (`" + route + "." + key + "`), and this is undefined"
+			if dot, ok := accessorStart(f.Text, n); ok {
 				s.fix = codeFix(f, "read `"+key+"` on the route itself, where definePageMeta puts it on both majors", Safe, edit(ast.Span{Start: dot, End: n.NameLoc.End}, ""))
 			}
 			out = append(out, s)
@@ -100,8 +101,8 @@ func routeMetaReads(f *codeFile) []*site {
 			for _, prop := range p.X.List {
 				if prop.Kind == ast.JSProperty && !prop.Has(ast.FlagComputed) && routeOwnKeys[prop.Name] {
 					out = append(out, &site{file: f, span: prop.Loc,
-						msg:   "`" + f.code.Text(prop.Loc) + "` takes the page's " + prop.Name + " from the route's meta: on version 4 it is only on the route, and this is undefined",
-						notes: []string{"take `" + prop.Name + "` from the route: `const { " + prop.Name + " } = " + f.code.Text(n.X.Loc) + "`"}})
+						msg:   "`" + f.Code.Text(prop.Loc) + "` takes the page's " + prop.Name + " from the route's meta: on version 4 it is only on the route, and this is undefined",
+						notes: []string{"take `" + prop.Name + "` from the route: `const { " + prop.Name + " } = " + f.Code.Text(n.X.Loc) + "`"}})
 				}
 			}
 		}
@@ -154,10 +155,10 @@ func accessorStart(src []byte, m *ast.JSNode) (int, bool) {
 // extendMetaSites finds, in a pages:extend listener, the reads and
 // changes of a page's meta: the listener's first parameter is the array of
 // pages; its elements and their children are pages too.
-func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
-	f := l.file
-	p := param(l.fn, 0)
-	if p == nil || l.fn.Y == nil {
+func extendMetaSites(ci *codeIndex, l *code.HookListener) []*site {
+	f := l.File
+	p := code.Param(l.Fn, 0)
+	if p == nil || l.Fn.Y == nil {
 		return nil
 	}
 	b := p.DeclBinding()
@@ -170,11 +171,11 @@ func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
 	// walk of the children).
 	var out []*site
 	fix := codeFix(f, "listen on `pages:resolved`, which runs after the page meta is scanned on both majors", Unsafe,
-		edit(ast.Span{Start: l.name.Start + 1, End: l.name.End - 1}, "pages:resolved"))
-	if q := f.text[l.name.Start]; q != '\'' && q != '"' && q != '`' {
+		edit(ast.Span{Start: l.Name.Start + 1, End: l.Name.End - 1}, "pages:resolved"))
+	if q := f.Text[l.Name.Start]; q != '\'' && q != '"' && q != '`' {
 		fix = nil
 	}
-	if path := configKeyPath(ci, l.name); fix != nil && path != nil {
+	if path := configKeyPath(ci, l.Name); fix != nil && path != nil {
 		// A key of the config's own hooks: an option path, which the
 		// config's rewriter renames (a byte edit of a key would be a new
 		// option to its verification).
@@ -201,14 +202,14 @@ func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
 		if id.Kind == ast.JSDefault {
 			id = id.X
 		}
-		if bd := id.DeclBinding(); bd != nil && !reassigned(bd) {
+		if bd := id.DeclBinding(); bd != nil && !code.Reassigned(bd) {
 			set[bd] = true
 		}
 	}
 	// Two passes: a walk function declared after its use learns in the
 	// first that its parameter is a list.
 	for pass := 0; pass < 2; pass++ {
-		ast.WalkJS(l.fn, func(n *ast.JSNode, up []*ast.JSNode) bool {
+		ast.WalkJS(l.Fn, func(n *ast.JSNode, up []*ast.JSNode) bool {
 			switch n.Kind {
 			case ast.JSForIn:
 				if n.Op == "of" && list(n.Y) && n.X.Kind == ast.JSVar && len(n.X.List) == 1 {
@@ -218,12 +219,12 @@ func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
 				if n.X.Kind == ast.JSMember && !n.X.Has(ast.FlagComputed) && list(n.X.X) && len(n.List) > 0 {
 					switch n.X.Name {
 					case "forEach", "map", "filter", "find", "findLast", "some", "every", "flatMap":
-						if fn := localFunction(n.List[0]); fn != nil && len(fn.List) > 0 {
+						if fn := code.LocalFunction(n.List[0]); fn != nil && len(fn.List) > 0 {
 							mark(fn.List[0], pages)
 						}
 					}
 				}
-				if fn := localFunction(n.X); fn != nil && fn != l.fn {
+				if fn := code.LocalFunction(n.X); fn != nil && fn != l.Fn {
 					for i, a := range n.List {
 						if i < len(fn.List) {
 							if list(a) {
@@ -250,7 +251,7 @@ func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
 			return true
 		})
 	}
-	ast.WalkJS(l.fn, func(n *ast.JSNode, up []*ast.JSNode) bool {
+	ast.WalkJS(l.Fn, func(n *ast.JSNode, up []*ast.JSNode) bool {
 		// page.meta, pages[i].meta, pages.find(...).meta
 		if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "meta" || len(up) == 0 || !pageValue(n.X, pages, list) {
 			return true
@@ -275,7 +276,7 @@ func extendMetaSites(ci *codeIndex, l *hookListener) []*site {
 			return true
 		}
 		s := &site{file: f, span: at.Loc, fix: fix}
-		s.msg = "`" + f.code.Text(at.Loc) + "` " + what + " a page's meta in a `pages:extend` listener: on version 4 the meta of definePageMeta is scanned after `pages:extend`, so it is not there yet"
+		s.msg = "`" + f.Code.Text(at.Loc) + "` " + what + " a page's meta in a `pages:extend` listener: on version 4 the meta of definePageMeta is scanned after `pages:extend`, so it is not there yet"
 		if fix == nil {
 			s.notes = []string{"listen on `pages:resolved` instead"}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleComponentNames = &Rule{
@@ -58,30 +59,30 @@ func detectComponentNames(ci *codeIndex) []*site {
 	renamed := false
 	for _, files := range byOld {
 		for _, n := range files {
-			renamed = renamed || n.new != n.old
+			renamed = renamed || n.New != n.Old
 		}
 	}
 	if !renamed {
 		return nil // no name changes: nothing to look for (nor tests to read)
 	}
 	var out []*site
-	check := func(f *codeFile, lits []nameLit) {
+	check := func(f *code.File, lits []code.NameLit) {
 		for _, lit := range lits {
-			changed, same := renamedBy(ci, byOld[lit.name])
+			changed, same := code.RenamedBy(ci.Index, byOld[lit.Name])
 			if len(changed) > 0 {
 				out = append(out, nameSite(f, lit, changed, same, "component", "on version 4 (experimental.normalizeComponentNames)"))
 			}
 		}
 	}
-	files := append([]*codeFile(nil), ci.files...)
+	files := append([]*code.File(nil), ci.Files...)
 	files = append(files, testFiles(ci)...)
 	for _, f := range files {
-		if f.config || f.code == nil {
+		if f.Config || f.Code == nil {
 			continue
 		}
-		check(f, keepAliveNames(f, false))
-		var lits []nameLit
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		check(f, code.KeepAliveNames(f, false))
+		var lits []code.NameLit
+		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			switch n.Kind {
 			case ast.JSCall:
 				if n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || len(n.List) == 0 {
@@ -89,8 +90,8 @@ func detectComponentNames(ci *codeIndex) []*site {
 				}
 				switch n.X.Name {
 				case "findComponent", "findAllComponents", "getComponent":
-					if p := objProp(n.List[0], "name"); p != nil && p.Y != nil && p.Y.Kind == ast.JSString {
-						lits = append(lits, splitNames(p.Y.Name, string(f.text[p.Y.Loc.Start+1:p.Y.Loc.End-1]), p.Y.Loc.Start+1, "the name of "+n.X.Name, tx)...)
+					if p := code.ObjProp(n.List[0], "name"); p != nil && p.Y != nil && p.Y.Kind == ast.JSString {
+						lits = append(lits, code.SplitNames(p.Y.Name, string(f.Text[p.Y.Loc.Start+1:p.Y.Loc.End-1]), p.Y.Loc.Start+1, "the name of "+n.X.Name, tx)...)
 					}
 				}
 			case ast.JSBinary:
@@ -101,8 +102,8 @@ func detectComponentNames(ci *codeIndex) []*site {
 					mp := ast.MemberPath(side[0])
 					if (strings.HasSuffix(mp, "$options.name") || strings.HasSuffix(mp, "$options.__name")) && side[1].Kind == ast.JSString {
 						s := side[1]
-						if raw := string(f.text[s.Loc.Start+1 : s.Loc.End-1]); raw == s.Name {
-							lits = append(lits, nameLit{name: s.Name, span: ast.Span{Start: s.Loc.Start + 1, End: s.Loc.End - 1}, tx: tx, where: "the comparison with `" + mp + "`"})
+						if raw := string(f.Text[s.Loc.Start+1 : s.Loc.End-1]); raw == s.Name {
+							lits = append(lits, code.NameLit{Name: s.Name, Span: ast.Span{Start: s.Loc.Start + 1, End: s.Loc.End - 1}, Tx: tx, Where: "the comparison with `" + mp + "`"})
 						}
 					}
 				}
@@ -117,16 +118,16 @@ func detectComponentNames(ci *codeIndex) []*site {
 // testFiles are the project's tests (test/, tests/, __tests__/) that look
 // components up by name, read for FW607: the framework does not build them,
 // but they mount its components and see their names.
-func testFiles(ci *codeIndex) []*codeFile {
-	var out []*codeFile
-	for _, s := range ci.project.TestSources() {
+func testFiles(ci *codeIndex) []*code.File {
+	var out []*code.File
+	for _, s := range ci.Project.TestSources() {
 		text, err := s.Read()
-		if err != nil || !triggered(text, [][]byte{[]byte("findComponent"), []byte("findAllComponents"), []byte("getComponent")}) {
+		if err != nil || !code.Triggered(text, [][]byte{[]byte("findComponent"), []byte("findAllComponents"), []byte("getComponent")}) {
 			continue
 		}
-		f := &codeFile{src: s, path: s.Path, display: s.Display, rel: s.Rel, text: text}
-		f.code, f.err = ast.ReadCode(s.Path, text)
-		if f.code != nil {
+		f := &code.File{Src: s, Path: s.Path, Display: s.Display, Rel: s.Rel, Text: text}
+		f.Code, f.Err = ast.ReadCode(s.Path, text)
+		if f.Code != nil {
 			out = append(out, f)
 		}
 	}
@@ -143,16 +144,16 @@ type componentDir struct {
 // componentsByOldName returns the .vue components of the project and its
 // local layers by the name the component compiler gives them, each with
 // the name version 4 gives it.
-func componentsByOldName(ci *codeIndex) map[string][]*namedFile {
-	p := ci.project
+func componentsByOldName(ci *codeIndex) map[string][]*code.NamedFile {
+	p := ci.Project
 	if p == nil || p.Detection == nil {
 		return nil
 	}
-	own, ok := componentDirs(ci.config, p.Detection)
+	own, ok := componentDirs(ci.Config, p.Detection)
 	if !ok {
 		return nil
 	}
-	out := map[string][]*namedFile{}
+	out := map[string][]*code.NamedFile{}
 	for _, s := range p.Sources() {
 		if s.Role != project.RoleApp || filepath.Ext(s.Path) != ".vue" {
 			continue
@@ -168,7 +169,7 @@ func componentsByOldName(ci *codeIndex) map[string][]*namedFile {
 		var dir *componentDir
 		var rel string
 		for i := range dirs {
-			if r, ok := relUnder(dirs[i].path, s.Path); ok && (dir == nil || len(dirs[i].path) > len(dir.path)) {
+			if r, ok := code.RelUnder(dirs[i].path, s.Path); ok && (dir == nil || len(dirs[i].path) > len(dir.path)) {
 				dir, rel = &dirs[i], r
 			}
 		}
@@ -180,7 +181,7 @@ func componentsByOldName(ci *codeIndex) map[string][]*namedFile {
 			relDir = ""
 		}
 		old := compat.VueFileName(rel)
-		n := &namedFile{src: s, old: old, new: compat.ComponentName(dir.prefix, dir.pathPrefix, relDir, path.Base(rel))}
+		n := &code.NamedFile{Src: s, Old: old, New: compat.ComponentName(dir.prefix, dir.pathPrefix, relDir, path.Base(rel))}
 		out[old] = append(out[old], n)
 	}
 	return out
@@ -239,7 +240,7 @@ func componentDirs(cfg compat.Config, d *compat.Detection) ([]componentDir, bool
 		if dir.path == "" {
 			continue
 		}
-		dir.path = resolveSrcPath(d, dir.path)
+		dir.path = code.ResolveSrcPath(d, dir.path)
 		out = append(out, dir)
 	}
 	return out, true
@@ -251,25 +252,4 @@ func defaultComponentDirs(src string) []componentDir {
 		{path: filepath.Join(src, "components", "global"), pathPrefix: true},
 		{path: filepath.Join(src, "components"), pathPrefix: true},
 	}
-}
-
-// resolveSrcPath resolves a path the config writes for app files: ~/ and @/
-// from srcDir, ~~/ and @@/ from rootDir, an absolute path as it is, and a
-// relative one from srcDir.
-func resolveSrcPath(d *compat.Detection, p string) string {
-	for _, a := range []struct{ prefix, base string }{{"~~/", d.Root}, {"@@/", d.Root}, {"~/", d.Current.SrcDir}, {"@/", d.Current.SrcDir}} {
-		if rest, ok := strings.CutPrefix(p, a.prefix); ok {
-			return filepath.Join(a.base, filepath.FromSlash(rest))
-		}
-	}
-	switch p {
-	case "~", "@":
-		return d.Current.SrcDir
-	case "~~", "@@":
-		return d.Root
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(d.Current.SrcDir, filepath.FromSlash(p))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleErrorDataParsed = &Rule{
@@ -44,12 +45,12 @@ func init() {
 
 func detectErrorDataParsed(ci *codeIndex) []*site {
 	var out []*site
-	for _, f := range ci.files {
-		if f.code == nil || f.config {
+	for _, f := range ci.Files {
+		if f.Code == nil || f.Config {
 			continue
 		}
 		errorPage := ci.isErrorPage(f) && declaresErrorProp(f)
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "data" || len(up) == 0 {
 				return true
 			}
@@ -64,14 +65,14 @@ func detectErrorDataParsed(ci *codeIndex) []*site {
 				if b.Kind != ast.JSBinary || b.Op != "===" && b.Op != "!==" && b.Op != "==" && b.Op != "!=" {
 					return true
 				}
-				if o := otherOperand(b, p); o == nil || o.Kind != ast.JSString || o.Name != "string" {
+				if o := code.OtherOperand(b, p); o == nil || o.Kind != ast.JSString || o.Name != "string" {
 					return true
 				}
 				if len(up) >= 3 && guardsParse(f, b, up[len(up)-3], n) {
 					return true // typeof x === 'string' ? JSON.parse(x) : x: right on both majors
 				}
 				out = append(out, &site{file: f, span: b.Loc,
-					msg:   "`" + f.code.Text(b.Loc) + "` checks whether the data of " + what + " is a string: on version 4 the data of errors from the server's error handler arrives parsed, so this is " + map[bool]string{true: "false", false: "true"}[b.Op == "===" || b.Op == "=="] + " for them",
+					msg:   "`" + f.Code.Text(b.Loc) + "` checks whether the data of " + what + " is a string: on version 4 the data of errors from the server's error handler arrives parsed, so this is " + map[bool]string{true: "false", false: "true"}[b.Op == "===" || b.Op == "=="] + " for them",
 					notes: []string{"errors thrown while rendering a page still carry a string on both majors: say which kind this code expects"},
 				})
 			default:
@@ -80,14 +81,14 @@ func detectErrorDataParsed(ci *codeIndex) []*site {
 					return true
 				}
 				s := &site{file: f, span: call.Loc}
-				s.msg = "`" + f.code.Text(call.Loc) + "` parses the data of " + what + ": on version 4 the data of errors from the server's error handler arrives parsed, and JSON.parse of an object throws"
+				s.msg = "`" + f.Code.Text(call.Loc) + "` parses the data of " + what + ": on version 4 the data of errors from the server's error handler arrives parsed, and JSON.parse of an object throws"
 				s.notes = []string{"errors thrown while rendering a page still carry a string on both majors: keep the parse for those"}
-				q := f.quoteAt(call.Loc, tx)
-				a := f.code.Text(arg.Loc)
+				q := f.QuoteAt(call.Loc, tx)
+				a := f.Code.Text(arg.Loc)
 				if arg.Kind != ast.JSMember && arg.Kind != ast.JSIdent {
 					a = "(" + a + ")"
 				}
-				text := "typeof " + a + " === " + q + "string" + q + " ? " + f.code.Text(call.Loc) + " : " + a
+				text := "typeof " + a + " === " + q + "string" + q + " ? " + f.Code.Text(call.Loc) + " : " + a
 				if needsParens(call, up[:len(up)-callDepth(n, up, call)], tx) {
 					text = "(" + text + ")"
 				}
@@ -102,21 +103,21 @@ func detectErrorDataParsed(ci *codeIndex) []*site {
 
 // isErrorPage reports whether f is the error page of the project or of a
 // local layer: error.vue at its srcDir.
-func (ci *codeIndex) isErrorPage(f *codeFile) bool {
-	if f.src == nil || filepath.Base(f.path) != "error.vue" {
+func (ci *codeIndex) isErrorPage(f *code.File) bool {
+	if f.Src == nil || filepath.Base(f.Path) != "error.vue" {
 		return false
 	}
-	d := ci.project.Detection
-	if f.src.Layer != nil {
-		d = f.src.Layer.Detection
+	d := ci.Project.Detection
+	if f.Src.Layer != nil {
+		d = f.Src.Layer.Detection
 	}
-	return d != nil && d.Current.SrcDir != "" && filepath.Dir(f.path) == d.Current.SrcDir
+	return d != nil && d.Current.SrcDir != "" && filepath.Dir(f.Path) == d.Current.SrcDir
 }
 
 // declaresErrorProp reports whether f calls defineProps with an error prop.
-func declaresErrorProp(f *codeFile) bool {
+func declaresErrorProp(f *code.File) bool {
 	found := false
-	walkCode(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+	code.Walk(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
 		found = found || isDefineProps(f, n)
 		return !found
 	})
@@ -128,12 +129,12 @@ func declaresErrorProp(f *codeFile) bool {
 // `useError().value`), or, on the error page (errorPage: error.vue with an
 // error prop), the error prop (`props.error`, a destructured `error`,
 // `error` or `$props.error` in the template).
-func errorOf(f *codeFile, x *ast.JSNode, tx *ast.TemplateExpr, errorPage bool) string {
+func errorOf(f *code.File, x *ast.JSNode, tx *ast.TemplateExpr, errorPage bool) string {
 	if x == nil {
 		return ""
 	}
 	useErr := func(n *ast.JSNode) bool {
-		return n != nil && n.Kind == ast.JSCall && importedAs(n.X, "useError")
+		return n != nil && n.Kind == ast.JSCall && code.ImportedAs(n.X, "useError")
 	}
 	switch x.Kind {
 	case ast.JSMember:
@@ -175,16 +176,16 @@ func errorOf(f *codeFile, x *ast.JSNode, tx *ast.TemplateExpr, errorPage bool) s
 // isDefineProps reports a defineProps call that declares an error prop:
 // in its runtime argument, or in its type argument, which is not in the
 // tree (defineProps<{ error: FwError }>(): its text names error).
-func isDefineProps(f *codeFile, n *ast.JSNode) bool {
+func isDefineProps(f *code.File, n *ast.JSNode) bool {
 	n = ast.Unawait(n)
-	if n == nil || n.Kind != ast.JSCall || !importedAs(n.X, "defineProps") {
+	if n == nil || n.Kind != ast.JSCall || !code.ImportedAs(n.X, "defineProps") {
 		return false
 	}
 	if len(n.List) == 0 {
-		return strings.Contains(f.code.Text(n.Loc), "error")
+		return strings.Contains(f.Code.Text(n.Loc), "error")
 	}
 	for _, a := range n.List {
-		if objProp(a, "error") != nil {
+		if code.ObjProp(a, "error") != nil {
 			return true
 		}
 		if a.Kind == ast.JSArray {
@@ -210,7 +211,7 @@ func jsonParseOf(m *ast.JSNode, up []*ast.JSNode) (call, arg *ast.JSNode) {
 		return nil, nil
 	}
 	c := up[i]
-	if c.Kind != ast.JSCall || len(c.List) == 0 || c.List[0] != arg || ast.MemberPath(c.X) != "JSON.parse" || !global(c.X.X) {
+	if c.Kind != ast.JSCall || len(c.List) == 0 || c.List[0] != arg || ast.MemberPath(c.X) != "JSON.parse" || !code.Global(c.X.X) {
 		return nil, nil
 	}
 	return c, arg
@@ -269,7 +270,7 @@ func needsParens(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 
 // stringCheck reports whether b is `typeof x === 'string'` (positive) or
 // `typeof x !== 'string'` for an x written as data is.
-func stringCheck(f *codeFile, b, data *ast.JSNode) (ok, positive bool) {
+func stringCheck(f *code.File, b, data *ast.JSNode) (ok, positive bool) {
 	if b == nil || b.Kind != ast.JSBinary || b.Op != "===" && b.Op != "!==" && b.Op != "==" && b.Op != "!=" {
 		return false, false
 	}
@@ -280,7 +281,7 @@ func stringCheck(f *codeFile, b, data *ast.JSNode) (ok, positive bool) {
 	if t.Kind != ast.JSUnary || t.Op != "typeof" || o.Kind != ast.JSString || o.Name != "string" {
 		return false, false
 	}
-	if f.code.Text(t.X.Loc) != f.code.Text(data.Loc) {
+	if f.Code.Text(t.X.Loc) != f.Code.Text(data.Loc) {
 		return false, false
 	}
 	return true, b.Op == "===" || b.Op == "=="
@@ -303,7 +304,7 @@ func guardedBranch(g *ast.JSNode, check *ast.JSNode, positive bool) *ast.JSNode 
 
 // guarded reports whether a JSON.parse of data runs only when data is a
 // string: in the branch of a typeof check of the same expression.
-func guarded(f *codeFile, call *ast.JSNode, up []*ast.JSNode, data *ast.JSNode) bool {
+func guarded(f *code.File, call *ast.JSNode, up []*ast.JSNode, data *ast.JSNode) bool {
 	inside := call
 	for i := len(up) - 1; i >= 0; i-- {
 		g := up[i]
@@ -323,7 +324,7 @@ func guarded(f *codeFile, call *ast.JSNode, up []*ast.JSNode, data *ast.JSNode) 
 
 // guardsParse reports whether the typeof check b (of data) is the test of
 // a conditional, if or && whose guarded branch parses data.
-func guardsParse(f *codeFile, b, g, data *ast.JSNode) bool {
+func guardsParse(f *code.File, b, g, data *ast.JSNode) bool {
 	ok, positive := stringCheck(f, b, data)
 	if !ok {
 		return false
@@ -331,7 +332,7 @@ func guardsParse(f *codeFile, b, g, data *ast.JSNode) bool {
 	branch := guardedBranch(g, b, positive)
 	found := false
 	ast.WalkJS(branch, func(n *ast.JSNode, _ []*ast.JSNode) bool {
-		if n.Kind == ast.JSCall && ast.MemberPath(n.X) == "JSON.parse" && len(n.List) > 0 && f.code.Text(n.List[0].Loc) == f.code.Text(data.Loc) {
+		if n.Kind == ast.JSCall && ast.MemberPath(n.X) == "JSON.parse" && len(n.List) > 0 && f.Code.Text(n.List[0].Loc) == f.Code.Text(data.Loc) {
 			found = true
 		}
 		return !found

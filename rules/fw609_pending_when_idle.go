@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var rulePendingWhenIdle = &Rule{
@@ -37,40 +38,29 @@ func init() {
 
 func detectPendingWhenIdle(ci *codeIndex) []*site {
 	var out []*site
-	for _, u := range ci.data.uses {
-		if u.field != "pending" || !notImmediate(u.call) {
+	for _, u := range ci.Data.Uses {
+		if u.Field != "pending" || !code.NotImmediate(u.Call) {
 			continue
 		}
-		f := u.file
-		at := u.ref
-		if u.val != nil {
-			at = u.val
+		f := u.File
+		at := u.Ref
+		if u.Val != nil {
+			at = u.Val
 		}
 		status, take := "status", " (take `status` from the same call)"
-		if u.ref.Kind == ast.JSMember {
+		if u.Ref.Kind == ast.JSMember {
 			take = ""
-			status = f.code.Text(u.ref.X.Loc) + ".status" // r.pending -> r.status
+			status = f.Code.Text(u.Ref.X.Loc) + ".status" // r.pending -> r.status
 		}
-		if u.tx == nil || u.val != nil && u.val != u.ref {
+		if u.Tx == nil || u.Val != nil && u.Val != u.Ref {
 			status += ".value" // a script, or a ref the template does not unwrap
 		}
 		out = append(out, &site{file: f, span: at.Loc,
-			msg: "`" + f.code.Text(at.Loc) + "` is the pending of `" + u.call.name + "` called with `immediate: false`: on version 3 it is true until the request starts and while it runs, on version 4 only while it runs",
+			msg: "`" + f.Code.Text(at.Loc) + "` is the pending of `" + u.Call.Name + "` called with `immediate: false`: on version 3 it is true until the request starts and while it runs, on version 4 only while it runs",
 			notes: []string{
 				"say what is meant: `" + status + " === 'pending'` for \"a request runs\", `" + status + " === 'pending' || " + status + " === 'idle'` for version 3's meaning" + take,
 			},
 		})
 	}
 	return out
-}
-
-// notImmediate reports whether a data call sets immediate: false in its
-// options object literal.
-func notImmediate(c *dataCall) bool {
-	prop, _ := c.option("immediate")
-	if prop == nil {
-		return false
-	}
-	v, ok := boolValue(prop.Y)
-	return ok && !v
 }

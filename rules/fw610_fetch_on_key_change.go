@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleFetchOnKeyChange = &Rule{
@@ -38,18 +39,18 @@ func init() {
 func detectFetchOnKeyChange(ci *codeIndex) []*site {
 	// The calls whose execute or refresh is used anywhere.
 	run := map[*ast.JSNode]bool{}
-	for _, u := range ci.data.uses {
-		if u.field == "execute" || u.field == "refresh" {
-			run[u.call.call] = true
+	for _, u := range ci.Data.Uses {
+		if u.Field == "execute" || u.Field == "refresh" {
+			run[u.Call.Call] = true
 		}
 	}
 	var out []*site
-	for _, c := range ci.data.calls {
-		if c.name != "useFetch" && c.name != "useLazyFetch" || run[c.call] || !notImmediate(c) {
+	for _, c := range ci.Data.Calls {
+		if c.Name != "useFetch" && c.Name != "useLazyFetch" || run[c.Call] || !code.NotImmediate(c) {
 			continue
 		}
-		if w, _ := c.option("watch"); w != nil {
-			if v, ok := boolValue(w.Y); ok && !v {
+		if w, _ := c.Option("watch"); w != nil {
+			if v, ok := code.BoolValue(w.Y); ok && !v {
 				continue // watch: false: the user turned reactivity off
 			}
 		}
@@ -57,9 +58,9 @@ func detectFetchOnKeyChange(ci *codeIndex) []*site {
 		if in == nil || !resultStays(ci, c) {
 			continue
 		}
-		f := c.file
+		f := c.File
 		out = append(out, &site{file: f, span: in.Loc,
-			msg:   "`" + c.name + "` is called with `immediate: false` and " + what + ", and nothing calls its execute or refresh: on version 3 a change of it runs the request anyway, on version 4 the request waits for execute()",
+			msg:   "`" + c.Name + "` is called with `immediate: false` and " + what + ", and nothing calls its execute or refresh: on version 3 a change of it runs the request anyway, on version 4 the request waits for execute()",
 			notes: []string{"call `execute()` where the request should start (for example in a watcher of the inputs), or drop `immediate: false`"},
 		})
 	}
@@ -69,15 +70,15 @@ func detectFetchOnKeyChange(ci *codeIndex) []*site {
 // fetchReactiveInput returns the first reactive input of a useFetch call
 // (its URL, or a query or params value) and says what it is; nil when
 // there is none.
-func fetchReactiveInput(c *dataCall) (*ast.JSNode, string) {
-	if len(c.call.List) == 0 {
+func fetchReactiveInput(c *code.DataCall) (*ast.JSNode, string) {
+	if len(c.Call.List) == 0 {
 		return nil, ""
 	}
-	if what := reactiveValue(c.call.List[0]); what != "" {
-		return c.call.List[0], "a URL that is " + what
+	if what := reactiveValue(c.Call.List[0]); what != "" {
+		return c.Call.List[0], "a URL that is " + what
 	}
 	for _, key := range []string{"query", "params"} {
-		prop, _ := c.option(key)
+		prop, _ := c.Option(key)
 		if prop == nil || prop.Y == nil {
 			continue
 		}
@@ -109,8 +110,8 @@ func reactiveValue(n *ast.JSNode) string {
 	case ast.JSArrow, ast.JSFunction:
 		return "a getter"
 	case ast.JSCall:
-		if importedAs(n.X, reactiveMakers...) {
-			return "a `" + importName(n.X) + "(...)`"
+		if code.ImportedAs(n.X, reactiveMakers...) {
+			return "a `" + code.ImportName(n.X) + "(...)`"
 		}
 	case ast.JSIdent:
 		b := n.Resolve()
@@ -122,10 +123,10 @@ func reactiveValue(n *ast.JSNode) string {
 			return ""
 		}
 		switch {
-		case b.Path == nil && importedAs(init.X, reactiveMakers...):
-			return "`" + n.Name + "`, a `" + importName(init.X) + "(...)`"
-		case len(b.Path) == 1 && importedAs(init.X, "toRefs", "storeToRefs"):
-			return "`" + n.Name + "`, a ref of `" + importName(init.X) + "(...)`"
+		case b.Path == nil && code.ImportedAs(init.X, reactiveMakers...):
+			return "`" + n.Name + "`, a `" + code.ImportName(init.X) + "(...)`"
+		case len(b.Path) == 1 && code.ImportedAs(init.X, "toRefs", "storeToRefs"):
+			return "`" + n.Name + "`, a ref of `" + code.ImportName(init.X) + "(...)`"
 		}
 	}
 	return ""
@@ -136,8 +137,8 @@ func reactiveValue(n *ast.JSNode) string {
 // refresh unseen: the result is destructured without a rest element, kept
 // whole and read only by its fields, returned from a composable of the
 // project (whose callers the index follows), or dropped.
-func resultStays(ci *codeIndex, c *dataCall) bool {
-	up := ancestorsOf(c.file, c.call)
+func resultStays(ci *codeIndex, c *code.DataCall) bool {
+	up := ancestorsOf(c.File, c.Call)
 	i := len(up) - 1
 	for i >= 0 && up[i].Kind == ast.JSAwait {
 		i--
@@ -149,8 +150,8 @@ func resultStays(ci *codeIndex, c *dataCall) bool {
 	case ast.JSExprStmt:
 		return true
 	case ast.JSReturn, ast.JSArrow:
-		for _, comp := range ci.data.composables {
-			if comp.call.call == c.call {
+		for _, comp := range ci.Data.Composables {
+			if comp.Call.Call == c.Call {
 				return true
 			}
 		}
@@ -170,8 +171,8 @@ func resultStays(ci *codeIndex, c *dataCall) bool {
 				return false
 			}
 			followed := 0
-			for _, u := range ci.data.uses {
-				if u.ref.Kind == ast.JSMember && u.ref.X.Kind == ast.JSIdent && u.ref.X.Resolve() == b {
+			for _, u := range ci.Data.Uses {
+				if u.Ref.Kind == ast.JSMember && u.Ref.X.Kind == ast.JSIdent && u.Ref.X.Resolve() == b {
 					followed++
 				}
 			}
@@ -189,9 +190,9 @@ func resultStays(ci *codeIndex, c *dataCall) bool {
 
 // ancestorsOf returns the ancestors of n in f's code (nearest last), nil
 // when n is not found.
-func ancestorsOf(f *codeFile, n *ast.JSNode) []*ast.JSNode {
+func ancestorsOf(f *code.File, n *ast.JSNode) []*ast.JSNode {
 	var out []*ast.JSNode
-	walkCode(f, func(m *ast.JSNode, up []*ast.JSNode, _ *ast.TemplateExpr) bool {
+	code.Walk(f, func(m *ast.JSNode, up []*ast.JSNode, _ *ast.TemplateExpr) bool {
 		if out != nil || m.Loc.End <= n.Loc.Start || m.Loc.Start > n.Loc.Start {
 			return false
 		}

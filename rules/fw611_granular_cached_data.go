@@ -39,8 +39,8 @@ func init() {
 
 func detectGranularCachedData(ci *codeIndex) []*site {
 	var out []*site
-	for _, c := range ci.data.calls {
-		prop, _ := c.option("getCachedData")
+	for _, c := range ci.Data.Calls {
+		prop, _ := c.Option("getCachedData")
 		if prop == nil || prop.Y == nil {
 			continue
 		}
@@ -48,13 +48,13 @@ func detectGranularCachedData(ci *codeIndex) []*site {
 		if fn == nil || readsThirdArg(fn) || !returnsValue(fn) {
 			continue
 		}
-		f := c.file
+		f := c.File
 		span := prop.NameLoc
 		if span.Len() == 0 {
 			span = prop.Loc
 		}
 		out = append(out, &site{file: f, span: span,
-			msg:   "the `getCachedData` of `" + c.name + "` ignores its third argument: on version 4 it is called when the data is refreshed too, and returning the cache there means the request never runs again",
+			msg:   "the `getCachedData` of `" + c.Name + "` ignores its third argument: on version 4 it is called when the data is refreshed too, and returning the cache there means the request never runs again",
 			notes: []string{"take a third parameter `ctx` and return nothing when `ctx.cause` is 'refresh:manual' or 'refresh:hook'"},
 		})
 	}

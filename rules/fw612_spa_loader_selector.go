@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleSpaLoaderSelector = &Rule{
@@ -46,11 +47,11 @@ func init() {
 }
 
 func detectSpaLoaderSelectors(ci *codeIndex) []*site {
-	p := ci.project
+	p := ci.Project
 	if p == nil || p.Detection == nil {
 		return nil
 	}
-	if v, st := ci.config.Value("ssr"); st != compat.Static || v != false {
+	if v, st := ci.Config.Value("ssr"); st != compat.Static || v != false {
 		return nil
 	}
 	tmpl := spaLoadingTemplate(ci)
@@ -58,21 +59,21 @@ func detectSpaLoaderSelectors(ci *codeIndex) []*site {
 		return nil
 	}
 	m := &loaderMatcher{root: "__fw", loader: "__fw-loader", names: map[string]bool{}}
-	if v, st := ci.config.Value("app.rootId"); st == compat.Static {
+	if v, st := ci.Config.Value("app.rootId"); st == compat.Static {
 		if s, ok := v.(string); ok && s != "" {
 			m.root = s
 		}
-	} else if v, st := ci.config.Value("app.rootAttrs.id"); st == compat.Static {
+	} else if v, st := ci.Config.Value("app.rootAttrs.id"); st == compat.Static {
 		if s, ok := v.(string); ok && s != "" {
 			m.root = s
 		}
 	}
-	if v, st := ci.config.Value("app.spaLoaderAttrs.id"); st == compat.Static {
+	if v, st := ci.Config.Value("app.spaLoaderAttrs.id"); st == compat.Static {
 		if s, ok := v.(string); ok && s != "" {
 			m.loader = s
 		}
 	}
-	for _, g := range htmlNameRe.FindAllSubmatch(tmpl.text, -1) {
+	for _, g := range htmlNameRe.FindAllSubmatch(tmpl.Text, -1) {
 		prefix := "."
 		if strings.EqualFold(string(g[1]), "id") {
 			prefix = "#"
@@ -88,21 +89,21 @@ func detectSpaLoaderSelectors(ci *codeIndex) []*site {
 	// The template's own styles.
 	out = append(out, m.htmlStyles(tmpl)...)
 	// .vue styles and script strings.
-	for _, f := range ci.files {
-		if f.config || f.code == nil || !bytes.Contains(f.text, []byte("#"+m.root)) {
+	for _, f := range ci.Files {
+		if f.Config || f.Code == nil || !bytes.Contains(f.Text, []byte("#"+m.root)) {
 			continue
 		}
-		for _, b := range f.code.Blocks {
+		for _, b := range f.Code.Blocks {
 			if b.Tag != "style" || b.Lang == "sass" || b.Lang == "stylus" || b.Lang == "styl" {
 				continue
 			}
-			open := f.text[b.Loc.Start:b.Content.Start]
+			open := f.Text[b.Loc.Start:b.Content.Start]
 			if scopedRe.Match(open) {
 				continue
 			}
 			out = append(out, m.css(f, b.Content)...)
 		}
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSString && !(n.Kind == ast.JSTemplate && n.X == nil && len(n.List) == 0) {
 				return true
 			}
@@ -113,7 +114,7 @@ func detectSpaLoaderSelectors(ci *codeIndex) []*site {
 		})
 	}
 	// The global stylesheets.
-	if v, st := ci.config.Value("css"); st == compat.Static {
+	if v, st := ci.Config.Value("css"); st == compat.Static {
 		entries, _ := v.([]any)
 		for _, e := range entries {
 			s, ok := e.(string)
@@ -125,8 +126,8 @@ func detectSpaLoaderSelectors(ci *codeIndex) []*site {
 			default:
 				continue
 			}
-			if f := ci.textFile(resolveSrcPath(p.Detection, s)); f != nil {
-				out = append(out, m.css(f, ast.Span{Start: 0, End: len(f.text)})...)
+			if f := ci.textFile(code.ResolveSrcPath(p.Detection, s)); f != nil {
+				out = append(out, m.css(f, ast.Span{Start: 0, End: len(f.Text)})...)
 			}
 		}
 	}
@@ -141,9 +142,9 @@ var scopedRe = regexp.MustCompile(`\s(scoped|module)(\s|=|>|$)`)
 
 // spaLoadingTemplate returns the loading template the project shows with
 // ssr: false, nil when there is none (or only the framework's default).
-func spaLoadingTemplate(ci *codeIndex) *codeFile {
-	p := ci.project
-	v, st := ci.config.Value("spaLoadingTemplate")
+func spaLoadingTemplate(ci *codeIndex) *code.File {
+	p := ci.Project
+	v, st := ci.Config.Value("spaLoadingTemplate")
 	switch {
 	case st == compat.Dynamic:
 		return nil
@@ -158,7 +159,7 @@ func spaLoadingTemplate(ci *codeIndex) *codeFile {
 			if !strings.HasPrefix(path, "~") && !strings.HasPrefix(path, "@") && !filepath.IsAbs(path) {
 				path = filepath.Join(p.Root, filepath.FromSlash(path))
 			} else {
-				path = resolveSrcPath(p.Detection, path)
+				path = code.ResolveSrcPath(p.Detection, path)
 			}
 			return ci.textFile(path)
 		case nil:
@@ -189,19 +190,19 @@ func spaLoadingTemplate(ci *codeIndex) *codeFile {
 
 // textFile reads a file of the project that is not a source (through
 // project.ReadText), nil when it cannot be read.
-func (ci *codeIndex) textFile(path string) *codeFile {
-	if !ci.project.IsFile(path) {
+func (ci *codeIndex) textFile(path string) *code.File {
+	if !ci.Project.IsFile(path) {
 		return nil
 	}
-	t, err := ci.project.ReadText(path)
+	t, err := ci.Project.ReadText(path)
 	if err != nil {
 		return nil
 	}
-	rel, err := filepath.Rel(ci.project.Root, t.Path)
+	rel, err := filepath.Rel(ci.Project.Root, t.Path)
 	if err != nil {
 		rel = t.Path
 	}
-	return &codeFile{path: t.Path, display: t.Display, rel: filepath.ToSlash(rel), text: t.Src}
+	return &code.File{Path: t.Path, Display: t.Display, Rel: filepath.ToSlash(rel), Text: t.Src}
 }
 
 // loaderMatcher finds the selectors that reach the loading template's
@@ -292,7 +293,7 @@ func splitTop(s string, sep byte) []string {
 
 // site reports the selector sel (flat: what a nested one is in full, ""
 // when it is not nested).
-func (m *loaderMatcher) site(f *codeFile, span ast.Span, sel, flat string) *site {
+func (m *loaderMatcher) site(f *code.File, span ast.Span, sel, flat string) *site {
 	if flat != "" {
 		sel += "` (`" + flat + "`)"
 	} else {
@@ -305,9 +306,9 @@ func (m *loaderMatcher) site(f *codeFile, span ast.Span, sel, flat string) *site
 }
 
 // htmlStyles checks the <style> elements of an HTML file.
-func (m *loaderMatcher) htmlStyles(f *codeFile) []*site {
+func (m *loaderMatcher) htmlStyles(f *code.File) []*site {
 	var out []*site
-	lower := bytes.ToLower(f.text)
+	lower := bytes.ToLower(f.Text)
 	for off := 0; ; {
 		i := bytes.Index(lower[off:], []byte("<style"))
 		if i < 0 {
@@ -331,9 +332,9 @@ func (m *loaderMatcher) htmlStyles(f *codeFile) []*site {
 // css checks the rules of a stylesheet (CSS, or SCSS and Less, whose
 // nested rules are flattened: & is the parent, else a descendant) in span
 // of f.
-func (m *loaderMatcher) css(f *codeFile, span ast.Span) []*site {
+func (m *loaderMatcher) css(f *code.File, span ast.Span) []*site {
 	var out []*site
-	src := f.text[:span.End]
+	src := f.Text[:span.End]
 	type rule struct{ sels []string } // the flattened selectors; nil for at-rules' blocks
 	var stack []rule
 	parents := func() []string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleWindowFw = &Rule{
@@ -45,23 +46,23 @@ const windowFwMsg = " reads the payload that version 4 removes once the app has 
 
 func detectWindowFw(ci *codeIndex) []*site {
 	var out []*site
-	for _, f := range ci.files {
-		if f.code == nil || !bytes.Contains(f.text, []byte("__FW__")) {
+	for _, f := range ci.Files {
+		if f.Code == nil || !bytes.Contains(f.Text, []byte("__FW__")) {
 			continue
 		}
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			switch {
 			case (n.Kind == ast.JSString || n.Kind == ast.JSTemplate) && inlineScript(f, n, up):
 				out = append(out, inlineScriptSites(f, n)...)
-			case f.config || f.src.Role == project.RoleModule && !strings.Contains("/"+f.rel, "/runtime/"):
+			case f.Config || f.Src.Role == project.RoleModule && !strings.Contains("/"+f.Rel, "/runtime/"):
 				// A module's own code runs in the build, where there is no
 				// payload; its runtime/ files run in the app.
 			case isWindowFw(n):
 				out = append(out, windowFwSite(ci, f, n, up))
 				return false
-			case n.Kind == ast.JSBinary && n.Op == "in" && n.X.Kind == ast.JSString && n.X.Name == "__FW__" && global(n.Y) && windowNames[n.Y.Name]:
+			case n.Kind == ast.JSBinary && n.Op == "in" && n.X.Kind == ast.JSString && n.X.Name == "__FW__" && code.Global(n.Y) && windowNames[n.Y.Name]:
 				out = append(out, &site{file: f, span: n.Loc,
-					msg:   "`" + f.code.Text(n.Loc) + "` tests for the payload that version 4 removes once the app has hydrated: after that it is false",
+					msg:   "`" + f.Code.Text(n.Loc) + "` tests for the payload that version 4 removes once the app has hydrated: after that it is false",
 					notes: []string{"read the payload from the app instead: `useFwApp().payload`"},
 				})
 			}
@@ -81,7 +82,7 @@ func isWindowFw(n *ast.JSNode) bool {
 	case ast.JSIdent:
 		return n.Name == "__FW__" && n.Resolve() == nil && n.DeclBinding() == nil
 	case ast.JSMember:
-		if !global(n.X) || !windowNames[n.X.Name] {
+		if !code.Global(n.X) || !windowNames[n.X.Name] {
 			return false
 		}
 		if n.Has(ast.FlagComputed) {
@@ -92,8 +93,8 @@ func isWindowFw(n *ast.JSNode) bool {
 	return false
 }
 
-func windowFwSite(ci *codeIndex, f *codeFile, n *ast.JSNode, up []*ast.JSNode) *site {
-	s := &site{file: f, span: n.Loc, msg: "`" + f.code.Text(n.Loc) + "`" + windowFwMsg}
+func windowFwSite(ci *codeIndex, f *code.File, n *ast.JSNode, up []*ast.JSNode) *site {
+	s := &site{file: f, span: n.Loc, msg: "`" + f.Code.Text(n.Loc) + "`" + windowFwMsg}
 	var p *ast.JSNode
 	if len(up) > 0 {
 		p = up[len(up)-1]
@@ -101,11 +102,11 @@ func windowFwSite(ci *codeIndex, f *codeFile, n *ast.JSNode, up []*ast.JSNode) *
 	switch {
 	case p != nil && (p.Kind == ast.JSAssign || p.Kind == ast.JSUpdate) && p.X == n,
 		p != nil && p.Kind == ast.JSUnary && p.Op == "delete":
-		s.msg = "`" + f.code.Text(p.Loc) + "` changes the payload that version 4 removes once the app has hydrated"
+		s.msg = "`" + f.Code.Text(p.Loc) + "` changes the payload that version 4 removes once the app has hydrated"
 		s.notes = []string{"change `useFwApp().payload` instead"}
-	case f.src == nil || f.src.Role != project.RoleApp:
+	case f.Src == nil || f.Src.Role != project.RoleApp:
 		s.notes = []string{"read `useFwApp().payload` (imported from '#imports' here)"}
-	case f.code.Module.Lookup("useFwApp") != nil && f.code.Module.Lookup("useFwApp").Kind != ast.BindImport:
+	case f.Code.Module.Lookup("useFwApp") != nil && f.Code.Module.Lookup("useFwApp").Kind != ast.BindImport:
 		s.notes = []string{"read the app's payload instead (`useFwApp().payload`; this file declares a useFwApp of its own)"}
 	case appContext(f, up):
 		s.fix = codeFix(f, "read `useFwApp().payload`, the same object, which stays after hydration", Safe, edit(n.Loc, "useFwApp().payload"))
@@ -126,13 +127,13 @@ var lifecycleHooks = []string{"onBeforeMount", "onMounted", "onBeforeUpdate", "o
 // app's context: at the top level of <script setup>, in a composable, in
 // the function of a plugin or route middleware (or a component's setup),
 // or in a lifecycle hook called from one of those.
-func appContext(f *codeFile, up []*ast.JSNode) bool {
+func appContext(f *code.File, up []*ast.JSNode) bool {
 	for i := len(up) - 1; i >= 0; i-- {
 		fn := up[i]
 		if fn.Kind != ast.JSFunction && fn.Kind != ast.JSArrow {
 			continue
 		}
-		if name := functionName(fn, up[:i]); strings.HasPrefix(name, "use") || name == "setup" {
+		if name := code.FunctionName(fn, up[:i]); strings.HasPrefix(name, "use") || name == "setup" {
 			return true
 		}
 		if i > 0 && up[i-1].Kind == ast.JSProperty && up[i-1].Name == "setup" && up[i-1].Y == fn {
@@ -143,16 +144,16 @@ func appContext(f *codeFile, up []*ast.JSNode) bool {
 		}
 		call := up[i-1]
 		switch {
-		case importedAs(call.X, appContextCalls...):
+		case code.ImportedAs(call.X, appContextCalls...):
 			return true
-		case importedAs(call.X, lifecycleHooks...):
+		case code.ImportedAs(call.X, lifecycleHooks...):
 			continue // as its caller's context
 		}
 		return false
 	}
 	// The top level: <script setup> runs in setup; a module's top level
 	// runs when it is imported.
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		if s.Setup && len(up) > 0 && up[0] == s.Program {
 			return true
 		}
@@ -163,8 +164,8 @@ func appContext(f *codeFile, up []*ast.JSNode) bool {
 // inlineScript reports whether a string is the innerHTML (or textContent)
 // of a script entry: app.head.script[] in the config, or the script entries
 // of useHead and useServerHead in code.
-func inlineScript(f *codeFile, n *ast.JSNode, up []*ast.JSNode) bool {
-	if !bytes.Contains(f.text[n.Loc.Start:n.Loc.End], []byte("__FW__")) || len(up) < 3 {
+func inlineScript(f *code.File, n *ast.JSNode, up []*ast.JSNode) bool {
+	if !bytes.Contains(f.Text[n.Loc.Start:n.Loc.End], []byte("__FW__")) || len(up) < 3 {
 		return false
 	}
 	p := up[len(up)-1]
@@ -182,7 +183,7 @@ func inlineScript(f *codeFile, n *ast.JSNode, up []*ast.JSNode) bool {
 	if i < 0 || up[i].Kind != ast.JSProperty || up[i].Name != "script" {
 		return false
 	}
-	if f.config {
+	if f.Config {
 		var names []string
 		for _, a := range up[:i] {
 			if a.Kind == ast.JSProperty {
@@ -193,7 +194,7 @@ func inlineScript(f *codeFile, n *ast.JSNode, up []*ast.JSNode) bool {
 	}
 	for j := i - 1; j >= 0; j-- {
 		if up[j].Kind == ast.JSCall {
-			return importedAs(up[j].X, "useHead", "useServerHead", "useHeadSafe", "useServerHeadSafe")
+			return code.ImportedAs(up[j].X, "useHead", "useServerHead", "useHeadSafe", "useServerHeadSafe")
 		}
 	}
 	return false
@@ -201,9 +202,9 @@ func inlineScript(f *codeFile, n *ast.JSNode, up []*ast.JSNode) bool {
 
 // inlineScriptSites are the reads of __FW__ in an inline script's text, each
 // with the window. or globalThis. before it.
-func inlineScriptSites(f *codeFile, n *ast.JSNode) []*site {
+func inlineScriptSites(f *code.File, n *ast.JSNode) []*site {
 	var out []*site
-	text := f.text[n.Loc.Start:n.Loc.End]
+	text := f.Text[n.Loc.Start:n.Loc.End]
 	for off := 0; ; {
 		i := bytes.Index(text[off:], []byte("__FW__"))
 		if i < 0 {

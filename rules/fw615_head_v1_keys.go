@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleHeadV1Keys = &Rule{
@@ -64,15 +65,15 @@ var headTags = map[string]bool{"script": true, "meta": true, "link": true, "styl
 
 func detectHeadV1Keys(ci *codeIndex) []*site {
 	var out []*site
-	for _, f := range ci.files {
-		if f.code == nil || f.config {
+	for _, f := range ci.Files {
+		if f.Code == nil || f.Config {
 			continue
 		}
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
-			if n.Kind != ast.JSCall || !importedAs(n.X, headCalls...) {
+		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+			if n.Kind != ast.JSCall || !code.ImportedAs(n.X, headCalls...) {
 				return true
 			}
-			callee := importName(n.X)
+			callee := code.ImportName(n.X)
 			for _, arg := range n.List {
 				ast.WalkJS(arg, func(e *ast.JSNode, eup []*ast.JSNode) bool {
 					if e.Kind == ast.JSObject && isHeadEntry(e, eup) {
@@ -97,7 +98,7 @@ func isHeadEntry(obj *ast.JSNode, up []*ast.JSNode) bool {
 	return i >= 0 && up[i].Kind == ast.JSProperty && up[i].Y == obj && headTags[up[i].Name] && !up[i].Has(ast.FlagComputed)
 }
 
-func headEntrySites(f *codeFile, callee string, obj *ast.JSNode) []*site {
+func headEntrySites(f *code.File, callee string, obj *ast.JSNode) []*site {
 	var out []*site
 	for _, p := range obj.List {
 		if p.Kind != ast.JSProperty || p.Has(ast.FlagComputed) {
@@ -107,11 +108,11 @@ func headEntrySites(f *codeFile, callee string, obj *ast.JSNode) []*site {
 		switch p.Name {
 		case "hid", "vmid":
 			s.msg = "`" + p.Name + "` in an entry of `" + callee + "` is head manager v1's deduplication key: v2 (version 4) ignores it"
-			v, ok := jsStringValue(p.Y)
+			v, ok := code.StringValue(p.Y)
 			same := ""
 			for _, k := range []string{"name", "property"} {
-				if q := objProp(obj, k); ok && q != nil {
-					if w, ok := jsStringValue(q.Y); ok && w == v {
+				if q := code.ObjProp(obj, k); ok && q != nil {
+					if w, ok := code.StringValue(q.Y); ok && w == v {
 						same = k
 					}
 				}
@@ -120,20 +121,20 @@ func headEntrySites(f *codeFile, callee string, obj *ast.JSNode) []*site {
 			case same != "":
 				s.msg += ", and the entry is deduplicated by its " + same + " anyway"
 				s.fix = codeFix(f, "delete `"+p.Name+"`, which repeats the entry's "+same, Safe, edit(propDeleteSpan(obj, p), ""))
-			case objProp(obj, "key") == nil && p.Op != "shorthand":
+			case code.ObjProp(obj, "key") == nil && p.Op != "shorthand":
 				s.fix = codeFix(f, "write `key`, the deduplication key of both head managers", Unsafe, edit(p.NameLoc, "key"))
-			case objProp(obj, "key") != nil:
+			case code.ObjProp(obj, "key") != nil:
 				s.notes = []string{"the entry sets `key`, the deduplication key of v2, already: delete `" + p.Name + "`"}
 			default:
-				s.notes = []string{"deduplicate with `key: " + f.code.Text(p.Y.Loc) + "`"}
+				s.notes = []string{"deduplicate with `key: " + f.Code.Text(p.Y.Loc) + "`"}
 			}
 		case "children":
 			s.msg = "`children` in an entry of `" + callee + "` is head manager v1's tag content: v2 (version 4) ignores it, and the tag renders empty"
 			switch {
-			case objProp(obj, "innerHTML") != nil:
+			case code.ObjProp(obj, "innerHTML") != nil:
 				s.notes = []string{"the entry sets innerHTML too: keep one"}
 			case p.Op == "shorthand":
-				s.fix = codeFix(f, "write `innerHTML`, which both head managers read", Safe, edit(p.Loc, "innerHTML: "+f.code.Text(p.Loc)))
+				s.fix = codeFix(f, "write `innerHTML`, which both head managers read", Safe, edit(p.Loc, "innerHTML: "+f.Code.Text(p.Loc)))
 			default:
 				s.fix = codeFix(f, "write `innerHTML`, which both head managers read", Safe, edit(p.NameLoc, "innerHTML"))
 			}

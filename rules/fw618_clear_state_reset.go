@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleClearStateReset = &Rule{
@@ -36,12 +37,12 @@ func init() {
 
 func detectClearStateReset(ci *codeIndex) []*site {
 	var out []*site
-	for _, f := range ci.files {
-		if f.code == nil || f.config {
+	for _, f := range ci.Files {
+		if f.Code == nil || f.Config {
 			continue
 		}
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
-			if n.Kind != ast.JSCall || !importedAs(n.X, "clearFwState") {
+		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+			if n.Kind != ast.JSCall || !code.ImportedAs(n.X, "clearFwState") {
 				return true
 			}
 			for _, a := range n.List {
@@ -50,12 +51,12 @@ func detectClearStateReset(ci *codeIndex) []*site {
 				}
 			}
 			s := &site{file: f, span: n.Loc,
-				msg: "`" + f.code.Text(n.Loc) + "` resets the cleared state to its initial value on compatibility version 5, no longer to undefined",
+				msg: "`" + f.Code.Text(n.Loc) + "` resets the cleared state to its initial value on compatibility version 5, no longer to undefined",
 			}
 			desc := "pass `{ reset: false }`, which keeps compatibility version 4's undefined"
 			switch len(n.List) {
 			case 0:
-				if at := n.Loc.End - 1; f.text[at] == ')' {
+				if at := n.Loc.End - 1; f.Text[at] == ')' {
 					s.fix = codeFix(f, desc, Unsafe, edit(ast.Span{Start: at, End: at}, "undefined, { reset: false }"))
 				}
 			case 1:
@@ -63,7 +64,7 @@ func detectClearStateReset(ci *codeIndex) []*site {
 				s.fix = codeFix(f, desc, Unsafe, edit(ast.Span{Start: at, End: at}, ", { reset: false }"))
 			default:
 				opts := n.List[1]
-				if opts.Kind != ast.JSObject || objProp(opts, "reset") != nil {
+				if opts.Kind != ast.JSObject || code.ObjProp(opts, "reset") != nil {
 					return true
 				}
 				for _, p := range opts.List {
@@ -71,7 +72,7 @@ func detectClearStateReset(ci *codeIndex) []*site {
 						return true // may set reset
 					}
 				}
-				if span, text, ok := insertProp(f, opts, "reset: false"); ok {
+				if span, text, ok := code.InsertProp(f, opts, "reset: false"); ok {
 					s.fix = codeFix(f, desc, Unsafe, edit(span, text))
 				}
 			}

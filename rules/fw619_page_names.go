@@ -7,6 +7,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var rulePageNames = &Rule{
@@ -43,26 +44,26 @@ func init() {
 
 func detectPageNames(ci *codeIndex) []*site {
 	var out []*site
-	var byOld map[string][]*namedFile
-	metaRead := map[*namedFile]bool{}
-	for _, f := range ci.files {
-		if f.config || f.code == nil {
+	var byOld map[string][]*code.NamedFile
+	metaRead := map[*code.NamedFile]bool{}
+	for _, f := range ci.Files {
+		if f.Config || f.Code == nil {
 			continue
 		}
-		for _, lit := range keepAliveNames(f, true) {
+		for _, lit := range code.KeepAliveNames(f, true) {
 			if byOld == nil {
 				byOld = pagesByOldName(ci)
 			}
-			files := byOld[lit.name]
+			files := byOld[lit.Name]
 			for _, n := range files {
 				if !metaRead[n] {
 					metaRead[n] = true
-					if name, ok := pageMetaName(ci, n.src); ok {
-						n.new = name
+					if name, ok := pageMetaName(ci, n.Src); ok {
+						n.New = name
 					}
 				}
 			}
-			changed, same := renamedBy(ci, files)
+			changed, same := code.RenamedBy(ci.Index, files)
 			if len(changed) == 0 {
 				continue
 			}
@@ -77,23 +78,23 @@ func detectPageNames(ci *codeIndex) []*site {
 // pagesByOldName returns the .vue pages of the project and its local
 // layers by the name the component compiler gives them, each with the name
 // of its route.
-func pagesByOldName(ci *codeIndex) map[string][]*namedFile {
+func pagesByOldName(ci *codeIndex) map[string][]*code.NamedFile {
 	type pagesDir struct {
 		rels  []string
 		files []*project.Source
 	}
 	dirs := map[string]*pagesDir{}
 	var order []string
-	for _, s := range ci.project.Sources() {
+	for _, s := range ci.Project.Sources() {
 		if s.Role != project.RoleApp || filepath.Ext(s.Path) != ".vue" {
 			continue
 		}
-		d := layerDetection(ci.project, s)
+		d := code.LayerDetection(ci.Project, s)
 		if d == nil {
 			continue
 		}
 		dir := d.Current.Dir["pages"]
-		rel, ok := relUnder(dir, s.Path)
+		rel, ok := code.RelUnder(dir, s.Path)
 		if !ok {
 			continue
 		}
@@ -106,13 +107,13 @@ func pagesByOldName(ci *codeIndex) map[string][]*namedFile {
 		pd.rels = append(pd.rels, rel)
 		pd.files = append(pd.files, s)
 	}
-	out := map[string][]*namedFile{}
+	out := map[string][]*code.NamedFile{}
 	for _, dir := range order {
 		pd := dirs[dir]
 		names := compat.RouteNames(pd.rels)
 		for i, rel := range pd.rels {
 			old := compat.VueFileName(path.Base(rel))
-			out[old] = append(out[old], &namedFile{src: pd.files[i], old: old, new: names[rel]})
+			out[old] = append(out[old], &code.NamedFile{Src: pd.files[i], Old: old, New: names[rel]})
 		}
 	}
 	return out
@@ -121,18 +122,18 @@ func pagesByOldName(ci *codeIndex) map[string][]*namedFile {
 // pageMetaName returns the route name a page's definePageMeta gives as a
 // string literal.
 func pageMetaName(ci *codeIndex, src *project.Source) (string, bool) {
-	code := ci.codeOf(src)
-	if code == nil {
+	c := ci.CodeOf(src)
+	if c == nil {
 		return "", false
 	}
 	name, found := "", false
-	for _, s := range code.Scripts {
+	for _, s := range c.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
-			if found || n.Kind != ast.JSCall || !importedAs(n.X, "definePageMeta") || len(n.List) == 0 {
+			if found || n.Kind != ast.JSCall || !code.ImportedAs(n.X, "definePageMeta") || len(n.List) == 0 {
 				return !found
 			}
-			if p := objProp(n.List[0], "name"); p != nil {
-				name, found = jsStringValue(p.Y)
+			if p := code.ObjProp(n.List[0], "name"); p != nil {
+				name, found = code.StringValue(p.Y)
 			}
 			return false
 		})

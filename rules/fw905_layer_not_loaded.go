@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 
 	"github.com/fwmigrate/fwmigrate/project"
 )
@@ -82,8 +83,8 @@ func commaSource(pass *Pass, option string, span ast.Span) bool {
 	if p == nil || p.Value == nil {
 		return false
 	}
-	for _, n := range append(extendsSources(p.Value), p.Value) {
-		if n.Span() == span && commaExpression(n) {
+	for _, n := range append(node.ExtendsSources(p.Value), p.Value) {
+		if n.Span() == span && node.CommaExpression(n) {
 			return true
 		}
 	}

@@ -36,18 +36,18 @@ func runCodeNotRead(pass *Pass) {
 	if pass.Target < 4 {
 		return
 	}
-	for _, f := range pass.Index.code().failed {
+	for _, f := range pass.Index.code().Failed {
 		var se *ast.SyntaxError
 		span, msg := ast.Span{}, ""
 		switch {
-		case errors.As(f.err, &se):
+		case errors.As(f.Err, &se):
 			span = ast.Span{Start: se.Offset, End: se.Offset}
 			msg = se.Text
 		default:
-			msg = ioMessage(f.err)
+			msg = ioMessage(f.Err)
 		}
 		d := pass.reportCode(f, span, "", "the code rules cannot read this file fully (%s): its code is not checked, and no fix edits it", strings.TrimSuffix(msg, "."))
-		if f.config {
+		if f.Config {
 			d.Notes = append(d.Notes, "the config's hooks and inline modules are not checked")
 		}
 	}

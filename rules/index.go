@@ -6,6 +6,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 // Index is what the rules derive from one project, built once per check by
@@ -42,7 +43,7 @@ type Index struct {
 	codeIdx  *codeIndex
 
 	configCodeOnce sync.Once
-	configCodeFile *codeFile
+	configCodeFile *code.File
 	siteMu         sync.Mutex
 }
 

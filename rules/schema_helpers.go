@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 // Helpers shared by the schema rules (FW3xx).
@@ -146,7 +147,7 @@ func partialValue(n ast.Node) any {
 	case *ast.Array:
 		out := make([]any, 0, len(n.Elements))
 		for i, e := range n.Elements {
-			if isSpreadElement(n, i) {
+			if node.IsSpread(n, i) {
 				continue
 			}
 			out = append(out, partialValue(e))
@@ -167,16 +168,6 @@ func partialValue(n ast.Node) any {
 		return out
 	}
 	return compat.DynamicValue{}
-}
-
-// isSpreadElement reports whether element i of a is written `...x`.
-func isSpreadElement(a *ast.Array, i int) bool {
-	for _, s := range a.Spreads {
-		if s == i {
-			return true
-		}
-	}
-	return false
 }
 
 // staticString returns n's value when it is a static string.
@@ -275,7 +266,7 @@ func narrow(t compat.Type, n ast.Node, where string) (ast.Node, string, compat.T
 		elem := *arr[0].Elem
 		k := 0
 		for i, e := range u.Elements {
-			if isSpreadElement(u, i) {
+			if node.IsSpread(u, i) {
 				continue
 			}
 			k++

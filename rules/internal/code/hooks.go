@@ -1,4 +1,4 @@
-package rules
+package code
 
 import (
 	"bytes"
@@ -14,27 +14,27 @@ import (
 // hooks: { name: fn } in defineFwModule, and hooks: { name: fn } in the
 // config itself.
 
-// hookListener is one function registered for a hook.
-type hookListener struct {
-	file *codeFile
-	fn   *ast.JSNode // the JSFunction or JSArrow
-	// name is the string literal that names the hook (fw.hook's first
+// HookListener is one function registered for a hook.
+type HookListener struct {
+	File *File
+	Fn   *ast.JSNode // the JSFunction or JSArrow
+	// Name is the string literal that names the hook (fw.hook's first
 	// argument, or the key of a hooks object), quotes included.
-	name ast.Span
-	// fw is the name of the framework instance in scope in the listener,
+	Name ast.Span
+	// Fw is the name of the framework instance in scope in the listener,
 	// "" when none is (config hooks, hooks objects, a listener declared
 	// apart from the fw.hook call).
-	fw string
-	// config reports a listener of the config's own hooks.
-	config bool
+	Fw string
+	// Config reports a listener of the config's own hooks.
+	Config bool
 }
 
-// listenersOf returns the listeners of hook in the code read, in file
+// ListenersOf returns the listeners of hook in the code read, in file
 // order. Only files whose text names the hook are walked.
-func listenersOf(ci *codeIndex, hook string) []*hookListener {
-	var out []*hookListener
-	for _, f := range ci.files {
-		if f.code == nil || !bytes.Contains(f.text, []byte(hook)) {
+func ListenersOf(ci *Index, hook string) []*HookListener {
+	var out []*HookListener
+	for _, f := range ci.Files {
+		if f.Code == nil || !bytes.Contains(f.Text, []byte(hook)) {
 			continue
 		}
 		out = append(out, fileHookListeners(f, hook)...)
@@ -42,8 +42,8 @@ func listenersOf(ci *codeIndex, hook string) []*hookListener {
 	return out
 }
 
-func fileHookListeners(f *codeFile, hook string) []*hookListener {
-	var out []*hookListener
+func fileHookListeners(f *File, hook string) []*HookListener {
+	var out []*HookListener
 	// The module functions of the file (their second parameter is fw) and
 	// its hooks objects.
 	modules := map[*ast.JSNode]bool{}
@@ -52,12 +52,12 @@ func fileHookListeners(f *codeFile, hook string) []*hookListener {
 		config bool
 	}
 	var objects []hooksObject
-	if f.config {
+	if f.Config {
 		if cfg := configObject(f); cfg != nil {
-			if p := objProp(cfg, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
+			if p := ObjProp(cfg, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
 				objects = append(objects, hooksObject{p.Y, true})
 			}
-			if p := objProp(cfg, "modules"); p != nil && p.Y != nil && p.Y.Kind == ast.JSArray {
+			if p := ObjProp(cfg, "modules"); p != nil && p.Y != nil && p.Y.Kind == ast.JSArray {
 				for _, el := range p.Y.List {
 					if el != nil && (el.Kind == ast.JSArrow || el.Kind == ast.JSFunction) {
 						modules[el] = true
@@ -66,18 +66,18 @@ func fileHookListeners(f *codeFile, hook string) []*hookListener {
 			}
 		}
 	}
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 			switch {
-			case n.Kind == ast.JSCall && importedAs(n.X, "defineFwModule") && len(n.List) > 0 && n.List[0].Kind == ast.JSObject:
+			case n.Kind == ast.JSCall && ImportedAs(n.X, "defineFwModule") && len(n.List) > 0 && n.List[0].Kind == ast.JSObject:
 				def := n.List[0]
-				if p := objProp(def, "setup"); p != nil && p.Y != nil && (p.Y.Kind == ast.JSArrow || p.Y.Kind == ast.JSFunction) {
+				if p := ObjProp(def, "setup"); p != nil && p.Y != nil && (p.Y.Kind == ast.JSArrow || p.Y.Kind == ast.JSFunction) {
 					modules[p.Y] = true
 				}
-				if p := objProp(def, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
+				if p := ObjProp(def, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
 					objects = append(objects, hooksObject{p.Y, false})
 				}
-			case n.Kind == ast.JSExport && n.Has(ast.FlagDefault) && f.src != nil && f.src.Role == project.RoleModule:
+			case n.Kind == ast.JSExport && n.Has(ast.FlagDefault) && f.Src != nil && f.Src.Role == project.RoleModule:
 				if n.X != nil && (n.X.Kind == ast.JSArrow || n.X.Kind == ast.JSFunction) {
 					modules[n.X] = true
 				}
@@ -86,12 +86,12 @@ func fileHookListeners(f *codeFile, hook string) []*hookListener {
 		})
 	}
 	// fw.hook(hook, fn) and fw.hooks.hook(hook, fn).
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 			if n.Kind != ast.JSCall || len(n.List) < 2 || n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || n.X.Name != "hook" {
 				return true
 			}
-			if name, ok := stringValue(n.List[0]); !ok || name != hook {
+			if name, ok := StringValue(n.List[0]); !ok || name != hook {
 				return true
 			}
 			recv := n.X.X
@@ -101,13 +101,13 @@ func fileHookListeners(f *codeFile, hook string) []*hookListener {
 			if recv.Kind != ast.JSIdent || !fwBinding(recv.Resolve(), modules) {
 				return true
 			}
-			fn := localFunction(n.List[1])
+			fn := LocalFunction(n.List[1])
 			if fn == nil {
 				return true
 			}
-			l := &hookListener{file: f, fn: fn, name: n.List[0].Loc}
+			l := &HookListener{File: f, Fn: fn, Name: n.List[0].Loc}
 			if fn == n.List[1] && !declares(fn, recv.Name) {
-				l.fw = recv.Name
+				l.Fw = recv.Name
 			}
 			out = append(out, l)
 			return true
@@ -115,12 +115,12 @@ func fileHookListeners(f *codeFile, hook string) []*hookListener {
 	}
 	// hooks: { [hook]: fn }.
 	for _, o := range objects {
-		p := objProp(o.obj, hook)
+		p := ObjProp(o.obj, hook)
 		if p == nil || p.Y == nil {
 			continue
 		}
-		if fn := localFunction(p.Y); fn != nil {
-			out = append(out, &hookListener{file: f, fn: fn, name: p.NameLoc, config: o.config})
+		if fn := LocalFunction(p.Y); fn != nil {
+			out = append(out, &HookListener{File: f, Fn: fn, Name: p.NameLoc, Config: o.config})
 		}
 	}
 	return out
@@ -136,7 +136,7 @@ func fwBinding(b *ast.Binding, modules map[*ast.JSNode]bool) bool {
 		return modules[b.Decl] && paramIndex(b) == 1
 	case b.Kind == ast.BindConst || b.Kind == ast.BindLet || b.Kind == ast.BindVar:
 		init := ast.Unawait(b.Init)
-		return b.Path == nil && !reassigned(b) && init != nil && init.Kind == ast.JSCall && len(init.List) == 0 && importedAs(init.X, "useFw")
+		return b.Path == nil && !Reassigned(b) && init != nil && init.Kind == ast.JSCall && len(init.List) == 0 && ImportedAs(init.X, "useFw")
 	}
 	return false
 }
@@ -156,9 +156,9 @@ func declares(fn *ast.JSNode, name string) bool {
 	return found
 }
 
-// stringValue returns the value of a string literal or of a template
+// StringValue returns the value of a string literal or of a template
 // literal without substitutions.
-func stringValue(n *ast.JSNode) (string, bool) {
+func StringValue(n *ast.JSNode) (string, bool) {
 	switch {
 	case n == nil:
 	case n.Kind == ast.JSString:
@@ -172,8 +172,8 @@ func stringValue(n *ast.JSNode) (string, bool) {
 // configObject returns the object literal the config file exports
 // (export default defineFwConfig({...}), export default {...}, a const
 // holding either, module.exports = ...), nil when it has none.
-func configObject(f *codeFile) *ast.JSNode {
-	if f.code == nil {
+func configObject(f *File) *ast.JSNode {
+	if f.Code == nil {
 		return nil
 	}
 	unwrap := func(x *ast.JSNode) *ast.JSNode {
@@ -182,7 +182,7 @@ func configObject(f *codeFile) *ast.JSNode {
 				x = b.Init
 			}
 		}
-		if x != nil && x.Kind == ast.JSCall && importedAs(x.X, "defineFwConfig") && len(x.List) > 0 {
+		if x != nil && x.Kind == ast.JSCall && ImportedAs(x.X, "defineFwConfig") && len(x.List) > 0 {
 			x = x.List[0]
 		}
 		if x != nil && x.Kind == ast.JSObject {
@@ -190,7 +190,7 @@ func configObject(f *codeFile) *ast.JSNode {
 		}
 		return nil
 	}
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		for _, st := range s.Program.List {
 			switch {
 			case st.Kind == ast.JSExport && st.Has(ast.FlagDefault):

@@ -1,4 +1,4 @@
-package rules
+package code
 
 import (
 	"bytes"
@@ -11,27 +11,28 @@ import (
 // Helpers of the code rules that follow the router's current route
 // (FW604, FW606) and name things at a place of a file (FW604, FW605).
 
-// routes tells which expressions of one file are the current route: it
+// Routes tells which expressions of one file are the current route: it
 // knows the file's route middleware functions, whose to and from
 // parameters are routes.
-type routes struct {
+type Routes struct {
 	middleware map[*ast.JSNode]bool // functions given to defineFwRouteMiddleware / addRouteMiddleware
 }
 
-func newRoutes(f *codeFile) *routes {
-	r := &routes{middleware: map[*ast.JSNode]bool{}}
-	if f.code == nil || !bytes.Contains(f.text, []byte("RouteMiddleware")) {
+// NewRoutes finds the route middleware functions of f.
+func NewRoutes(f *File) *Routes {
+	r := &Routes{middleware: map[*ast.JSNode]bool{}}
+	if f.Code == nil || !bytes.Contains(f.Text, []byte("RouteMiddleware")) {
 		return r
 	}
-	walkCode(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+	Walk(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
 		if n.Kind != ast.JSCall || len(n.List) == 0 {
 			return true
 		}
 		var fn *ast.JSNode
 		switch {
-		case importedAs(n.X, "defineFwRouteMiddleware"):
+		case ImportedAs(n.X, "defineFwRouteMiddleware"):
 			fn = n.List[0]
-		case importedAs(n.X, "addRouteMiddleware"):
+		case ImportedAs(n.X, "addRouteMiddleware"):
 			fn = n.List[0]
 			if len(n.List) > 1 && (fn.Kind == ast.JSString || fn.Kind == ast.JSTemplate) {
 				fn = n.List[1]
@@ -45,20 +46,20 @@ func newRoutes(f *codeFile) *routes {
 	return r
 }
 
-// value reports whether n evaluates to the current route: useRoute() (the
+// Value reports whether n evaluates to the current route: useRoute() (the
 // framework's, not a local function of that name), a binding that holds
 // it and is never assigned again, $route in a template, this.$route,
 // <router>.currentRoute.value, and the to and from parameters of a route
 // middleware.
-func (r *routes) value(n *ast.JSNode, tx *ast.TemplateExpr) bool { return r.valueDepth(n, tx, 0) }
+func (r *Routes) Value(n *ast.JSNode, tx *ast.TemplateExpr) bool { return r.valueDepth(n, tx, 0) }
 
-func (r *routes) valueDepth(n *ast.JSNode, tx *ast.TemplateExpr, depth int) bool {
+func (r *Routes) valueDepth(n *ast.JSNode, tx *ast.TemplateExpr, depth int) bool {
 	if n == nil || depth > 4 {
 		return false
 	}
 	switch n.Kind {
 	case ast.JSCall:
-		return len(n.List) == 0 && importedAs(n.X, "useRoute")
+		return len(n.List) == 0 && ImportedAs(n.X, "useRoute")
 	case ast.JSIdent:
 		b := n.Resolve()
 		if b == nil {
@@ -66,7 +67,7 @@ func (r *routes) valueDepth(n *ast.JSNode, tx *ast.TemplateExpr, depth int) bool
 		}
 		switch b.Kind {
 		case ast.BindConst, ast.BindLet, ast.BindVar:
-			return b.Path == nil && !reassigned(b) && r.valueDepth(ast.Unawait(b.Init), nil, depth+1)
+			return b.Path == nil && !Reassigned(b) && r.valueDepth(ast.Unawait(b.Init), nil, depth+1)
 		case ast.BindParam:
 			return r.middleware[b.Decl] && paramIndex(b) <= 1
 		}
@@ -84,26 +85,26 @@ func (r *routes) valueDepth(n *ast.JSNode, tx *ast.TemplateExpr, depth int) bool
 
 // router reports whether n is the router: useRouter(), a binding that
 // holds it, $router in a template, this.$router.
-func (r *routes) router(n *ast.JSNode, tx *ast.TemplateExpr, depth int) bool {
+func (r *Routes) router(n *ast.JSNode, tx *ast.TemplateExpr, depth int) bool {
 	switch {
 	case n == nil || depth > 4:
 		return false
 	case n.Kind == ast.JSCall:
-		return len(n.List) == 0 && importedAs(n.X, "useRouter")
+		return len(n.List) == 0 && ImportedAs(n.X, "useRouter")
 	case n.Kind == ast.JSIdent:
 		b := n.Resolve()
 		if b == nil {
 			return tx != nil && n.Name == "$router"
 		}
-		return (b.Kind == ast.BindConst || b.Kind == ast.BindLet || b.Kind == ast.BindVar) && b.Path == nil && !reassigned(b) && r.router(ast.Unawait(b.Init), nil, depth+1)
+		return (b.Kind == ast.BindConst || b.Kind == ast.BindLet || b.Kind == ast.BindVar) && b.Path == nil && !Reassigned(b) && r.router(ast.Unawait(b.Init), nil, depth+1)
 	case n.Kind == ast.JSMember:
 		return !n.Has(ast.FlagComputed) && n.Name == "$router" && n.X.Kind == ast.JSThis
 	}
 	return false
 }
 
-// reassigned reports whether a binding is assigned after its declaration.
-func reassigned(b *ast.Binding) bool {
+// Reassigned reports whether a binding is assigned after its declaration.
+func Reassigned(b *ast.Binding) bool {
 	for _, ref := range b.Refs {
 		if ref.Write {
 			return true
@@ -126,9 +127,9 @@ func paramIndex(b *ast.Binding) int {
 	return -1
 }
 
-// param returns a function's parameter at index i when it is a plain name
+// Param returns a function's parameter at index i when it is a plain name
 // (with or without a default value), nil otherwise.
-func param(fn *ast.JSNode, i int) *ast.JSNode {
+func Param(fn *ast.JSNode, i int) *ast.JSNode {
 	if fn == nil || i >= len(fn.List) {
 		return nil
 	}
@@ -142,10 +143,10 @@ func param(fn *ast.JSNode, i int) *ast.JSNode {
 	return p
 }
 
-// localFunction returns the function an expression is: a function or arrow
+// LocalFunction returns the function an expression is: a function or arrow
 // written in place, or a name bound to one in the file (a function
 // declaration, a const never assigned again); nil otherwise.
-func localFunction(n *ast.JSNode) *ast.JSNode {
+func LocalFunction(n *ast.JSNode) *ast.JSNode {
 	if n == nil {
 		return nil
 	}
@@ -165,21 +166,21 @@ func localFunction(n *ast.JSNode) *ast.JSNode {
 	return nil
 }
 
-// bindingAt returns the binding that name refers to at offset at of f
+// BindingAt returns the binding that name refers to at offset at of f
 // (nil: none, a global or an auto-import): the declaration of that name
 // whose scope is the innermost one holding at, in the script holding at.
-func bindingAt(f *codeFile, name string, at int) *ast.Binding {
-	if f.code == nil {
+func BindingAt(f *File, name string, at int) *ast.Binding {
+	if f.Code == nil {
 		return nil
 	}
 	var best *ast.Binding
 	size := func(b *ast.Binding) int {
 		if b.Scope == nil || b.Scope.Node == nil {
-			return len(f.text) + 1
+			return len(f.Text) + 1
 		}
 		return b.Scope.Node.Loc.Len()
 	}
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		if at < s.Program.Loc.Start || at > s.Program.Loc.End {
 			continue
 		}
@@ -203,21 +204,21 @@ func bindingAt(f *codeFile, name string, at int) *ast.Binding {
 	return best
 }
 
-// freeAt reports whether name can be used at offset at of f for the
+// FreeAt reports whether name can be used at offset at of f for the
 // global or auto-import of that name, or for an import of it: no local
 // binding of the name is in scope there.
-func freeAt(f *codeFile, name string, at int) bool {
-	b := bindingAt(f, name, at)
+func FreeAt(f *File, name string, at int) bool {
+	b := BindingAt(f, name, at)
 	return b == nil || b.Kind == ast.BindImport && b.Decl != nil && b.Decl.Name == name
 }
 
 // importSource returns the module an import binding comes from ("" for
 // other bindings).
-func importSource(f *codeFile, b *ast.Binding) string {
-	if b == nil || b.Kind != ast.BindImport || f.code == nil {
+func importSource(f *File, b *ast.Binding) string {
+	if b == nil || b.Kind != ast.BindImport || f.Code == nil {
 		return ""
 	}
-	for _, s := range f.code.Scripts {
+	for _, s := range f.Code.Scripts {
 		for _, st := range s.Program.List {
 			if st.Kind != ast.JSImport {
 				continue
@@ -236,10 +237,10 @@ func importSource(f *codeFile, b *ast.Binding) string {
 // and isAbsolute are the path module's.
 var pathModules = map[string]bool{"path": true, "node:path": true, "pathe": true, "upath": true, "path/posix": true, "node:path/posix": true}
 
-// pathFunc returns the name of the path module's function that a callee
+// PathFunc returns the name of the path module's function that a callee
 // is (`join` imported from node:path, `path.join` with path the module),
 // "" otherwise.
-func pathFunc(f *codeFile, callee *ast.JSNode) string {
+func PathFunc(f *File, callee *ast.JSNode) string {
 	switch {
 	case callee == nil:
 	case callee.Kind == ast.JSIdent:
@@ -258,9 +259,9 @@ func pathFunc(f *codeFile, callee *ast.JSNode) string {
 // [slug], [[optional]], [...catchAll], also inside a segment (user-[id]).
 var paramPattern = regexp.MustCompile(`\[\[?(?:\.\.\.)?([A-Za-z_$][\w$]*)\]?\]`)
 
-// pageParams returns the names of the route parameters of a page (rel is
+// PageParams returns the names of the route parameters of a page (rel is
 // its project-relative path), in path order; nil for a static page.
-func pageParams(rel string) []string {
+func PageParams(rel string) []string {
 	i := strings.LastIndex("/"+rel, "/pages/")
 	if i < 0 {
 		return nil
@@ -278,28 +279,28 @@ func pageParams(rel string) []string {
 	return out
 }
 
-// lineEnd is the line end the file uses.
-func (f *codeFile) lineEnd() string {
-	if bytes.Contains(f.text, []byte("\r\n")) {
+// LineEnd is the line end the file uses.
+func (f *File) LineEnd() string {
+	if bytes.Contains(f.Text, []byte("\r\n")) {
 		return "\r\n"
 	}
 	return "\n"
 }
 
-// lineStart returns the offset of the start of the line holding at.
-func (f *codeFile) lineStart(at int) int {
-	for at > 0 && f.text[at-1] != '\n' && f.text[at-1] != '\r' {
+// LineStart returns the offset of the start of the line holding at.
+func (f *File) LineStart(at int) int {
+	for at > 0 && f.Text[at-1] != '\n' && f.Text[at-1] != '\r' {
 		at--
 	}
 	return at
 }
 
-// indentAt returns the spaces and tabs that begin the line holding at.
-func (f *codeFile) indentAt(at int) string {
-	s := f.lineStart(at)
+// IndentAt returns the spaces and tabs that begin the line holding at.
+func (f *File) IndentAt(at int) string {
+	s := f.LineStart(at)
 	e := s
-	for e < len(f.text) && (f.text[e] == ' ' || f.text[e] == '\t') {
+	for e < len(f.Text) && (f.Text[e] == ' ' || f.Text[e] == '\t') {
 		e++
 	}
-	return string(f.text[s:e])
+	return string(f.Text[s:e])
 }

@@ -1,4 +1,4 @@
-package rules
+package code
 
 import (
 	"strings"
@@ -24,11 +24,11 @@ var dataComposables = []string{"useAsyncData", "useFetch", "useLazyAsyncData", "
 // follow.
 var dataFields = map[string]bool{"data": true, "error": true, "refresh": true, "execute": true, "pending": true, "status": true, "clear": true}
 
-// dataCall is one call of a data composable.
-type dataCall struct {
-	file *codeFile
-	call *ast.JSNode // the JSCall
-	name string      // useFetch, useAsyncData, ...
+// DataCall is one call of a data composable.
+type DataCall struct {
+	File *File
+	Call *ast.JSNode // the JSCall
+	Name string      // useFetch, useAsyncData, ...
 }
 
 // options returns the call's options argument and its index: the argument
@@ -36,15 +36,15 @@ type dataCall struct {
 // optional). It is nil when the call has none; index is where it would go,
 // or -1 when the arguments do not tell (a spread, a handler that is not a
 // function).
-func (c *dataCall) options() (opts *ast.JSNode, index int) {
-	args := c.call.List
+func (c *DataCall) options() (opts *ast.JSNode, index int) {
+	args := c.Call.List
 	for _, a := range args {
 		if a.Kind == ast.JSSpread {
 			return nil, -1
 		}
 	}
 	i := 1 // useFetch(url, options)
-	if c.name == "useAsyncData" || c.name == "useLazyAsyncData" {
+	if c.Name == "useAsyncData" || c.Name == "useLazyAsyncData" {
 		// useAsyncData([key,] handler, [options]): the framework takes a
 		// first argument that is a string as the key.
 		switch {
@@ -66,10 +66,10 @@ func (c *dataCall) options() (opts *ast.JSNode, index int) {
 	return nil, i
 }
 
-// option returns the property key of the call's options object literal,
+// Option returns the property key of the call's options object literal,
 // nil when it has none. known is false when the options are not an object
 // literal (a variable, a spread inside), so that the property may be set.
-func (c *dataCall) option(key string) (prop *ast.JSNode, known bool) {
+func (c *DataCall) Option(key string) (prop *ast.JSNode, known bool) {
 	opts, i := c.options()
 	if i < 0 {
 		return nil, false
@@ -82,36 +82,36 @@ func (c *dataCall) option(key string) (prop *ast.JSNode, known bool) {
 	}
 	for _, p := range opts.List {
 		if p.Kind == ast.JSSpread || p.Has(ast.FlagComputed) {
-			return objProp(opts, key), false
+			return ObjProp(opts, key), false
 		}
 	}
-	return objProp(opts, key), true
+	return ObjProp(opts, key), true
 }
 
-// addOption returns the edit that sets key: value in the call's options
+// AddOption returns the edit that sets key: value in the call's options
 // (adding the argument when the call has none), and whether it can be made.
-func (c *dataCall) addOption(key, value string) (span ast.Span, text string, ok bool) {
+func (c *DataCall) AddOption(key, value string) (span ast.Span, text string, ok bool) {
 	opts, i := c.options()
 	switch {
 	case i < 0:
 		return ast.Span{}, "", false
 	case opts == nil:
 		// A new last argument, after the argument before it.
-		if i != len(c.call.List) || i == 0 {
+		if i != len(c.Call.List) || i == 0 {
 			return ast.Span{}, "", false
 		}
-		at := c.call.List[i-1].Loc.End
+		at := c.Call.List[i-1].Loc.End
 		return ast.Span{Start: at, End: at}, ", { " + key + ": " + value + " }", true
 	case opts.Kind != ast.JSObject:
 		return ast.Span{}, "", false
 	}
-	return insertProp(c.file, opts, key+": "+value)
+	return InsertProp(c.File, opts, key+": "+value)
 }
 
-// insertProp returns the edit that adds the property prop (`key: value`)
+// InsertProp returns the edit that adds the property prop (`key: value`)
 // to the object literal obj of f, after its last property.
-func insertProp(f *codeFile, obj *ast.JSNode, prop string) (span ast.Span, text string, ok bool) {
-	src := f.text
+func InsertProp(f *File, obj *ast.JSNode, prop string) (span ast.Span, text string, ok bool) {
+	src := f.Text
 	if len(obj.List) == 0 {
 		// `{}` (maybe with spaces): fill it.
 		return ast.Span{Start: obj.Loc.Start + 1, End: obj.Loc.End - 1}, " " + prop + " ", true
@@ -129,71 +129,71 @@ func insertProp(f *codeFile, obj *ast.JSNode, prop string) (span ast.Span, text 
 	return ast.Span{Start: at, End: at}, ", " + prop, true
 }
 
-// composable is a function of the project that returns a data
+// Composable is a function of the project that returns a data
 // composable's result: calling it is calling that composable.
-type composable struct {
+type Composable struct {
 	name string
-	call *dataCall
+	Call *DataCall
 	// fields maps the returned object's keys to the result's fields
 	// (`return { posts: data, refresh }` -> posts: data, refresh:
 	// refresh); nil when the whole result is returned.
 	fields map[string]string
 }
 
-// dataUse is one read of a field of a data composable's result.
-type dataUse struct {
-	file  *codeFile
-	call  *dataCall
-	field string // data, error, refresh, execute, pending, status, clear
-	// ref is the expression whose value is the field (the ref `d` or
+// DataUse is one read of a field of a data composable's result.
+type DataUse struct {
+	File  *File
+	Call  *DataCall
+	Field string // data, error, refresh, execute, pending, status, clear
+	// Ref is the expression whose value is the field (the ref `d` or
 	// `r.data`, the function `refresh`); val is the expression that reads
 	// the ref's value (`d.value`; in a template, where refs are unwrapped,
 	// `d` itself), nil when the ref is used as a ref (watch(d)) or the field
 	// is a function.
-	ref, val *ast.JSNode
-	// up are the ancestors of val (of ref when val is nil), nearest last,
+	Ref, Val *ast.JSNode
+	// Up are the ancestors of val (of ref when val is nil), nearest last,
 	// within the script or template expression.
-	up []*ast.JSNode
-	tx *ast.TemplateExpr // the template expression it is in, nil in a script
+	Up []*ast.JSNode
+	Tx *ast.TemplateExpr // the template expression it is in, nil in a script
 }
 
-// parent returns the nearest ancestor of the use's expression, nil at the
+// Parent returns the nearest ancestor of the use's expression, nil at the
 // top of a template expression.
-func (u *dataUse) parent() *ast.JSNode {
-	if len(u.up) == 0 {
+func (u *DataUse) Parent() *ast.JSNode {
+	if len(u.Up) == 0 {
 		return nil
 	}
-	return u.up[len(u.up)-1]
+	return u.Up[len(u.Up)-1]
 }
 
-// dataIndex is every data composable call of the code and the reads of
+// DataIndex is every data composable call of the code and the reads of
 // their results.
-type dataIndex struct {
-	ci          *codeIndex
-	calls       []*dataCall
-	composables map[string]*composable
+type DataIndex struct {
+	ci          *Index
+	Calls       []*DataCall
+	Composables map[string]*Composable
 	// decls are the declarations initialized by a call of a function named
 	// like a composable (use...), by file: the candidates resolve binds.
-	decls map[*codeFile][]*ast.JSNode
-	// inside maps the name of a function of the project named use* to the
+	decls map[*File][]*ast.JSNode
+	// Inside maps the name of a function of the project named use* to the
 	// data calls its body makes (returned or not): FW604 follows a page
 	// into the composables it calls.
-	inside map[string][]*dataCall
+	Inside map[string][]*DataCall
 	// bound are the bindings that hold a result or one of its fields.
 	bound map[*ast.Binding]boundResult
-	uses  []*dataUse
+	Uses  []*DataUse
 }
 
 // boundResult is what a binding holds: a field of call's result, or the
 // whole result (field "").
 type boundResult struct {
-	call  *dataCall
+	call  *DataCall
 	field string
 }
 
-func newDataIndex(ci *codeIndex) *dataIndex {
-	d := &dataIndex{ci: ci, composables: map[string]*composable{}, inside: map[string][]*dataCall{}, bound: map[*ast.Binding]boundResult{}, decls: map[*codeFile][]*ast.JSNode{}}
-	for _, f := range ci.files {
+func newDataIndex(ci *Index) *DataIndex {
+	d := &DataIndex{ci: ci, Composables: map[string]*Composable{}, Inside: map[string][]*DataCall{}, bound: map[*ast.Binding]boundResult{}, decls: map[*File][]*ast.JSNode{}}
+	for _, f := range ci.Files {
 		d.addFile(f)
 	}
 	return d
@@ -202,13 +202,13 @@ func newDataIndex(ci *codeIndex) *dataIndex {
 // composableNames are the names of the project's composables (those that
 // return a data composable's result, and those that make a data call), as
 // trigger words.
-func (d *dataIndex) composableNames() [][]byte {
+func (d *DataIndex) composableNames() [][]byte {
 	var out [][]byte
-	for name := range d.composables {
+	for name := range d.Composables {
 		out = append(out, []byte(name))
 	}
-	for name := range d.inside {
-		if d.composables[name] == nil {
+	for name := range d.Inside {
+		if d.Composables[name] == nil {
 			out = append(out, []byte(name))
 		}
 	}
@@ -218,36 +218,36 @@ func (d *dataIndex) composableNames() [][]byte {
 // callOf returns the data call an expression (unawaited) is, nil when it is
 // not one. A call of a project composable is its inner call, with the
 // composable.
-func (d *dataIndex) callOf(f *codeFile, n *ast.JSNode) (*dataCall, *composable) {
+func (d *DataIndex) callOf(f *File, n *ast.JSNode) (*DataCall, *Composable) {
 	n = ast.Unawait(n)
 	if n == nil || n.Kind != ast.JSCall || n.X == nil || n.X.Kind != ast.JSIdent {
 		return nil, nil
 	}
-	if importedAs(n.X, dataComposables...) {
+	if ImportedAs(n.X, dataComposables...) {
 		name := n.X.Name
 		if b := n.X.Resolve(); b != nil {
 			name = b.Decl.Name
 		}
-		return &dataCall{file: f, call: n, name: name}, nil
+		return &DataCall{File: f, Call: n, Name: name}, nil
 	}
-	if c := d.composables[n.X.Name]; c != nil && (n.X.Resolve() == nil || n.X.Resolve().Kind == ast.BindImport) {
-		return c.call, c
+	if c := d.Composables[n.X.Name]; c != nil && (n.X.Resolve() == nil || n.X.Resolve().Kind == ast.BindImport) {
+		return c.Call, c
 	}
 	return nil, nil
 }
 
 // addFile finds f's data calls and the composables it defines.
-func (d *dataIndex) addFile(f *codeFile) {
-	if f.code == nil {
+func (d *DataIndex) addFile(f *File) {
+	if f.Code == nil {
 		return
 	}
-	walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+	Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 		switch n.Kind {
 		case ast.JSCall:
 			if c, comp := d.callOf(f, n); c != nil && comp == nil {
-				d.calls = append(d.calls, c)
+				d.Calls = append(d.Calls, c)
 				if name := enclosingUse(up); name != "" {
-					d.inside[name] = append(d.inside[name], c)
+					d.Inside[name] = append(d.Inside[name], c)
 				}
 			}
 		case ast.JSDeclarator:
@@ -255,10 +255,10 @@ func (d *dataIndex) addFile(f *codeFile) {
 				d.decls[f] = append(d.decls[f], n)
 			}
 		case ast.JSFunction, ast.JSArrow:
-			if name := functionName(n, up); name != "" && len(name) > 3 && name[:3] == "use" {
+			if name := FunctionName(n, up); name != "" && len(name) > 3 && name[:3] == "use" {
 				if c := d.returned(f, n); c != nil {
 					c.name = name
-					d.composables[name] = c
+					d.Composables[name] = c
 				}
 			}
 		}
@@ -271,7 +271,7 @@ func (d *dataIndex) addFile(f *codeFile) {
 func enclosingUse(up []*ast.JSNode) string {
 	for i := len(up) - 1; i >= 0; i-- {
 		if k := up[i].Kind; k == ast.JSFunction || k == ast.JSArrow {
-			if name := functionName(up[i], up[:i]); len(name) > 3 && name[:3] == "use" {
+			if name := FunctionName(up[i], up[:i]); len(name) > 3 && name[:3] == "use" {
 				return name
 			}
 			return ""
@@ -280,10 +280,10 @@ func enclosingUse(up []*ast.JSNode) string {
 	return ""
 }
 
-// functionName returns the name a function is declared or bound under:
+// FunctionName returns the name a function is declared or bound under:
 // `function useX() {}`, `const useX = () => ...`, `export const useX =
 // function () {}`; "" for others.
-func functionName(fn *ast.JSNode, up []*ast.JSNode) string {
+func FunctionName(fn *ast.JSNode, up []*ast.JSNode) string {
 	if fn.Kind == ast.JSFunction && fn.Name != "" {
 		return fn.Name
 	}
@@ -297,27 +297,27 @@ func functionName(fn *ast.JSNode, up []*ast.JSNode) string {
 
 // returned returns what a function returns when it is a data composable's
 // result (the whole result, or an object of its fields), nil otherwise.
-func (d *dataIndex) returned(f *codeFile, fn *ast.JSNode) *composable {
+func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 	for _, r := range ast.Returns(fn) {
 		if c, _ := d.callOf(f, r); c != nil {
-			return &composable{call: c}
+			return &Composable{Call: c}
 		}
 		r = ast.Unawait(r)
 		switch r.Kind {
 		case ast.JSIdent:
 			if b := r.Resolve(); b != nil && b.Path == nil {
 				if c, _ := d.callOf(f, b.Init); c != nil {
-					return &composable{call: c}
+					return &Composable{Call: c}
 				}
 			}
 		case ast.JSObject:
-			out := &composable{fields: map[string]string{}}
+			out := &Composable{fields: map[string]string{}}
 			for _, p := range r.List {
 				switch {
 				case p.Kind == ast.JSSpread:
 					if b := p.X.Resolve(); b != nil && b.Path == nil {
 						if c, _ := d.callOf(f, b.Init); c != nil {
-							out.call = c
+							out.Call = c
 							for k := range dataFields {
 								out.fields[k] = k
 							}
@@ -328,13 +328,13 @@ func (d *dataIndex) returned(f *codeFile, fn *ast.JSNode) *composable {
 					if b == nil || len(b.Path) != 1 || !dataFields[b.Path[0]] {
 						continue
 					}
-					if c, _ := d.callOf(f, b.Init); c != nil && (out.call == nil || out.call == c || out.call.call == c.call) {
-						out.call = c
+					if c, _ := d.callOf(f, b.Init); c != nil && (out.Call == nil || out.Call == c || out.Call.Call == c.Call) {
+						out.Call = c
 						out.fields[p.Name] = b.Path[0]
 					}
 				}
 			}
-			if out.call != nil {
+			if out.Call != nil {
 				return out
 			}
 		}
@@ -345,9 +345,9 @@ func (d *dataIndex) returned(f *codeFile, fn *ast.JSNode) *composable {
 // resolve binds the results of every data call (and composable call) of
 // the files read, then collects the reads of them, walking only the files
 // that bind some.
-func (d *dataIndex) resolve() {
-	var walk []*codeFile
-	for _, f := range d.ci.files {
+func (d *DataIndex) resolve() {
+	var walk []*File
+	for _, f := range d.ci.Files {
 		n := len(d.bound)
 		for _, decl := range d.decls[f] {
 			if c, comp := d.callOf(f, decl.Y); c != nil {
@@ -359,7 +359,7 @@ func (d *dataIndex) resolve() {
 		}
 	}
 	for _, f := range walk {
-		walkCode(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSIdent || n.DeclBinding() != nil {
 				return true
 			}
@@ -379,7 +379,7 @@ func (d *dataIndex) resolve() {
 
 // bind records the bindings a declaration's target pattern gets from a
 // data call's result (through a composable's field map).
-func (d *dataIndex) bind(target *ast.JSNode, c *dataCall, comp *composable) {
+func (d *DataIndex) bind(target *ast.JSNode, c *DataCall, comp *Composable) {
 	ast.WalkJS(target, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 		b := n.DeclBinding()
 		if b == nil {
@@ -405,7 +405,7 @@ func (d *dataIndex) bind(target *ast.JSNode, c *dataCall, comp *composable) {
 }
 
 // use records one read of a bound result.
-func (d *dataIndex) use(f *codeFile, r boundResult, ident *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
+func (d *DataIndex) use(f *File, r boundResult, ident *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
 	ref, field := ident, r.field
 	up = append([]*ast.JSNode(nil), up...)
 	if field == "" {
@@ -419,27 +419,38 @@ func (d *dataIndex) use(f *codeFile, r boundResult, ident *ast.JSNode, up []*ast
 		}
 		ref, field, up = m, m.Name, up[:len(up)-1]
 	}
-	u := &dataUse{file: f, call: r.call, field: field, ref: ref, up: up, tx: tx}
+	u := &DataUse{File: f, Call: r.call, Field: field, Ref: ref, Up: up, Tx: tx}
 	switch field {
 	case "refresh", "execute", "clear":
 		// Functions, not refs.
 	default:
 		if len(up) > 0 {
 			if m := up[len(up)-1]; m.Kind == ast.JSMember && m.X == ref && !m.Has(ast.FlagComputed) && m.Name == "value" {
-				u.val, u.up = m, up[:len(up)-1]
+				u.Val, u.Up = m, up[:len(up)-1]
 				break
 			}
 		}
 		if tx != nil && ref == ident {
-			u.val = ref // the template unwraps top-level refs
+			u.Val = ref // the template unwraps top-level refs
 		}
 	}
-	d.uses = append(d.uses, u)
+	d.Uses = append(d.Uses, u)
 }
 
-// mutatingMethods are the methods that change an array, a Map or a Set in
+// MutatingMethods are the methods that change an array, a Map or a Set in
 // place.
-var mutatingMethods = map[string]bool{
+var MutatingMethods = map[string]bool{
 	"push": true, "pop": true, "shift": true, "unshift": true, "splice": true, "sort": true, "reverse": true,
 	"fill": true, "copyWithin": true, "set": true, "add": true, "delete": true, "clear": true,
+}
+
+// NotImmediate reports whether a data call sets immediate: false in its
+// options object literal.
+func NotImmediate(c *DataCall) bool {
+	prop, _ := c.Option("immediate")
+	if prop == nil {
+		return false
+	}
+	v, ok := BoolValue(prop.Y)
+	return ok && !v
 }

@@ -1,0 +1,196 @@
+package code
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
+)
+
+// Paths written in code or for app files, followed statically (FW110,
+// FW607, FW612, FW613).
+
+// ResolveSrcPath resolves a path the config writes for app files: ~/ and @/
+// from srcDir, ~~/ and @@/ from rootDir, an absolute path as it is, and a
+// relative one from srcDir.
+func ResolveSrcPath(d *compat.Detection, p string) string {
+	for _, a := range []struct{ prefix, base string }{{"~~/", d.Root}, {"@@/", d.Root}, {"~/", d.Current.SrcDir}, {"@/", d.Current.SrcDir}} {
+		if rest, ok := strings.CutPrefix(p, a.prefix); ok {
+			return filepath.Join(a.base, filepath.FromSlash(rest))
+		}
+	}
+	switch p {
+	case "~", "@":
+		return d.Current.SrcDir
+	case "~~", "@@":
+		return d.Root
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(d.Current.SrcDir, filepath.FromSlash(p))
+}
+
+// StaticPath returns the absolute path an expression of f evaluates to
+// when it can be followed statically: a string (relative to f's
+// directory), __dirname, import.meta.dirname, resolve/join/dirname of the
+// path module, fileURLToPath(import.meta.url or new URL(s,
+// import.meta.url)), createResolver(base).resolve(...), and consts that
+// hold one. import.meta.url is "file://" + f's path.
+func StaticPath(f *File, n *ast.JSNode, depth int) (string, bool) {
+	dir := filepath.Dir(f.Path)
+	if n == nil || depth > 6 {
+		return "", false
+	}
+	if s, ok := StringValue(n); ok {
+		if filepath.IsAbs(s) || strings.HasPrefix(s, "file://") {
+			return s, true
+		}
+		return filepath.Join(dir, filepath.FromSlash(s)), true
+	}
+	switch n.Kind {
+	case ast.JSIdent:
+		b := n.Resolve()
+		switch {
+		case b == nil && n.Name == "__dirname":
+			return dir, true
+		case b == nil && n.Name == "__filename":
+			return f.Path, true
+		case b != nil && b.Kind == ast.BindConst && b.Path == nil:
+			return StaticPath(f, b.Init, depth+1)
+		}
+	case ast.JSMember:
+		if prop := ImportMetaProp(n); prop != "" {
+			switch prop {
+			case "url":
+				return "file://" + f.Path, true
+			case "dirname":
+				return dir, true
+			case "filename":
+				return f.Path, true
+			}
+		}
+	case ast.JSNew:
+		// new URL('./x', import.meta.url)
+		if ast.MemberPath(n.X) == "URL" && len(n.List) == 2 {
+			rel, ok1 := StringValue(n.List[0])
+			base, ok2 := StaticPath(f, n.List[1], depth+1)
+			if ok1 && ok2 && strings.HasPrefix(base, "file://") {
+				return "file://" + filepath.Join(filepath.Dir(strings.TrimPrefix(base, "file://")), filepath.FromSlash(rel)), true
+			}
+		}
+	case ast.JSCall:
+		if resolverBase, ok := resolverCall(f, n, depth); ok {
+			return joinArgs(f, resolverBase, n.List, depth)
+		}
+		switch fn := PathFunc(f, n.X); {
+		case fn == "resolve":
+			return joinArgs(f, f.rootDir(), n.List, depth)
+		case fn == "join" && len(n.List) > 0:
+			first, ok := StaticPath(f, n.List[0], depth+1)
+			if !ok || strings.HasPrefix(first, "file://") {
+				return "", false
+			}
+			return joinArgs(f, first, n.List[1:], depth)
+		case fn == "dirname" && len(n.List) == 1:
+			p, ok := StaticPath(f, n.List[0], depth+1)
+			if ok && !strings.HasPrefix(p, "file://") {
+				return filepath.Dir(p), true
+			}
+		case fn == "" && n.X.Kind == ast.JSIdent && len(n.List) == 1 && urlFunc(f, n.X) == "fileURLToPath":
+			p, ok := StaticPath(f, n.List[0], depth+1)
+			if ok && strings.HasPrefix(p, "file://") {
+				return strings.TrimPrefix(p, "file://"), true
+			}
+		}
+	}
+	return "", false
+}
+
+// ImportMetaProp returns x of `import.meta.x`, "" for any other node.
+func ImportMetaProp(n *ast.JSNode) string {
+	if n != nil && n.Kind == ast.JSMember && n.X != nil && n.X.Kind == ast.JSMeta && n.X.Name == "import.meta" && !n.Has(ast.FlagComputed) {
+		return n.Name
+	}
+	return ""
+}
+
+// rootDir is the directory a relative path resolves against at build
+// time: the project's root (the config's directory).
+func (f *File) rootDir() string {
+	if f.Src != nil && f.Rel != "" {
+		root := f.Path
+		for range strings.Split(f.Rel, "/") {
+			root = filepath.Dir(root)
+		}
+		return root
+	}
+	return filepath.Dir(f.Path)
+}
+
+// joinArgs resolves path segments (string literals or paths it can follow)
+// against base, as path.resolve does.
+func joinArgs(f *File, base string, args []*ast.JSNode, depth int) (string, bool) {
+	out := base
+	for _, a := range args {
+		var seg string
+		if s, ok := StringValue(a); ok {
+			seg = filepath.FromSlash(s)
+		} else {
+			p, ok := StaticPath(f, a, depth+1)
+			if !ok || strings.HasPrefix(p, "file://") {
+				return "", false
+			}
+			seg = p
+		}
+		if filepath.IsAbs(seg) {
+			out = seg
+		} else {
+			out = filepath.Join(out, seg)
+		}
+	}
+	return out, true
+}
+
+// resolverCall reports whether a call is the resolve of
+// createResolver(base) (const { resolve } = createResolver(...), or
+// resolver.resolve(...) with const resolver = createResolver(...)), and
+// the directory it resolves against.
+func resolverCall(f *File, call *ast.JSNode, depth int) (string, bool) {
+	var init *ast.JSNode
+	switch x := call.X; {
+	case x.Kind == ast.JSIdent:
+		if b := x.Resolve(); b != nil && b.Kind == ast.BindConst && len(b.Path) == 1 && b.Path[0] == "resolve" {
+			init = b.Init
+		}
+	case x.Kind == ast.JSMember && !x.Has(ast.FlagComputed) && x.Name == "resolve" && x.X.Kind == ast.JSIdent:
+		if b := x.X.Resolve(); b != nil && b.Kind == ast.BindConst && b.Path == nil {
+			init = b.Init
+		}
+	}
+	if init == nil || init.Kind != ast.JSCall || !ImportedAs(init.X, "createResolver") || len(init.List) != 1 {
+		return "", false
+	}
+	base, ok := StaticPath(f, init.List[0], depth+1)
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(base, "file://") {
+		// A file URL: resolve against its directory.
+		return filepath.Dir(strings.TrimPrefix(base, "file://")), true
+	}
+	return base, true
+}
+
+// urlFunc returns the name of the url module's function a callee is.
+func urlFunc(f *File, callee *ast.JSNode) string {
+	b := callee.Resolve()
+	if b == nil || b.Kind != ast.BindImport {
+		return ""
+	}
+	if src := importSource(f, b); src == "url" || src == "node:url" {
+		return b.Decl.Name
+	}
+	return ""
+}
