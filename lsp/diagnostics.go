@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 
@@ -126,11 +127,25 @@ func (s *Server) publish(cfg string, res *checked) {
 			continue
 		}
 		p := PublishDiagnosticsParams{URI: s.uriOf(f), Diagnostics: s.union(f)}
-		if v, ok := res.versions[f]; ok {
+		v, open := res.versions[f]
+		if open {
 			p.Version = &v
 		}
 		if len(s.published[f]) == 0 {
 			delete(s.published, f)
+		}
+		// A file whose list is the one the client has already is not
+		// sent again: after an edit of one page of a large app, only
+		// what changed goes out, not every file's list. An open
+		// document hears after every check: the version tells the
+		// client which text the list is for.
+		if last, ok := s.sent[f]; ok && !open && reflect.DeepEqual(last, p.Diagnostics) {
+			continue
+		}
+		if len(p.Diagnostics) == 0 {
+			delete(s.sent, f)
+		} else {
+			s.sent[f] = p.Diagnostics
 		}
 		out = append(out, p)
 	}

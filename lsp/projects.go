@@ -316,6 +316,9 @@ func (s *Server) load(cfg string, snap snapshot) (res *checked) {
 			res.byFile = map[string][]*rules.Diagnostic{cfg: {d}}
 		}
 	}()
+	if c := s.ws.Cache; c != nil {
+		c.Next(cacheChecks)
+	}
 	l := s.ws.Loader()
 	l.Overlay = snap.overlay
 	p := l.Load(cfg, cfg)
@@ -349,6 +352,10 @@ func (s *Server) load(cfg string, snap snapshot) (res *checked) {
 	}
 	return res
 }
+
+// cacheChecks is how many checks a parsed file stays cached without being
+// asked for: enough for the projects an editor switches between.
+const cacheChecks = 32
 
 // options are the rules.Options of the project at cfg, and its settings:
 // its settings file's, with the baseline, as check runs it. A settings

@@ -31,6 +31,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
 	"github.com/fwmigrate/fwmigrate/workspace"
@@ -71,6 +72,7 @@ type Server struct {
 	docs        map[string]*document // by path and by real path
 	projects    map[string]*projectState
 	published   map[string]map[string][]Diagnostic // file -> config -> diagnostics
+	sent        map[string][]Diagnostic            // file -> the last list sent, when not empty
 	ws          *workspace.Workspace               // settings, baselines, the framework major: as check and apply have them
 	shown       map[string]bool                    // messages shown once
 
@@ -108,7 +110,8 @@ func newServer(opts Options) *Server {
 		docs:      map[string]*document{},
 		projects:  map[string]*projectState{},
 		published: map[string]map[string][]Diagnostic{},
-		ws:        workspace.New(settings.Flags{}),
+		ws:        newWorkspace(),
+		sent:      map[string][]Diagnostic{},
 		shown:     map[string]bool{},
 	}
 }
@@ -284,4 +287,13 @@ func (s *Server) showOnce(typ int, msg string) {
 		s.logf("fwmigrate lsp: %s", msg)
 		s.notify("window/showMessage", ShowMessageParams{Type: typ, Message: msg})
 	}
+}
+
+// newWorkspace is the server's workspace: the settings as check has them,
+// and a cache of the code read, so that a check after an edit parses the
+// edited file alone.
+func newWorkspace() *workspace.Workspace {
+	ws := workspace.New(settings.Flags{})
+	ws.Cache = project.NewCache()
+	return ws
 }

@@ -119,6 +119,9 @@ type Loader struct {
 	// means the disk has the file. Directory listings still come from the
 	// disk.
 	Overlay func(path string) (src []byte, ok bool)
+	// Cache, when set, keeps the code of source files read between the
+	// Loader's checks and the next Loader's (the language server's).
+	Cache *Cache
 
 	cwd string // real working directory, for displays
 
@@ -481,7 +484,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		abs = configPath
 	}
-	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}, overlay: l.Overlay}
+	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}, overlay: l.Overlay, cache: l.Cache}
 	// The config is cached by its real path, so that a project reached
 	// again as another's layer is the same parse. A file gone since it was
 	// found is reported by the read.
@@ -692,7 +695,7 @@ func (l *Loader) LayerProjects() []*Project {
 		// nothing new comes.
 		for _, e := range todo {
 			ly := l.load(e)
-			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay,
+			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay, cache: l.Cache,
 				RealRoot: e.root, ConfigReal: e.cfg, Journal: journalAt(e.root)}
 			l.fill(p, e)
 			l.InheritMajor(p)

@@ -80,6 +80,7 @@ type Project struct {
 	// overlay is the Loader's Overlay: the project's reads of source and
 	// text files go through it (readFile).
 	overlay func(path string) ([]byte, bool)
+	cache   *Cache // the Loader's, nil when none
 }
 
 // Failed returns the project of a config that could not be loaded at all

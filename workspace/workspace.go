@@ -39,6 +39,9 @@ type Workspace struct {
 	KeepBaselined bool
 	// NewLoader makes the project loaders (tests inject read errors).
 	NewLoader func() *project.Loader
+	// Cache, when set, keeps the code read between checks (a long-lived
+	// front end: the language server); a one-shot run has no use for it.
+	Cache *project.Cache
 
 	flags  settings.Flags
 	finder *settings.Finder
@@ -83,6 +86,7 @@ func (w *Workspace) Loader() *project.Loader {
 	if w.Overlay != nil {
 		l.Overlay = w.Overlay
 	}
+	l.Cache = w.Cache
 	return l
 }
 

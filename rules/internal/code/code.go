@@ -136,7 +136,7 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 		f := &File{Src: s, Path: s.Path, Display: s.Display, Rel: s.Rel}
 		f.Text, f.Err = s.Read()
 		if f.Err == nil && Triggered(f.Text, Triggers) {
-			f.Parse()
+			f.Code, f.Err = p.ReadCode(f.Path, f.Text)
 		}
 		read[i] = f
 	})
@@ -159,7 +159,7 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 				more = append(more, f)
 			}
 		}
-		par.For(len(more), func(i int) { more[i].Parse() })
+		par.For(len(more), func(i int) { more[i].Code, more[i].Err = p.ReadCode(more[i].Path, more[i].Text) })
 		for _, f := range more {
 			ci.keep(f)
 			ci.Data.addFile(f)
