@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"maps"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -307,9 +306,9 @@ type Insertion struct {
 // is false where no edit is made: d may not be hidden (Suppressible; and
 // FW903, about a comment, which another comment cannot hide), path is no
 // file the check reads suppressions in, the comment above covers every
-// rule already, or the inserted text is not proven a comment that the
-// check reads as hiding d (inside a multi-line string, a start tag, a
-// template literal or JSX text it would be text).
+// rule already, or the inserted text is not proven a comment there
+// (inside a multi-line string, a start tag, a template literal or JSX text
+// it would be text): verify.
 func SuppressEdit(p *project.Project, d *Diagnostic, path string) (edit Insertion, ok bool) {
 	if d.Line <= 0 || !Suppressible(d.Code) || d.Code == CodeUnusedSuppression {
 		return Insertion{}, false
@@ -325,7 +324,6 @@ func SuppressEdit(p *project.Project, d *Diagnostic, path string) (edit Insertio
 	if opener == "" {
 		return Insertion{}, false
 	}
-	covered := d.Line + 1 // d's line once a line is inserted above it
 	if prev := d.Line - 1; prev >= 1 && bytes.Contains(text[lines.Offset(prev, 1):start], []byte(suppressMarker)) {
 		var above *suppression
 		for _, s := range f.suppressions() {
@@ -343,7 +341,7 @@ func SuppressEdit(p *project.Project, d *Diagnostic, path string) (edit Insertio
 		case len(above.codes) == 0:
 			return Insertion{}, false // it covers every rule: d is not what it hides
 		}
-		edit.Offset, edit.Text, covered = above.codesEnd, ", "+d.Code, d.Line
+		edit.Offset, edit.Text = above.codesEnd, ", "+d.Code
 	} else {
 		indent := start
 		for indent < len(text) && (text[indent] == ' ' || text[indent] == '\t') {
@@ -361,7 +359,7 @@ func SuppressEdit(p *project.Project, d *Diagnostic, path string) (edit Insertio
 	}
 	next := make([]byte, 0, len(text)+len(edit.Text))
 	next = append(append(append(next, text[:edit.Offset]...), edit.Text...), text[edit.Offset:]...)
-	if !f.verify(next, edit.Offset, len(edit.Text), opener, d.Code, covered) {
+	if !f.verify(next, edit.Offset, len(edit.Text), opener) {
 		return Insertion{}, false
 	}
 	edit.At = lines.Position(edit.Offset)
@@ -465,26 +463,18 @@ func (f *suppressFile) opener(start int) string {
 }
 
 // verify reports whether next, f's text with n bytes inserted at at, still
-// reads as before, has those bytes in a comment of opener's kind, and has
-// a suppression the check reads as hiding code on line. When in doubt, no.
-func (f *suppressFile) verify(next []byte, at, n int, opener, code string, line int) bool {
-	var sups []*suppression
+// reads as before and has those bytes in a comment of opener's kind. When
+// in doubt, no.
+func (f *suppressFile) verify(next []byte, at, n int, opener string) bool {
 	switch f.kind {
 	case sfEnv:
 		// A line starting with # is a comment, unless it is inside a
 		// quoted value that spans lines: the values must read as before.
 		before, err1 := godotenv.UnmarshalBytes(f.text)
 		after, err2 := godotenv.UnmarshalBytes(next)
-		if err1 != nil || err2 != nil || !maps.Equal(before, after) {
-			return false
-		}
-		sups = envSuppressions(f.name, next)
+		return err1 == nil && err2 == nil && maps.Equal(before, after)
 	case sfConfig:
-		cf, err := ast.Parse(f.name, next)
-		if err != nil || !configCommentAt(cf, at, n) {
-			return false
-		}
-		sups = configSuppressions(f.name, cf)
+		return configCommentAt(f.name, next, at, n)
 	case sfTSConfig:
 		// JSON strings do not span lines: a line's start is between
 		// tokens or in a comment. The members must read as they did.
@@ -498,19 +488,9 @@ func (f *suppressFile) verify(next []byte, at, n int, opener, code string, line 
 				return false
 			}
 		}
-		sups = codeSuppressions(f.name, next)
-	default:
-		if !codeCommentAt(f.name, next, at, n, opener) {
-			return false
-		}
-		sups = codeSuppressions(f.name, next)
+		return true
 	}
-	for _, s := range sups {
-		if s.line == line && slices.ContainsFunc(s.codes, func(c string) bool { return strings.EqualFold(c, code) }) {
-			return true
-		}
-	}
-	return false
+	return codeCommentAt(f.name, next, at, n, opener)
 }
 
 // codeCommentAt reports whether the code file name, as next, still reads
@@ -592,9 +572,13 @@ func templateCommentAt(t *ast.VueTemplate, src []byte, at int, spans func(ast.Sp
 	return ok
 }
 
-// configCommentAt reports whether the config f has a fwmigrate-ignore
-// comment holding the n bytes inserted at at.
-func configCommentAt(f *ast.File, at, n int) bool {
+// configCommentAt reports whether the config text next still parses and
+// has a fwmigrate-ignore comment holding the n bytes inserted at at.
+func configCommentAt(name string, next []byte, at, n int) bool {
+	f, err := ast.Parse(name, next)
+	if err != nil {
+		return false
+	}
 	for _, c := range f.Comments {
 		if c.Loc.Start < at+n && at < c.Loc.End {
 			body := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*"))
