@@ -1,18 +1,13 @@
 package lsp
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
-	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/fix"
-	"github.com/fwmigrate/fwmigrate/internal/jsonc"
-	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -154,289 +149,22 @@ func textEdits(before, after []byte) []TextEdit {
 	return out
 }
 
-// Suppression comments: where the line above a finding can take a
-// fwmigrate-ignore comment, in which form, and the proof that what is
-// inserted is a comment there. The check reads these comments in the
-// config (rules/suppress.go: suppressions), in .env files, and in the app
-// code the code rules read and tsconfig.json (otherSuppressions).
-
-// suppressFile is a file a suppression comment may go in, as the check
-// read it.
-type suppressFile struct {
-	kind int    // one of the sf constants
-	name string // for the readers' messages
-	text []byte
-}
-
-const (
-	sfConfig = iota
-	sfEnv
-	sfTSConfig
-	sfScript // a script file: .ts .tsx .js .jsx .mjs .cjs .mts .cts
-	sfVue
-)
-
-// suppressFileOf finds path among the files of p the check reads
-// suppressions in; nil when it is none of them (or cannot be read now).
-func suppressFileOf(p *project.Project, path string) *suppressFile {
-	if p.File != nil && path == p.ConfigPath {
-		return &suppressFile{kind: sfConfig, name: p.ConfigDisplay, text: p.File.Src}
-	}
-	for _, ef := range p.Env {
-		if ef.Path == path && ef.Err == nil {
-			return &suppressFile{kind: sfEnv, name: ef.Display, text: ef.Src}
-		}
-	}
-	if p.TSConfig != nil && path == p.TSConfig.Path {
-		return &suppressFile{kind: sfTSConfig, name: p.TSConfig.Display, text: p.TSConfig.Src}
-	}
-	// A code file: the sources as the code rules read them (the overlay's
-	// text for an open document, which is the text the check read).
-	srcs := p.Sources()
-	i := sort.Search(len(srcs), func(i int) bool { return srcs[i].Path >= path })
-	if i == len(srcs) || srcs[i].Path != path || srcs[i].Lang() == "" {
-		return nil
-	}
-	text, err := srcs[i].Read()
-	if err != nil {
-		return nil
-	}
-	kind := sfScript
-	if srcs[i].Lang() == "vue" {
-		kind = sfVue
-	}
-	return &suppressFile{kind: kind, name: srcs[i].Path, text: text}
-}
-
-// opener is the comment opener a new suppression line at offset start (a
-// line's start) is written with: `//`, `#`, or `<!--` in a .vue template;
-// "" when none fits there (outside a .vue file's script and template
-// contents, or in a template not written in HTML).
-func (f *suppressFile) opener(start int) string {
-	switch f.kind {
-	case sfEnv:
-		return "#"
-	case sfVue:
-		blocks, ok := ast.SFCBlocks(f.text)
-		if !ok {
-			return ""
-		}
-		for _, b := range blocks {
-			if b.Content.Start > start || start >= b.Content.End {
-				continue
-			}
-			switch {
-			case b.Tag == "script":
-				return "//"
-			case b.Tag == "template" && (b.Lang == "" || b.Lang == "html"):
-				return "<!--"
-			}
-			return ""
-		}
-		return ""
-	}
-	return "//"
-}
-
-// codesRE matches the codes of a fwmigrate-ignore comment (group 1 of an
-// ownLines pattern) as rules/suppress.go reads them.
-const codesRE = `[ \t]*fwmigrate-ignore)([ \t]+[A-Za-z0-9_\-, \t]*[A-Za-z0-9_\-])?[ \t]*`
-
-// ownLines are the fwmigrate-ignore comments alone on their line that a
-// code can be added to, by the opener of a new one in the same file: the
-// codes are group 2.
-var ownLines = map[string][]*regexp.Regexp{
-	"//": {
-		regexp.MustCompile(`^([ \t]*//` + codesRE + `(?::.*)?$`),
-		regexp.MustCompile(`^([ \t]*/\*` + codesRE + `(?::.*?)?[ \t]*\*/[ \t]*$`),
-	},
-	"#":    {regexp.MustCompile(`^([ \t]*#` + codesRE + `(?::.*)?$`)},
-	"<!--": {regexp.MustCompile(`^([ \t]*<!--` + codesRE + `(?::.*?)?[ \t]*-->[ \t]*$`)},
-}
-
 // suppressAction is the action that hides d with a fwmigrate-ignore
-// comment on the line above (`//` in a config, a script, tsconfig.json or
-// a .vue file's script, `<!-- -->` in a .vue template, `#` in a .env
-// file), or adds d's code to such a comment already there. It is offered
-// only where the inserted text is proven a comment (verify).
+// comment: the edit rules.SuppressEdit makes (where the comment goes, in
+// which form, and the proof that it is one the check reads), as the
+// editor's range.
 func (s *Server) suppressAction(res *checked, d *rules.Diagnostic, path string) *CodeAction {
-	// FW903 is about a fwmigrate-ignore comment: another comment cannot
-	// hide it (remove the one it names).
-	if d.Line <= 0 || !rules.Suppressible(d.Code) || d.Code == rules.CodeUnusedSuppression {
+	e, ok := rules.SuppressEdit(res.project, d, path)
+	if !ok {
 		return nil
 	}
-	f := suppressFileOf(res.project, path)
-	if f == nil {
-		return nil
-	}
-	text := f.text
-	lines := ast.NewLines(text)
-	start := lines.Offset(d.Line, 1)
-	opener := f.opener(start)
-	if opener == "" {
-		return nil
-	}
-	var at int
-	var insert string
-	if prev := d.Line - 1; prev >= 1 {
-		ps := lines.Offset(prev, 1)
-		line := bytes.TrimRight(text[ps:start], "\r\n")
-		for _, re := range ownLines[opener] {
-			if m := re.FindSubmatchIndex(line); m != nil {
-				if m[4] < 0 {
-					return nil // it covers every rule: d is not what it hides
-				}
-				at, insert = ps+m[5], ", "+d.Code
-				break
-			}
-		}
-		if insert == "" && bytes.Contains(line, []byte("fwmigrate-ignore")) {
-			// Another suppression on the line above, in a form that takes
-			// no code: a line inserted below it would move what it covers.
-			return nil
-		}
-	}
-	if insert == "" {
-		indent := start
-		for indent < len(text) && (text[indent] == ' ' || text[indent] == '\t') {
-			indent++
-		}
-		eol := "\n"
-		if bytes.Contains(text, []byte("\r\n")) {
-			eol = "\r\n"
-		}
-		closer := ""
-		if opener == "<!--" {
-			closer = " -->"
-		}
-		at, insert = start, string(text[start:indent])+opener+" fwmigrate-ignore "+d.Code+": <reason>"+closer+eol
-	}
-	next := make([]byte, 0, len(text)+len(insert))
-	next = append(append(append(next, text[:at]...), insert...), text[at:]...)
-	if !f.verify(next, at, len(insert), opener) {
-		return nil
-	}
-	pos := position(lines, at)
+	pos := Position{Line: e.At.Line - 1, Character: e.At.ColumnUTF16 - 1}
 	s.mu.Lock()
 	uri := s.uriOf(path)
 	s.mu.Unlock()
 	return &CodeAction{
 		Title: fmt.Sprintf("Suppress %s on this line (fwmigrate-ignore comment)", d.Code),
 		Kind:  KindQuickFix,
-		Edit:  &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{uri: {{Range: Range{Start: pos, End: pos}, NewText: insert}}}},
+		Edit:  &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{uri: {{Range: Range{Start: pos, End: pos}, NewText: e.Text}}}},
 	}
-}
-
-// verify reports whether next, the file's text with n bytes inserted at
-// at, still reads as before and has those bytes in a comment of opener's
-// kind. When in doubt, no.
-func (f *suppressFile) verify(next []byte, at, n int, opener string) bool {
-	switch f.kind {
-	case sfEnv:
-		return true // a line of its own that starts with # is a comment
-	case sfConfig:
-		return configCommentAt(f.name, next, at, n)
-	case sfTSConfig:
-		// JSON strings do not span lines: a line's start is between
-		// tokens or in a comment. The members must read as they did.
-		before, ok1 := jsonc.Members(f.text)
-		after, ok2 := jsonc.Members(next)
-		if !ok1 || !ok2 || len(before) != len(after) {
-			return false
-		}
-		for i := range before {
-			if before[i].Key(f.text) != after[i].Key(next) {
-				return false
-			}
-		}
-		return true
-	}
-	c, err := ast.ReadCode(f.name, next)
-	if err != nil {
-		return false
-	}
-	spans := func(l ast.Span) bool { return l.Start < at+n && at < l.End }
-	if opener == "<!--" {
-		return c.Template != nil && templateCommentAt(c.Template, next, at, spans)
-	}
-	ok := true
-	for _, sc := range c.Scripts {
-		ast.WalkJS(sc.Program, func(node *ast.JSNode, _ []*ast.JSNode) bool {
-			switch {
-			case !ok || !spans(node.Loc):
-				return false
-			case node.Kind == ast.JSString || node.Kind == ast.JSTemplate || node.Kind == ast.JSJSX:
-				// In a string, a template literal or JSX text the
-				// comment would be text.
-				ok = false
-				return false
-			}
-			return true
-		})
-	}
-	return ok
-}
-
-// templateCommentAt reports whether an HTML comment inserted at at (spans
-// says whether a span holds it) is one in the template t: not inside a
-// start tag, an interpolation, another comment, or a raw-text element.
-func templateCommentAt(t *ast.VueTemplate, src []byte, at int, spans func(ast.Span) bool) bool {
-	content := t.Block.Content
-	ls := at
-	for ls > content.Start && src[ls-1] != '\n' {
-		ls--
-	}
-	// A comment open before the line (the inserted text may be added to
-	// one on this line).
-	if open := bytes.LastIndex(src[content.Start:ls], []byte("<!--")); open >= 0 &&
-		!bytes.Contains(src[content.Start+open:ls], []byte("-->")) {
-		return false
-	}
-	for _, x := range t.Exprs {
-		if spans(x.Loc) {
-			return false
-		}
-	}
-	ok := true
-	var walk func(e *ast.Element)
-	walk = func(e *ast.Element) {
-		for _, ch := range e.Children {
-			if !ok || !spans(ch.Loc) {
-				continue
-			}
-			// The start tag runs to the ">" after its name and attributes.
-			end := ch.TagLoc.End
-			for _, a := range ch.Attrs {
-				end = max(end, a.NameLoc.End, a.ValueLoc.End)
-			}
-			if gt := bytes.IndexByte(src[end:], '>'); gt < 0 || spans(ast.Span{Start: ch.Loc.Start, End: end + gt + 1}) {
-				ok = false
-				return
-			}
-			switch strings.ToLower(ch.Tag) {
-			case "textarea", "title", "script", "style":
-				ok = false // raw text: a comment there is text
-				return
-			}
-			walk(ch)
-		}
-	}
-	walk(t.Root)
-	return ok
-}
-
-// configCommentAt reports whether the config text next still parses and
-// has a fwmigrate-ignore comment holding the n bytes inserted at at.
-func configCommentAt(name string, next []byte, at, n int) bool {
-	f, err := ast.Parse(name, next)
-	if err != nil {
-		return false
-	}
-	for _, c := range f.Comments {
-		if c.Loc.Start < at+n && at < c.Loc.End {
-			body := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*"))
-			return strings.HasPrefix(body, "fwmigrate-ignore")
-		}
-	}
-	return false
 }
