@@ -1,0 +1,202 @@
+package lsp
+
+import (
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/appgen"
+)
+
+// TestIncrementalSameAsCold: after a random sequence of edits of a
+// project's config, pages and composables (typed, deleted, pasted; words
+// that make a file read by the code rules and that take them away), what
+// the client holds from the server's incremental checks (the code cache,
+// the lists sent only when they change) is what a new server tells a
+// client that opens the same texts cold.
+func TestIncrementalSameAsCold(t *testing.T) {
+	edits := 1000
+	if testing.Short() {
+		edits = 150
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"fw.config.ts": "export default defineFwConfig({\n  ssr: true,\n  dir: { static: 'static' },\n  generate: { routes: ['/a'] },\n})\n",
+		"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
+	}
+	for name, src := range appgen.Dense(24) {
+		files[name] = string(src)
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, path, text)
+	}
+	// The documents typed into: the config, and a few code files.
+	var docs []string
+	for name := range files {
+		if strings.HasSuffix(name, ".vue") || strings.HasSuffix(name, ".ts") {
+			docs = append(docs, name)
+		}
+	}
+	sort.Strings(docs)
+	rng := rand.New(rand.NewSource(19))
+	rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
+	docs = append([]string{"fw.config.ts"}, docs[:5]...)
+
+	c := startClient(t, Options{})
+	texts := map[string]string{}
+	versions := map[string]int{}
+	for _, name := range docs {
+		texts[name] = files[name]
+		versions[name] = 1
+		c.open(filepath.Join(dir, filepath.FromSlash(name)), texts[name])
+	}
+	// Edits are whole lines, so that most texts stay readable and keep
+	// their findings: a line from a pool put in, or a line taken out, in
+	// the config's object and in the scripts. Some break the syntax on the
+	// way (an unbalanced line), which the checks must also follow.
+	configLines := []string{"  ssr: false,\n", "  dir: { public: 'p' },\n", "  generate: { exclude: ['/x'] },\n",
+		"  experimental: { compileTemplate: true },\n", "  // fwmigrate-ignore FW107\n", "  srcDir: '.',\n", "  app: { head: { title: 't' } },\n"}
+	codeLines := []string{"const { data } = await useFetch('/api/x')\n", "if (data.value === null) console.log(1)\n",
+		"const { refresh } = useAsyncData('k', () => 1)\n", "refresh({ dedupe: true })\n", "const route = useRoute()\n",
+		"console.log(route.meta.name)\n", "// fwmigrate-ignore FW601\n", "window.__FW__ = {}\n", "function f() {\n", "}\n", "x\n"}
+	lineStarts := func(name, text string) []int {
+		lo, hi := 0, len(text)
+		if name == "fw.config.ts" {
+			lo = strings.Index(text, "\n") + 1
+			hi = strings.LastIndex(text, "})")
+		} else if strings.HasSuffix(name, ".vue") {
+			lo, hi = -1, -1
+			if i := strings.Index(text, "<script"); i >= 0 {
+				if j := strings.Index(text[i:], ">\n"); j >= 0 {
+					lo = i + j + 2
+				}
+			}
+			hi = strings.Index(text, "</script>")
+		}
+		var out []int
+		if lo < 0 || hi < lo {
+			return out
+		}
+		for i := lo; i <= hi; {
+			out = append(out, i)
+			j := strings.Index(text[i:], "\n")
+			if j < 0 {
+				break
+			}
+			i += j + 1
+		}
+		return out
+	}
+	applyAt := func(name string, start, end int, insert string) {
+		text := texts[name]
+		r := Range{Start: utf16Pos(text, start), End: utf16Pos(text, end)}
+		texts[name] = text[:start] + insert + text[end:]
+		versions[name]++
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: pathURI(filepath.Join(dir, filepath.FromSlash(name))), Version: versions[name]},
+			ContentChanges: []TextDocumentContentChangeEvent{{Range: &r, Text: insert}},
+		})
+	}
+	total := 0
+	for i := 1; i <= edits; i++ {
+		name := docs[rng.Intn(len(docs))]
+		starts := lineStarts(name, texts[name])
+		if len(starts) < 2 {
+			continue
+		}
+		at := starts[rng.Intn(len(starts))]
+		pool := codeLines
+		if name == "fw.config.ts" {
+			pool = configLines
+		}
+		end := at + strings.Index(texts[name][at:], "\n") + 1
+		line := texts[name][at:max(at, end)]
+		// The config keeps its syntax: only a line of the pool goes out.
+		if k := rng.Intn(3); k == 0 && at != starts[len(starts)-1] && (name != "fw.config.ts" || slices.Contains(pool, line)) {
+			applyAt(name, at, end, "")
+		} else {
+			applyAt(name, at, at, pool[rng.Intn(len(pool))])
+		}
+		if i%250 == 0 || i == edits {
+			total += compareCold(t, c, dir, docs, texts, versions, i)
+		}
+	}
+	if total == 0 {
+		t.Fatal("the cold checks found nothing: the comparison proves nothing")
+	}
+	c.shutdown()
+}
+
+// compareCold waits for the checks of the documents' current versions and
+// compares what the client holds with what a new server publishes for the
+// same texts opened cold; it returns the number of diagnostics compared.
+func compareCold(t *testing.T, c *testClient, dir string, docs []string, texts map[string]string, versions map[string]int, edits int) int {
+	t.Helper()
+	var actions []CodeAction
+	configURI := pathURI(filepath.Join(dir, "fw.config.ts"))
+	for _, name := range docs {
+		c.waitDiags(pathURI(filepath.Join(dir, filepath.FromSlash(name))), version(versions[name]))
+	}
+	// A code action checks a project a change reached before it answers,
+	// after the publications of the checks under way.
+	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: configURI}}, &actions)
+	warm := c.held()
+
+	cold := startClient(t, Options{})
+	for _, name := range docs {
+		cold.open(filepath.Join(dir, filepath.FromSlash(name)), texts[name])
+	}
+	for _, name := range docs {
+		cold.waitDiags(pathURI(filepath.Join(dir, filepath.FromSlash(name))), version(1))
+	}
+	cold.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: configURI}}, &actions)
+	want := cold.held()
+	cold.shutdown()
+
+	total := 0
+	for uri := range union(warm, want) {
+		total += len(want[uri])
+		if !reflect.DeepEqual(warm[uri], want[uri]) {
+			a, _ := json.MarshalIndent(warm[uri], "", " ")
+			b, _ := json.MarshalIndent(want[uri], "", " ")
+			t.Errorf("%s: after %d edits the client holds\n%s\nwhere a cold check gives\n%s", uri, edits, a, b)
+		}
+	}
+	t.Logf("after %d edits: %d diagnostics in %d files, the same", edits, total, len(want))
+	return total
+}
+
+// held is what the client holds: the latest list of each file, the empty
+// ones left out.
+func (c *testClient) held() map[DocumentURI][]Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[DocumentURI][]Diagnostic{}
+	for uri, p := range c.diags {
+		if len(p.Diagnostics) > 0 {
+			out[uri] = p.Diagnostics
+		}
+	}
+	return out
+}
+
+func union(a, b map[DocumentURI][]Diagnostic) map[DocumentURI]bool {
+	out := map[DocumentURI]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
