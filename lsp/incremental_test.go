@@ -9,9 +9,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // TestIncrementalSameAsCold: after a random sequence of edits of a
@@ -199,4 +203,53 @@ func union(a, b map[DocumentURI][]Diagnostic) map[DocumentURI]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// TestStaleCheckCancelled: a change that reaches a project while its check
+// runs cancels that check; its result is neither kept nor published, and
+// the check of the new text is.
+func TestStaleCheckCancelled(t *testing.T) {
+	dir := writeTree(t, map[string]string{"fw.config.ts": "export default defineFwConfig({\n  dir: { static: 'static' },\n})\n"})
+	started := make(chan struct{})
+	cancelled := make(chan bool, 1)
+	var once sync.Once
+	check := func(p *project.Project, opts rules.Options) *rules.Result {
+		first := false
+		once.Do(func() { first = true })
+		if first {
+			close(started)
+			select {
+			case <-opts.Context.Done():
+				cancelled <- true
+			case <-time.After(30 * time.Second):
+				cancelled <- false
+			}
+		}
+		return rules.Run(p, opts)
+	}
+	c := startClient(t, Options{Check: check})
+	cfg := filepath.Join(dir, "fw.config.ts")
+	text := "export default defineFwConfig({\n  dir: { static: 'static' },\n})\n"
+	uri := c.open(cfg, text)
+	<-started
+	at := utf16Pos(text, strings.Index(text, "dir"))
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
+		TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: 2},
+		ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{Start: at, End: at}, Text: "ssr: true, "}},
+	})
+	if !<-cancelled {
+		t.Fatal("the check of version 1 was not cancelled by the change")
+	}
+	p := c.waitDiags(uri, version(2))
+	if find(p.Diagnostics, "FW107") == nil {
+		t.Errorf("version 2's check: %+v", p.Diagnostics)
+	}
+	c.mu.Lock()
+	for _, pub := range c.log {
+		if pub.URI == uri && pub.Version != nil && *pub.Version == 1 {
+			t.Errorf("the cancelled check of version 1 was published: %+v", pub)
+		}
+	}
+	c.mu.Unlock()
+	c.shutdown()
 }

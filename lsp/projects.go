@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,9 @@ type projectState struct {
 	// since its last check began.
 	dirty  bool
 	result *checked // the last check's, guarded by Server.mu
+	// cancel, guarded by Server.mu, stops the scheduler's check under way:
+	// a change reached the project, so its result would be stale.
+	cancel context.CancelFunc
 }
 
 // checked is the result of one check of a project.
@@ -118,6 +122,10 @@ func (s *Server) touch(path, owner string) {
 			s.projects[cfg] = ps
 		}
 		ps.dirty = true
+		if ps.cancel != nil {
+			ps.cancel()
+			ps.cancel = nil
+		}
 		s.sched.add(cfg)
 	}
 }
@@ -254,7 +262,12 @@ func (s *Server) checkPending(configs []string) {
 		dirty := ps.dirty
 		s.mu.Unlock()
 		if dirty {
-			s.check(ps)
+			ctx, cancel := context.WithCancel(context.Background())
+			s.mu.Lock()
+			ps.cancel = cancel
+			s.mu.Unlock()
+			s.check(ps, ctx)
+			cancel()
 		}
 		ps.mu.Unlock()
 	}
@@ -276,19 +289,24 @@ func (s *Server) current(cfg string) *checked {
 	dirty, res := ps.dirty, ps.result
 	s.mu.Unlock()
 	if dirty || res == nil {
-		res = s.check(ps)
+		res = s.check(ps, context.Background())
 	}
 	return res
 }
 
 // check checks one project on the current buffers and publishes its
-// diagnostics. Call with ps.mu held.
-func (s *Server) check(ps *projectState) *checked {
+// diagnostics. A check that ctx cancels (a newer change reached the
+// project: it is scheduled again) is dropped: neither kept nor published,
+// and nil. Call with ps.mu held.
+func (s *Server) check(ps *projectState, ctx context.Context) *checked {
 	s.mu.Lock()
 	ps.dirty = false
 	s.mu.Unlock()
 	snap := s.snapshot()
-	res := s.load(ps.config, snap)
+	res := s.load(ps.config, snap, ctx)
+	if res == nil {
+		return nil
+	}
 	s.mu.Lock()
 	ps.result = res
 	s.mu.Unlock()
@@ -299,7 +317,7 @@ func (s *Server) check(ps *projectState) *checked {
 // load loads and checks the project of cfg on snap, with the settings
 // the workspace gives it, as `fwmigrate check` does. A panic in the check is an
 // FW999 diagnostic on the config.
-func (s *Server) load(cfg string, snap snapshot) (res *checked) {
+func (s *Server) load(cfg string, snap snapshot, ctx context.Context) (res *checked) {
 	res = &checked{byFile: map[string][]*rules.Diagnostic{}, versions: map[string]int{}, texts: map[string][]byte{}}
 	for k, d := range snap {
 		res.versions[k] = d.version
@@ -324,8 +342,12 @@ func (s *Server) load(cfg string, snap snapshot) (res *checked) {
 	p := l.Load(cfg, cfg)
 	res.project = p
 	opts, set := s.options(cfg)
+	opts.Context = ctx
 	workspace.Major(p, set)
 	r := s.opts.Check(p, opts)
+	if r.Cancelled {
+		return nil
+	}
 	res.diags = r.Diags
 	for _, d := range res.diags {
 		f := d.File

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -34,6 +35,10 @@ type Options struct {
 	// caller, so that check, apply's rounds and the check after a move see
 	// the same findings at the same severities.
 	Finish func(*Diagnostic) bool
+	// Context, when set, is asked between rules: once it is done the check
+	// stops and Run's result says so (the language server drops a check
+	// that a newer edit made stale).
+	Context context.Context
 }
 
 // Matches reports whether the selector sel (a code, a code prefix such as
@@ -108,12 +113,18 @@ type Result struct {
 	// Diagnostic.File, as the check read them: code frames and editor
 	// ranges are made from them, never from a second read of the disk.
 	Texts map[string][]byte
+	// Cancelled says Options.Context ended the check: Diags are partial.
+	Cancelled bool
 }
 
 // Run is Check, with the texts of the files its diagnostics point into.
 func Run(p *project.Project, opts Options) *Result {
 	diags, index := check(p, opts)
 	res := &Result{Diags: diags, Texts: map[string][]byte{}}
+	if opts.Context != nil && opts.Context.Err() != nil {
+		res.Cancelled = true
+		return res
+	}
 	var other []*project.TextFile
 	if index != nil {
 		other = index.otherFiles()
@@ -164,6 +175,9 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 	for _, r := range All() {
 		if r.Run == nil || !opts.Selected(r) {
 			continue
+		}
+		if opts.Context != nil && opts.Context.Err() != nil {
+			return nil, nil
 		}
 		pass := &Pass{Rule: r, Project: p, File: p.File, Config: index.config, Target: opts.Target, Index: index}
 		runRule(pass)
