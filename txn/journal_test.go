@@ -184,23 +184,28 @@ func TestCommit(t *testing.T) {
 
 // TestCommitRollsBack: a file saved while the plan runs stops it; Commit
 // undoes every step, keeps the saved file, says so, and removes its
-// journal.
+// journal. In the batched run the other edits' temporaries are written by
+// then.
 func TestCommitRollsBack(t *testing.T) {
-	dir, p := freshPlan(t, 3)
-	before := snapshot(t, dir)
-	saved := p.Edits[0] // components/A.vue, written at app/components/A.vue
-	_, err := Commit(p, "fw.config.ts", func(point string, i int) {
-		if point == "replace" && p.Edits[i].Path == saved.Path {
-			must(t, os.WriteFile(saved.NewPath, []byte("saved\n"), 0o644))
-		}
-	})
-	want := "app/components/A.vue: changed since apply read it (edited while apply ran?): not overwritten; everything written was undone (kept as they are now: components/A.vue)"
-	if err == nil || err.Error() != want {
-		t.Fatalf("got %v\nwant %s", err, want)
-	}
-	before["components/A.vue"] = fmt.Sprintf("file -rw-r--r-- %q", "saved\n")
-	if d := diffTrees(before, snapshot(t, dir)); d != "" {
-		t.Fatalf("not undone:\n%s", d)
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			dir, p := freshPlan(t, size.gen)
+			before := snapshot(t, dir)
+			saved := p.Edits[0] // components/A.vue, written at app/components/A.vue
+			_, err := Commit(p, "fw.config.ts", func(point string, i int) {
+				if point == "replace" && p.Edits[i].Path == saved.Path {
+					must(t, os.WriteFile(saved.NewPath, []byte("saved\n"), 0o644))
+				}
+			})
+			want := "app/components/A.vue: changed since apply read it (edited while apply ran?): not overwritten; everything written was undone (kept as they are now: components/A.vue)"
+			if err == nil || err.Error() != want {
+				t.Fatalf("got %v\nwant %s", err, want)
+			}
+			before["components/A.vue"] = fmt.Sprintf("file -rw-r--r-- %q", "saved\n")
+			if d := diffTrees(before, snapshot(t, dir)); d != "" {
+				t.Fatalf("not undone:\n%s", d)
+			}
+		})
 	}
 }
 

@@ -330,7 +330,14 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 			p.removeTemps(x, at)
 			return fmt.Errorf("syncing the new files: %w", err)
 		}
-		return p.eachEdit(x, swap)
+		if err := p.eachEdit(x, swap); err != nil {
+			// The edits not reached keep their temporaries, which the
+			// rollback's own (same name, created exclusively) would
+			// collide with.
+			p.removeTemps(x, at)
+			return err
+		}
+		return nil
 	}
 	return p.eachEdit(x, func(i int, e *Edit) error {
 		if err := stage(i, e, x.Sync); err != nil {
