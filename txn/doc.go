@@ -12,7 +12,10 @@
 // and renamed over it only while the file still holds what the plan read.
 //
 // What survives kill -9 (or a power cut) once Commit has written the
-// journal: the journal itself and a tree where each step is done or not,
-// never half done. Pending finds the journal; Open reads it back, and
-// Complete or Undo brings the tree to the end or the start of the plan.
+// journal: the journal itself, and a tree where each step is done or not,
+// never half done (an edit's temporary may be left beside its file, under
+// the journal's id). Pending finds the journal; Open reads it back, and
+// Complete or Undo removes the temporaries and brings the tree to the end
+// or the start of the plan. Before the journal is whole, nothing of the
+// tree has been touched.
 package txn

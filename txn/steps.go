@@ -41,7 +41,7 @@ type Exec struct {
 	Sync bool
 	// Tag names the temporary files: .<name>.fwmigrate-<Tag> beside the
 	// file they replace. A journal keeps its tag (its id), so that
-	// recovery finds what a crash left; Run picks a fresh one (newTag).
+	// recovery finds what a crash left; Run picks a fresh one.
 	Tag string
 	// Hook, when set, is called at each point of the execution: before
 	// each step ("mkdir", "move", "rmdir", "edit"; "undo-" and the same
@@ -371,7 +371,8 @@ func (p *Plan) swap(x Exec, path string, have, want []byte) error {
 	return err
 }
 
-// removeTemps removes the temporaries a failed first pass left.
+// removeTemps removes the temporaries a failed pass of the batched edits
+// left.
 func (p *Plan) removeTemps(x Exec, at []string) {
 	for _, path := range at {
 		x.FS.Remove(tempName(path, x.Tag))
