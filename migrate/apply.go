@@ -18,6 +18,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/txn"
 	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
@@ -60,7 +61,7 @@ type Result struct {
 
 	// CodeEdits are the application and module files the code fixes
 	// edit (with the move, they are joined to its plan as well).
-	CodeEdits []move.FileEdit
+	CodeEdits []txn.Edit
 
 	Plan       *move.Plan // the layout move, nil when nothing moves
 	MovedFiles int        // the files the move renames, those in moved directories included
@@ -71,7 +72,7 @@ type Result struct {
 	Fatal      bool   // exit status 2
 	Err        string // why the project was not written
 
-	// Journal is the journal of the project's writes (journal.go), as
+	// Journal is the journal of the project's writes (txn), as
 	// shown to the user, when apply wrote one or found one; JournalKept
 	// says it is still there (an interrupted apply not finished).
 	// Recovered says what this run did with one an interrupted apply

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
-	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // BenchmarkJournal measures what the journal and the syncs cost apply's
@@ -21,7 +21,7 @@ import (
 //
 //	baseline  PlanMove, then the writes as apply made them before the
 //	          journal (executeBefore: no journal, no sync, no second look)
-//	journal   PlanMove, then commit: the paths confined, the journal
+//	journal   PlanMove, then txn.Commit: the paths confined, the journal
 //	          written and synced, the steps with every file synced before
 //	          its rename and every directory after, the journal removed
 //
@@ -55,12 +55,16 @@ func BenchmarkJournal(b *testing.B) {
 		}{{first, i%2 == 1}, {second, i%2 == 0}} {
 			// Each run starts with nothing waiting to be written: neither
 			// pays for the other's writes, or for the copies'.
-			rewrite.SyncFS(run.dir)
+			txn.OS.SyncFS(run.dir)
 			b.StartTimer()
 			start := time.Now()
 			p := plan(run.dir)
 			if run.journal {
-				if _, err := commit(run.dir, "fw.config.ts", p); err != nil {
+				tx, err := p.Txn()
+				if err == nil {
+					_, err = txn.Commit(tx, "fw.config.ts", nil)
+				}
+				if err != nil {
 					b.Fatal(err)
 				}
 				jour += time.Since(start)

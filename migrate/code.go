@@ -13,8 +13,8 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
-	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // Fixes of the project's code (the code rules' fixes: Fix.File set) and
@@ -75,7 +75,7 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 			}
 			continue
 		}
-		r.CodeEdits = append(r.CodeEdits, move.FileEdit{Path: path, NewPath: path, Old: e.Old, New: e.New, Mode: e.Mode})
+		r.CodeEdits = append(r.CodeEdits, txn.Edit{Path: path, NewPath: path, Old: e.Old, New: e.New, Mode: e.Mode})
 		for _, d := range ds {
 			fixed[d] = true
 			if !r.hasFixed(d) {

@@ -3,7 +3,7 @@
 // for each project it plans the layout move (rewrite/move), makes the
 // rules' fixes to the config in rounds until nothing changes, verifies
 // every rewritten text, and writes the project whole or not at all, behind
-// the git guard. The command line (flags, discovery, the report's wording
+// the git guard, as one transaction of package txn. The command line (flags, discovery, the report's wording
 // and format, exit codes) is cmd/fwmigrate's.
 package migrate
 

@@ -141,7 +141,7 @@ const (
 )
 
 // countFiles counts the files a plan renames, those in moved directories
-// included (before the move: call it before Execute).
+// included (before the move: call it before the plan is written).
 func countFiles(plan *move.Plan) int {
 	n := 0
 	for _, mv := range plan.Moves {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // SourceKind says where a layer source points.
@@ -501,7 +502,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if !Within(real, p.RealRoot) {
 		p.ConfigOutside = real
 	}
-	p.Journal = journalAt(p.RealRoot)
+	p.Journal = txn.Pending(p.RealRoot)
 	e := l.entryFor(filepath.Dir(real), real)
 	l.mu.Lock()
 	e.project = true
@@ -696,7 +697,7 @@ func (l *Loader) LayerProjects() []*Project {
 		for _, e := range todo {
 			ly := l.load(e)
 			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay, cache: l.Cache,
-				RealRoot: e.root, ConfigReal: e.cfg, Journal: journalAt(e.root)}
+				RealRoot: e.root, ConfigReal: e.cfg, Journal: txn.Pending(e.root)}
 			l.fill(p, e)
 			l.InheritMajor(p)
 			out = append(out, p)

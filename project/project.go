@@ -5,8 +5,7 @@
 // its configs declare, its tree as the rules may see it (Exists, IsDir, List,
 // FwIgnore: each asked of the disk once), its source files by role
 // (Sources), where its root really is and what lies outside it (RealRoot,
-// ConfigOutside, Confiner), and the journal an interrupted apply left
-// (Journal). Rules get a loaded Project; they never read the disk.
+// ConfigOutside), and the journal an interrupted apply left (Journal). Rules get a loaded Project; they never read the disk.
 package project
 
 import (
@@ -45,7 +44,7 @@ type Project struct {
 	Via string
 
 	// Journal is the journal an interrupted apply left under the project's
-	// root (JournalDir), "" when there is none: the project is half
+	// root (txn.Pending), "" when there is none: the project is half
 	// written until apply completes or rolls it back.
 	Journal string
 

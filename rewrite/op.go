@@ -4,9 +4,8 @@
 // package turns them into byte edits that follow the file's style, applies
 // them (go-udiff rejects overlapping edits), and proves the result: the new
 // text must pass esbuild's gate, parse with ast, and hold the intended values
-// at the intended paths. What writes to disk here are the durable
-// primitives (WriteNew, SyncDir, SyncFS) that rewrite/move's steps, and so
-// apply's journal, are made of.
+// at the intended paths. It writes nothing to disk: apply writes the new
+// texts through package txn.
 package rewrite
 
 import "github.com/fwmigrate/fwmigrate/ast"

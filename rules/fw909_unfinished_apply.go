@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // CodeUnfinishedApply is reported for a project that an interrupted apply
@@ -40,7 +41,7 @@ func init() { Register(ruleUnfinishedApply) }
 // complete or undo the interrupted apply.
 func unfinishedApply(p *project.Project) *Diagnostic {
 	dir := filepath.Dir(p.ConfigDisplay)
-	journal := filepath.Join(dir, project.JournalDir, project.JournalFile)
+	journal := filepath.Join(dir, txn.JournalDir, txn.JournalFile)
 	d := ruleUnfinishedApply.Diagnose(p.ConfigDisplay, ast.Span{}, "",
 		fmt.Sprintf("an interrupted `fwmigrate apply` left this project half written (%s): run `fwmigrate apply %s` to finish it, or `fwmigrate apply --rollback %s` to undo it", journal, shellWord(dir), shellWord(dir)))
 	d.Notes = []string{"until then the project does not build as it is: some files are moved or rewritten and others not yet"}

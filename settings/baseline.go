@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // A baseline is the list of findings a project has accepted for now, so
@@ -204,7 +204,7 @@ func (b *Baseline) Write(diags []*rules.Diagnostic, covered map[string]bool) (in
 	if err := enc.Encode(f); err != nil {
 		return 0, err
 	}
-	if err := rewrite.ReplaceFile(b.Path, buf.Bytes()); err != nil {
+	if err := txn.ReplaceFile(b.Path, buf.Bytes()); err != nil {
 		return 0, fmt.Errorf("baseline: %v", err)
 	}
 	return total, nil

@@ -29,7 +29,7 @@ func BenchmarkPlanAndExecute(b *testing.B) {
 		if err != nil || len(p.Conflicts) > 0 {
 			b.Fatal(err, p.Conflicts)
 		}
-		if err := p.Execute(); err != nil {
+		if err := execute(p); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
@@ -71,7 +71,7 @@ func TestBenchProject(t *testing.T) {
 	if want := 200 + 50 + 70 + 50 + 1; len(p.Edits) != want {
 		t.Errorf("%d edits, want %d", len(p.Edits), want)
 	}
-	if err := p.Execute(); err != nil {
+	if err := execute(p); err != nil {
 		t.Fatal(err)
 	}
 	in := defaultInput(dir)

@@ -146,7 +146,7 @@ func TestCorpus(t *testing.T) {
 				if len(p.Conflicts) == 0 {
 					t.Fatalf("want conflicts, got\n%s", p.Diff())
 				}
-				if err := p.Execute(); err == nil {
+				if err := execute(p); err == nil {
 					t.Fatal("a plan with conflicts executed")
 				}
 				if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
@@ -157,7 +157,7 @@ func TestCorpus(t *testing.T) {
 			if len(p.Conflicts) > 0 || len(p.Moves) == 0 {
 				t.Fatalf("want moves, got\n%s%v", p.Diff(), p.Conflicts)
 			}
-			if err := p.Execute(); err != nil {
+			if err := execute(p); err != nil {
 				t.Fatal(err)
 			}
 			if src := detectSrcDir(dir, "", nil); src != in.Target {

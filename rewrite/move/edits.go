@@ -11,6 +11,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // addEdit records the edits of one file (none: nothing recorded).
@@ -26,7 +27,8 @@ func (p *Plan) addEdit(path string, data []byte, mode fs.FileMode, edits []udiff
 		return
 	}
 	p.Edits = append(p.Edits, FileEdit{
-		Path: path, NewPath: p.Paths.Map(path), Old: data, New: out, Mode: mode, Edits: edits, Why: why,
+		Edit:  txn.Edit{Path: path, NewPath: p.Paths.Map(path), Old: data, New: out, Mode: mode},
+		Edits: edits, Why: why,
 	})
 }
 

@@ -35,7 +35,7 @@ export default () => [Q, t, x, d]
 			t.Errorf("an escaped import is noted as a string: %s", n)
 		}
 	}
-	must(t, p.Execute())
+	must(t, execute(p))
 	got, _ := os.ReadFile(filepath.Join(dir, "server", "api", "a.ts"))
 	want := `import Q from '../../app/components/q\'uote.vue'
 import { t } from "../../app/components/t\tab"

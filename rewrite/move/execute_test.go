@@ -2,64 +2,15 @@ package move
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
-	"syscall"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
-
-// faultyFS fails the failAt-th mutating operation (1-based) with EACCES,
-// and every one after it when failAll is set (so that the rollback fails
-// too).
-type faultyFS struct {
-	FS
-	n       atomic.Int64 // edits are written concurrently
-	failAt  int64
-	failAll bool
-}
-
-func (f *faultyFS) fail(op, path string) error {
-	n := f.n.Add(1)
-	if n == f.failAt || f.failAll && n > f.failAt {
-		return &fs.PathError{Op: op, Path: path, Err: syscall.EACCES}
-	}
-	return nil
-}
-
-func (f *faultyFS) Mkdir(name string, perm fs.FileMode) error {
-	if err := f.fail("mkdir", name); err != nil {
-		return err
-	}
-	return f.FS.Mkdir(name, perm)
-}
-
-func (f *faultyFS) Remove(name string) error {
-	if err := f.fail("remove", name); err != nil {
-		return err
-	}
-	return f.FS.Remove(name)
-}
-
-func (f *faultyFS) Rename(oldpath, newpath string) error {
-	if err := f.fail("rename", oldpath); err != nil {
-		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: syscall.EACCES}
-	}
-	return f.FS.Rename(oldpath, newpath)
-}
-
-func (f *faultyFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {
-	if err := f.fail("write", name); err != nil {
-		return err
-	}
-	return f.FS.WriteNew(name, data, perm, sync)
-}
 
 func fixtureTree(t *testing.T, name string) string {
 	ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
@@ -69,96 +20,6 @@ func fixtureTree(t *testing.T, name string) string {
 	dir := t.TempDir()
 	testtree.Write(t, dir, ar, "in/")
 	return dir
-}
-
-// TestRollback makes each step of a real plan fail in turn (a rename, a
-// mkdir, a rmdir, a write): every time, the tree must be byte for byte as
-// before, modes included. With -short, the plain fixture only.
-func TestRollback(t *testing.T) {
-	for _, fixture := range []struct{ name, src string }{{"plain", ""}, {"srcdir-src", "src"}} {
-		if testing.Short() && fixture.name != "plain" {
-			continue
-		}
-		t.Run(fixture.name, func(t *testing.T) {
-			dir := fixtureTree(t, fixture.name)
-			// Modes the rewrite must keep.
-			must(t, os.Chmod(filepath.Join(dir, "tsconfig.json"), 0o600))
-			must(t, os.Chmod(filepath.Join(dir, filepath.FromSlash(map[string]string{"plain": "utils", "srcdir-src": "src/utils"}[fixture.name])), 0o750))
-			before := snapshot(t, dir)
-			in := Input{Root: dir, SrcDir: filepath.Join(dir, fixture.src), Target: filepath.Join(dir, "app")}
-			steps := 0
-			for failAt := int64(1); ; failAt++ {
-				p, err := PlanMove(in)
-				if err != nil || len(p.Conflicts) > 0 {
-					t.Fatal(err, p.Conflicts)
-				}
-				f := &faultyFS{FS: OS, failAt: failAt}
-				err = p.ExecuteFS(f)
-				if err == nil {
-					steps = int(failAt - 1)
-					break
-				}
-				if !errors.Is(err, syscall.EACCES) || !strings.Contains(err.Error(), "rolled back") {
-					t.Fatalf("step %d: %v", failAt, err)
-				}
-				if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
-					t.Fatalf("failure at step %d left the tree changed:\n%s", failAt, d)
-				}
-			}
-			if steps < 10 {
-				t.Fatalf("only %d steps exercised", steps)
-			}
-			after := snapshot(t, dir)
-			if after["tsconfig.json"][:len("file -rw-------")] != "file -rw-------" {
-				t.Errorf("tsconfig.json lost its mode: %s", after["tsconfig.json"][:20])
-			}
-		})
-	}
-}
-
-// TestRollbackFails reports a rollback that cannot finish instead of
-// claiming the tree is intact.
-func TestRollbackFails(t *testing.T) {
-	dir := fixtureTree(t, "plain")
-	p, err := PlanMove(Input{Root: dir, SrcDir: dir, Target: filepath.Join(dir, "app")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = p.ExecuteFS(&faultyFS{FS: OS, failAt: 4, failAll: true})
-	if err == nil || !strings.Contains(err.Error(), "needs repair") {
-		t.Fatalf("got %v", err)
-	}
-}
-
-// TestStalePlan refuses to execute a plan when the tree changed after it
-// was made.
-func TestStalePlan(t *testing.T) {
-	for _, change := range []struct {
-		name string
-		fn   func(dir string) error
-	}{
-		{"edited file", func(dir string) error {
-			return os.WriteFile(filepath.Join(dir, "server/api/hello.ts"), []byte("changed"), 0o644)
-		}},
-		{"target appeared", func(dir string) error { return os.MkdirAll(filepath.Join(dir, "app/pages"), 0o755) }},
-		{"source gone", func(dir string) error { return os.RemoveAll(filepath.Join(dir, "layouts")) }},
-	} {
-		t.Run(change.name, func(t *testing.T) {
-			dir := fixtureTree(t, "plain")
-			p, err := PlanMove(Input{Root: dir, SrcDir: dir, Target: filepath.Join(dir, "app")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			must(t, change.fn(dir))
-			before := snapshot(t, dir)
-			if err := p.Execute(); err == nil || !strings.Contains(err.Error(), "changed since") {
-				t.Fatalf("got %v", err)
-			}
-			if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
-				t.Fatalf("tree changed:\n%s", d)
-			}
-		})
-	}
 }
 
 // TestConflicts covers what txtar cannot hold (symlinks) and the input
@@ -257,8 +118,8 @@ func TestConflicts(t *testing.T) {
 				}
 			}
 			var ce *ConflictError
-			if err := p.Execute(); !errors.As(err, &ce) {
-				t.Fatalf("Execute: %v", err)
+			if err := execute(p); !errors.As(err, &ce) {
+				t.Fatalf("execute: %v", err)
 			}
 			if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
 				t.Fatalf("tree changed:\n%s", d)
@@ -278,7 +139,7 @@ func TestSymlinkMovesAsLink(t *testing.T) {
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
-	must(t, p.Execute())
+	must(t, execute(p))
 	dest, err := os.Readlink(filepath.Join(dir, "app/components/x.ts"))
 	if err != nil || dest != "../utils/x.ts" {
 		t.Fatalf("link: %q, %v", dest, err)
@@ -314,15 +175,15 @@ func mkfile(t *testing.T, dir, name string) {
 }
 
 // TestOldAppOfKeptSrcDir: a custom srcDir that stays (the target is srcDir
-// itself): its old dir.app folder merges into srcDir and goes, and a failure
-// at any step restores it with its mode.
+// itself): its old dir.app folder merges into srcDir and goes, and the
+// transaction records the folder's mode, which a rollback gives back
+// (txn's TestRollback).
 func TestOldAppOfKeptSrcDir(t *testing.T) {
 	dir := t.TempDir()
 	mkfile(t, dir, "src/pages/index.vue")
 	mkfile(t, dir, "src/app/router.options.ts")
 	must(t, os.Chmod(filepath.Join(dir, "src/app"), 0o700))
 	src := filepath.Join(dir, "src")
-	before := snapshot(t, dir)
 	p, err := PlanMove(Input{Root: dir, SrcDir: src, Target: src})
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
@@ -331,16 +192,16 @@ func TestOldAppOfKeptSrcDir(t *testing.T) {
 	if got := p.Diff(); got != want {
 		t.Fatalf("plan:\n%s\nwant:\n%s", got, want)
 	}
-	for failAt := int64(1); failAt <= 2; failAt++ {
-		if err := p.ExecuteFS(&faultyFS{FS: OS, failAt: failAt}); err == nil {
-			t.Fatalf("step %d did not fail", failAt)
-		}
-		if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
-			t.Fatalf("step %d:\n%s", failAt, d)
-		}
+	tx, err := p.Txn()
+	must(t, err)
+	if len(tx.Rmdirs) != 1 || tx.Rmdirs[0].Path != filepath.Join(src, "app") || tx.Rmdirs[0].Mode.Perm() != 0o700 {
+		t.Fatalf("rmdirs %+v, want src/app with mode 0700", tx.Rmdirs)
 	}
-	must(t, p.Execute())
+	must(t, execute(p))
 	if _, err := os.Stat(filepath.Join(src, "router.options.ts")); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(src, "app")); err == nil {
+		t.Errorf("src/app is still there")
 	}
 }

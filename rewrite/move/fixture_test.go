@@ -197,12 +197,12 @@ func TestFixtures(t *testing.T) {
 					notes.WriteString(strings.ReplaceAll(n, dir+string(filepath.Separator), "") + "\n")
 				}
 				conflicts.WriteString(relConflicts(dir, p.Conflicts))
-				err = p.Execute()
+				err = execute(p)
 				if len(p.Conflicts) > 0 {
 					refused = true
 					var ce *ConflictError
 					if !errors.As(err, &ce) {
-						t.Fatalf("Execute of a plan with conflicts: %v", err)
+						t.Fatalf("execute of a plan with conflicts: %v", err)
 					}
 					continue
 				}
@@ -318,7 +318,7 @@ func checkSyntax(t *testing.T, ar *txtar.Archive, got map[string][]byte) {
 
 // checkGitApply replays the plan on a fresh copy the way a user would with
 // the dry-run output: the moves by hand, then git apply of the diff. The
-// result must be the tree Execute produced.
+// result must be the tree execute produced.
 func checkGitApply(t *testing.T, ar *txtar.Archive, runs []run, dir string, want map[string][]byte) {
 	git, err := exec.LookPath("git")
 	if err != nil {

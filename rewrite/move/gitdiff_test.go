@@ -10,7 +10,7 @@ import (
 
 // TestGitDiffQuotedNames: files whose names git quotes in patch headers (a
 // quote, a backslash, a newline, a tab, non-ASCII bytes) are renamed and
-// edited by `git apply` of GitDiff exactly as Execute moves and edits them.
+// edited by `git apply` of GitDiff exactly as its transaction moves and edits them.
 func TestGitDiffQuotedNames(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -35,7 +35,7 @@ func TestGitDiffQuotedNames(t *testing.T) {
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
-	must(t, p.Execute())
+	must(t, execute(p))
 
 	dir := mk()
 	gitc := func(stdin string, args ...string) {

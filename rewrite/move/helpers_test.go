@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 func TestRewriteIgnorePattern(t *testing.T) {
@@ -238,4 +240,14 @@ func TestAliasOverride(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", spec, got, want)
 		}
 	}
+}
+
+// execute carries p out as apply does, but without the journal
+// (txn.Plan.Run): every step synced, and all of it undone on a failure.
+func execute(p *Plan) error {
+	tx, err := p.Txn()
+	if err != nil {
+		return err
+	}
+	return tx.Run(txn.Exec{Sync: true})
 }

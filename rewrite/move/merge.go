@@ -8,6 +8,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // MergeContent makes the plan write content as the new text of the file at
@@ -40,7 +41,8 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		return nil
 	}
 	p.Edits = append(p.Edits, FileEdit{
-		Path: path, NewPath: p.Paths.Map(path), Old: old, New: content, Mode: mode, Edits: theirs, Why: []string{why},
+		Edit:  txn.Edit{Path: path, NewPath: p.Paths.Map(path), Old: old, New: content, Mode: mode},
+		Edits: theirs, Why: []string{why},
 	})
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // TestMergeContentConflicts: the move's edits and another rewriter's are
@@ -18,7 +20,7 @@ func TestMergeContentConflicts(t *testing.T) {
 		p := &Plan{Paths: &Paths{}}
 		e := []udiff.Edit{{Start: at, End: at, New: "app/"}}
 		out, _ := udiff.ApplyBytes(old, e)
-		p.Edits = []FileEdit{{Path: "/p/fw.config.ts", NewPath: "/p/fw.config.ts", Old: old, New: out, Edits: e}}
+		p.Edits = []FileEdit{{Edit: txn.Edit{Path: "/p/fw.config.ts", NewPath: "/p/fw.config.ts", Old: old, New: out}, Edits: e}}
 		return p
 	}
 	for _, c := range []struct {

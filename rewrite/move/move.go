@@ -9,10 +9,8 @@
 // PlanMove reads the tree and writes nothing; it computes the moves from the
 // resolved paths before and after (the caller resolves them: this package
 // does not read the config), checks every conflict, and records the byte
-// edits. Plan.Execute then performs all of it or, on any failure, undoes
-// what it did so that the tree is as it was; Forward and Backward resume
-// or undo it from whatever state an interruption left (steps.go), which is
-// what apply's journal replays.
+// edits. Plan.Txn turns the plan into a transaction, which package txn
+// performs (apply through its journal): all of it or nothing.
 //
 // Decisions:
 //   - An app/ that already exists is merged into, never overwritten: any
@@ -43,6 +41,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // Input is what PlanMove needs to know about the project. All paths are
@@ -83,23 +82,19 @@ type Input struct {
 	Workspace string
 }
 
-// Move is one rename of a file, directory or symlink.
+// Move is one rename of a file, directory or symlink (absolute paths),
+// with what made it move.
 type Move struct {
-	From, To string // absolute
-	Dir      bool
-	Link     bool   // a symlink: the link itself moves
-	Why      string // what made it move
+	txn.Move
+	Why string
 }
 
-// FileEdit is one file whose bytes change.
+// FileEdit is one file whose bytes change: Path is where it is today,
+// NewPath where the moves put it (and where it is written).
 type FileEdit struct {
-	Path    string // absolute path today
-	NewPath string // absolute path after the moves (where it is written)
-	Old     []byte
-	New     []byte
-	Mode    fs.FileMode
-	Edits   []udiff.Edit // byte edits on Old
-	Why     []string     // one line per edit, for the record
+	txn.Edit
+	Edits []udiff.Edit // byte edits on Old
+	Why   []string     // one line per edit, for the record
 }
 
 // Conflict is a reason the plan cannot be executed.
@@ -124,9 +119,8 @@ type Plan struct {
 	Notes     []string
 	Paths     *Paths
 
-	base    string // paths in Diff are relative to this
-	modes   map[string]fs.FileMode
-	dirMode map[string]fs.FileMode
+	base    string                 // paths in Diff are relative to this
+	dirMode map[string]fs.FileMode // of Rmdirs, as found: a rollback restores it
 }
 
 // Empty reports a plan that changes nothing.
@@ -247,7 +241,7 @@ func PlanMove(in Input) (*Plan, error) {
 		}
 	}
 	root, src, target := in.Root, in.SrcDir, in.Target
-	p := &Plan{Root: root, Target: target, base: root, modes: map[string]fs.FileMode{}, dirMode: map[string]fs.FileMode{}}
+	p := &Plan{Root: root, Target: target, base: root, dirMode: map[string]fs.FileMode{}}
 	if in.Workspace != "" && within(root, in.Workspace) {
 		p.base = in.Workspace
 	}
@@ -462,7 +456,7 @@ func (p *Plan) planMoves(in Input, files []*srcFile, dirBefore, dirAfter func(st
 		}
 		// A deeper move already planned is covered by this one.
 		m.moves = slices.DeleteFunc(m.moves, func(mv Move) bool { return within(mv.From, from) })
-		m.moves = append(m.moves, Move{From: from, To: to, Dir: st.IsDir(), Link: st.Mode()&fs.ModeSymlink != 0, Why: why})
+		m.moves = append(m.moves, Move{Move: txn.Move{From: from, To: to, Dir: st.IsDir(), Link: st.Mode()&fs.ModeSymlink != 0}, Why: why})
 	}
 	entries, err := os.ReadDir(src)
 	if err != nil && src != target {
@@ -651,7 +645,7 @@ func (p *Plan) discover(in Input, files []*srcFile, entries []os.DirEntry, stay 
 	for _, n := range names {
 		from := filepath.Join(in.SrcDir, n)
 		if !m.moved(from) {
-			m.moves = append(m.moves, Move{From: from, To: filepath.Join(in.Target, n), Dir: true, Why: seen[n]})
+			m.moves = append(m.moves, Move{Move: txn.Move{From: from, To: filepath.Join(in.Target, n), Dir: true}, Why: seen[n]})
 		}
 	}
 }
@@ -741,7 +735,7 @@ func (p *Plan) checkMoves() {
 			p.conflict(d, "%v", err)
 			continue
 		}
-		p.dirMode[d] = st.Mode() & permBits
+		p.dirMode[d] = st.Mode()
 	}
 }
 

@@ -1,4 +1,4 @@
-package rewrite
+package txn
 
 import (
 	"os"
@@ -6,13 +6,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// HasSyncFS says SyncFS works here.
-const HasSyncFS = true
+// hasSyncFS says syncFS works here.
+const hasSyncFS = true
 
-// SyncFS makes everything written to the file system that holds path
+// syncFS makes everything written to the file system that holds path
 // durable, with one syncfs(2): cheaper than syncing thousands of new files
 // one by one, whose syncs each wait for the disk.
-func SyncFS(path string) error {
+func syncFS(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package move
+package txn
 
 import (
 	"bytes"
@@ -12,8 +12,6 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-
-	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // The steps of a plan's execution, each of which can be found done or not
@@ -21,7 +19,7 @@ import (
 // its old or its new path, a file holds its old or its new bytes. So the
 // execution can be resumed (Forward) or undone (Backward) from whatever
 // state an interruption left, any number of times: this is what a journal
-// (package migrate) replays after a crash. The order forward:
+// (journal.go) replays after a crash. The order forward:
 //
 //	mkdir   the directories the moves need, parents first
 //	move    the renames
@@ -42,8 +40,8 @@ type Exec struct {
 	// it is renamed into place, directories after their entries changed.
 	Sync bool
 	// Tag names the temporary files: .<name>.fwmigrate-<Tag> beside the
-	// file they replace. A journal keeps its tag, so that recovery finds
-	// what a crash left; Run picks a fresh one (NewTag).
+	// file they replace. A journal keeps its tag (its id), so that
+	// recovery finds what a crash left; Run picks a fresh one.
 	Tag string
 	// Hook, when set, is called at each point of the execution: before
 	// each step ("mkdir", "move", "rmdir", "edit"; "undo-" and the same
@@ -61,29 +59,16 @@ type Exec struct {
 	changed func(i int) // Backward: edit i was changed since, and is kept
 }
 
-// ChangedError is an edited file that holds neither the bytes the plan
-// read nor the bytes it writes: it changed since the plan was made, and is
-// not overwritten.
-type ChangedError struct{ Path string }
-
-func (e *ChangedError) Error() string {
-	return rewrite.GitQuote(e.Path) + ": changed since apply read it (edited while apply ran?): not overwritten"
-}
-
-// shown is path as messages name it: relative to the plan's base, quoted
-// as git quotes names when it holds control or non-ASCII bytes.
-func (p *Plan) shown(path string) string { return rewrite.GitQuote(p.rel(path)) }
-
-// NewTag returns a fresh tag for the temporary files of one execution.
-func NewTag() string {
+// newTag returns a fresh tag for the temporary files of one execution.
+func newTag() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
 
-// TempName is the temporary file that replaces path in the execution
+// tempName is the temporary file that replaces path in the execution
 // tagged tag.
-func TempName(path, tag string) string {
+func tempName(path, tag string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".fwmigrate-"+tag)
 }
 
@@ -97,6 +82,31 @@ func (x *Exec) done(step string, i int) {
 	if x.Done != nil {
 		x.Done(step, i)
 	}
+}
+
+// Run performs the plan without a journal: it checks that the tree is
+// still as planned (the edited files included), then runs Forward, and on
+// any failure undoes every step done (Backward) and returns the error; the
+// tree is then as it was. A crash in between is not recovered: Commit is
+// for trees that must survive one.
+func (p *Plan) Run(x Exec) error {
+	if x.FS == nil {
+		x.FS = OS
+	}
+	if err := p.verify(x.FS, true); err != nil {
+		return err
+	}
+	if x.Tag == "" {
+		x.Tag = newTag()
+	}
+	err := p.Forward(x)
+	if err == nil {
+		return nil
+	}
+	if _, uerr := p.Backward(x); uerr != nil {
+		return fmt.Errorf("%w; rolling back failed too, the tree needs repair by hand: %v", err, uerr)
+	}
+	return fmt.Errorf("%w (rolled back: nothing changed)", err)
 }
 
 // Forward performs every step of the plan not done yet, from any state an
@@ -134,7 +144,8 @@ func (p *Plan) Forward(x Exec) error {
 		}
 		x.done("move", i)
 	}
-	for i, d := range p.Rmdirs {
+	for i, rd := range p.Rmdirs {
+		d := rd.Path
 		x.hook("rmdir", i)
 		if _, err := fsys.Lstat(d); err == nil {
 			if err := fsys.Remove(d); err != nil {
@@ -195,10 +206,10 @@ func (p *Plan) Backward(x Exec) (kept []string, err error) {
 func (p *Plan) backwardEntries(x Exec) error {
 	fsys := x.FS
 	for i := len(p.Rmdirs) - 1; i >= 0; i-- {
-		d := p.Rmdirs[i]
+		d := p.Rmdirs[i].Path
 		x.hook("undo-rmdir", i)
 		if _, err := fsys.Lstat(d); err != nil {
-			mode := p.dirMode[d]
+			mode := p.Rmdirs[i].Mode & permBits
 			if err := fsys.Mkdir(d, mode); err != nil {
 				return fmt.Errorf("restoring %s: %w", p.shown(d), err)
 			}
@@ -282,21 +293,21 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 	if back {
 		edit, replace = "undo-edit", "undo-replace"
 	}
-	texts := func(e *FileEdit) (have, want []byte) {
+	texts := func(e *Edit) (have, want []byte) {
 		if back {
 			return e.New, e.Old
 		}
 		return e.Old, e.New
 	}
-	stage := func(i int, e *FileEdit, sync bool) error {
+	stage := func(i int, e *Edit, sync bool) error {
 		x.hook(edit, i)
 		_, want := texts(e)
-		if err := x.FS.WriteNew(TempName(at[i], x.Tag), want, e.Mode&permBits, sync); err != nil {
+		if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, e.Mode&permBits, sync); err != nil {
 			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
 		}
 		return nil
 	}
-	swap := func(i int, e *FileEdit) error {
+	swap := func(i int, e *Edit) error {
 		x.hook(replace, i)
 		have, want := texts(e)
 		err := p.swap(x, at[i], have, want)
@@ -310,8 +321,8 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		}
 		return err
 	}
-	if x.Sync && len(p.Edits) >= syncBatch && rewrite.HasSyncFS {
-		if err := p.eachEdit(x, func(i int, e *FileEdit) error { return stage(i, e, false) }); err != nil {
+	if x.Sync && len(p.Edits) >= syncBatch && hasSyncFS {
+		if err := p.eachEdit(x, func(i int, e *Edit) error { return stage(i, e, false) }); err != nil {
 			p.removeTemps(x, at)
 			return err
 		}
@@ -319,9 +330,16 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 			p.removeTemps(x, at)
 			return fmt.Errorf("syncing the new files: %w", err)
 		}
-		return p.eachEdit(x, swap)
+		if err := p.eachEdit(x, swap); err != nil {
+			// The edits not reached keep their temporaries, which the
+			// rollback's own (same name, created exclusively) would
+			// collide with.
+			p.removeTemps(x, at)
+			return err
+		}
+		return nil
 	}
-	return p.eachEdit(x, func(i int, e *FileEdit) error {
+	return p.eachEdit(x, func(i int, e *Edit) error {
 		if err := stage(i, e, x.Sync); err != nil {
 			return err
 		}
@@ -334,7 +352,7 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 // something else (a ChangedError).
 func (p *Plan) swap(x Exec, path string, have, want []byte) error {
 	fsys := x.FS
-	tmp := TempName(path, x.Tag)
+	tmp := tempName(path, x.Tag)
 	cur, err := fsys.ReadFile(path)
 	switch {
 	case err != nil:
@@ -353,10 +371,11 @@ func (p *Plan) swap(x Exec, path string, have, want []byte) error {
 	return err
 }
 
-// removeTemps removes the temporaries a failed first pass left.
+// removeTemps removes the temporaries a failed pass of the batched edits
+// left.
 func (p *Plan) removeTemps(x Exec, at []string) {
 	for _, path := range at {
-		x.FS.Remove(TempName(path, x.Tag))
+		x.FS.Remove(tempName(path, x.Tag))
 	}
 }
 
@@ -367,7 +386,7 @@ const editWorkers = 32
 
 // eachEdit runs fn on every edit, on editWorkers workers when the writes
 // are synced, until one fails; it returns the first error.
-func (p *Plan) eachEdit(x Exec, fn func(i int, e *FileEdit) error) error {
+func (p *Plan) eachEdit(x Exec, fn func(i int, e *Edit) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if x.Sync {
 		workers = editWorkers
@@ -415,7 +434,7 @@ func (p *Plan) cleanTemps(x Exec) error {
 	}
 	for _, e := range p.Edits {
 		for _, path := range []string{e.Path, e.NewPath} {
-			tmp := TempName(path, x.Tag)
+			tmp := tempName(path, x.Tag)
 			if _, err := x.FS.Lstat(tmp); err != nil {
 				continue
 			}
@@ -443,7 +462,7 @@ func (p *Plan) syncDirs(x Exec) error {
 		add(mv.To)
 	}
 	for _, d := range p.Rmdirs {
-		add(d)
+		add(d.Path)
 	}
 	for _, e := range p.Edits {
 		add(e.Path)
@@ -484,20 +503,3 @@ func (p *Plan) syncDirs(x Exec) error {
 	wg.Wait()
 	return first
 }
-
-// Restore rebuilds a plan from what a journal kept of it: its root, the
-// directories it creates, its moves, the directories it removes with their
-// modes, and its edits. Forward and Backward then work on it as on the
-// plan PlanMove made.
-func Restore(root string, mkdirs []string, moves []Move, rmdirs []string, rmdirModes []fs.FileMode, edits []FileEdit) *Plan {
-	p := &Plan{Root: root, Target: root, base: root, Mkdirs: mkdirs, Moves: moves, Rmdirs: rmdirs, Edits: edits,
-		modes: map[string]fs.FileMode{}, dirMode: map[string]fs.FileMode{}}
-	for i, d := range rmdirs {
-		p.dirMode[d] = rmdirModes[i]
-	}
-	return p
-}
-
-// RmdirMode is the mode of the directory d (one of Rmdirs) as the plan
-// found it, which Backward restores.
-func (p *Plan) RmdirMode(d string) fs.FileMode { return p.dirMode[d] }

@@ -1,14 +1,16 @@
-package rewrite
+// Package gitquote quotes paths as git writes them, for patches and for
+// the messages that name files.
+package gitquote
 
 import "strings"
 
-// GitQuote returns a path as `git diff` writes it in patch headers (diff
+// Quote returns a path as `git diff` writes it in patch headers (diff
 // --git, ---, +++, rename from/to), so that `git apply` reads it back: as it
 // is when it holds nothing special, else in double quotes with C escapes
 // (\a \b \t \n \v \f \r \" \\) and every other control byte, DEL and every
 // byte from 0x80 as a three-digit octal escape, which is git's quote_c_style
 // with core.quotePath on (its default).
-func GitQuote(name string) string {
+func Quote(name string) string {
 	i := 0
 	for i < len(name) && !gitMustQuote(name[i]) {
 		i++

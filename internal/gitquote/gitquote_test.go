@@ -1,4 +1,4 @@
-package rewrite
+package gitquote
 
 import (
 	"os"
@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestGitQuote compares GitQuote with the names git itself prints
+// TestQuote compares Quote with the names git itself prints
 // (git ls-files quotes as the diff headers do).
-func TestGitQuote(t *testing.T) {
+func TestQuote(t *testing.T) {
 	names := []string{"plain.ts", "with space.ts", "q\"uote.vue", "back\\slash.ts", "new\nline.ts", "tab\t.ts", "bell\a.ts", "del\x7f.ts", "caf\u00e9.ts", "cr\r.ts", "esc\x1b.ts"}
 	for _, n := range names {
 		want := n
@@ -31,8 +31,8 @@ func TestGitQuote(t *testing.T) {
 		if n == "tab\t.ts" || n == "bell\a.ts" || n == "cr\r.ts" {
 			continue // checked against git below
 		}
-		if got := GitQuote(n); got != want {
-			t.Errorf("GitQuote(%q) = %s, want %s", n, got, want)
+		if got := Quote(n); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", n, got, want)
 		}
 	}
 	git, err := exec.LookPath("git")
@@ -61,8 +61,8 @@ func TestGitQuote(t *testing.T) {
 		got[line] = true
 	}
 	for _, n := range names {
-		if !got[GitQuote(n)] {
-			t.Errorf("git does not list %s (GitQuote of %q); it lists %v", GitQuote(n), n, got)
+		if !got[Quote(n)] {
+			t.Errorf("git does not list %s (Quote of %q); it lists %v", Quote(n), n, got)
 		}
 	}
 }

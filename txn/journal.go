@@ -1,4 +1,4 @@
-package migrate
+package txn
 
 import (
 	"bufio"
@@ -14,29 +14,25 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/fwmigrate/fwmigrate/project"
-	"github.com/fwmigrate/fwmigrate/rewrite"
-	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
-// The journal of apply's writes, as databases and `git rebase` keep one.
-// Before the first write to a project, apply records everything it will do
-// under the project (project.JournalDir): every directory created and
+// The journal of a transaction, as databases and `git rebase` keep one.
+// Before the first write to a tree, Commit records everything the plan
+// will do under its root (JournalDir): every directory created and
 // removed, every move, every edited file with the hash, length and bytes
 // of its old and its new text. The record is synced and renamed into place
-// (it exists whole or not at all), then the steps run (move.Plan.Forward),
-// each noted in a progress file as it is done, and the journal goes once
-// every step is durable. A crash, a kill or a full disk in between leaves
-// the journal: every later run in the project sees it first; apply
-// completes the steps (or, with --rollback, undoes them: Backward), check
-// reports it. The steps are found done or not by looking at the tree, so
-// the progress file is a record for people, not a source of truth, and
-// needs no sync of its own.
+// (it exists whole or not at all), then the steps run (Forward), each
+// noted in a progress file as it is done, and the journal goes once every
+// step is durable. A crash, a kill or a full disk in between leaves the
+// journal: apply sees it first on every later run (Pending), and completes
+// the steps (Open, then Complete) or, with --rollback, undoes them (Undo);
+// check reports it. The steps are found done or not by looking at the
+// tree, so the progress file is a record for people, not a source of
+// truth, and needs no sync of its own.
 //
 // The format is text, one step a line, paths quoted as Go quotes them and
-// relative to the project root, then the line "data" and the old and new
-// bytes of each edit, one after the other, in the order of the edit lines:
+// relative to the root, then the line "data" and the old and new bytes of
+// each edit, one after the other, in the order of the edit lines:
 //
 //	fwmigrate journal 1
 //	id 3f9c0a6e1b2d4c58
@@ -47,41 +43,99 @@ import (
 //	edit "server/api/a.ts" "server/api/a.ts" 0644 <sha256 old> <len old> <sha256 new> <len new>
 //	data
 //	<bytes>
+//
+// The id is the tag of the temporary files (Exec.Tag); config names the
+// file the run was for (apply: the project's config), for people.
+
+// JournalDir is the directory under a root where a transaction keeps its
+// journal while it runs; JournalFile is the journal in it. A journal found
+// there is a run that was interrupted (Pending).
+const (
+	JournalDir  = ".fw-migrate"
+	JournalFile = "journal"
+)
 
 const journalMagic = "fwmigrate journal 1"
 
-// testHook, when set (by tests), is called at every point of a journaled
-// write: "journal" once the journal is durable, the points of
-// move.Exec.Hook, and "cleanup" before the journal is removed. The crash
-// tests end the process there.
-var testHook func(point string, i int)
-
-// journal is the journal of one project's writes.
-type journal struct {
-	root   string // the project root, absolute, symlinks resolved
+// Journal is the journal of one transaction, under its plan's root.
+type Journal struct {
+	root   string // the plan's root: absolute, symlinks resolved
 	id     string
-	config string // the config, relative to root
-	plan   *move.Plan
+	config string // relative to root
+	plan   *Plan
+	hook   func(point string, i int)
 
 	mu   sync.Mutex
 	prog *os.File // the progress file, appended
 }
 
-func journalDir(root string) string { return filepath.Join(root, project.JournalDir) }
-func journalPath(root string) string {
-	return filepath.Join(root, project.JournalDir, project.JournalFile)
+func journalDir(root string) string  { return filepath.Join(root, JournalDir) }
+func journalPath(root string) string { return filepath.Join(root, JournalDir, JournalFile) }
+
+// Pending returns the journal that an interrupted run left under root, or
+// "" when there is none.
+func Pending(root string) string {
+	p := journalPath(root)
+	if _, err := os.Lstat(p); err == nil {
+		return p
+	}
+	return ""
 }
 
-// beginJournal records plan (whose paths lie inside root) durably under
-// root. An existing journal directory is refused: another apply is running,
-// or an interrupted one must be completed first.
-func beginJournal(root, config string, plan *move.Plan) (*journal, error) {
-	j := &journal{root: root, id: move.NewTag(), config: config, plan: plan}
+// Commit performs plan through a journal under its root, config naming
+// what the run is for (apply: the project's config, relative to the root).
+// It first checks that every path of the plan stays inside the root and
+// that the tree is still as planned. A failure undoes what was done; when
+// even that fails, the journal stays (kept) for a later run to complete
+// (Open, Complete) or undo (Open, Undo).
+//
+// hook, when set (by tests), is called at every point of the run:
+// "journal" once the journal is durable, the points of Exec.Hook, and
+// "cleanup" before the journal is removed. The crash tests end the process
+// there.
+func Commit(plan *Plan, config string, hook func(point string, i int)) (kept bool, err error) {
+	root := plan.Root
+	if err := confine(root, plan); err != nil {
+		return false, err
+	}
+	if err := plan.verify(OS, false); err != nil {
+		return false, err
+	}
+	j, err := begin(root, config, plan, hook)
+	if err != nil {
+		return false, err
+	}
+	x := j.exec()
+	err = plan.Forward(x)
+	if err == nil {
+		return false, j.Finish()
+	}
+	j.note("rollback", 0)
+	undone, uerr := plan.Backward(x)
+	if uerr != nil {
+		j.close()
+		return true, fmt.Errorf("%v; undoing what was written failed too (%v)", err, uerr)
+	}
+	if ferr := j.Finish(); ferr != nil {
+		return false, fmt.Errorf("%v; rolled back, but %v", err, ferr)
+	}
+	msg := err.Error() + "; everything written was undone"
+	if len(undone) > 0 {
+		msg += " (kept as they are now: " + strings.Join(undone, ", ") + ")"
+	}
+	return false, errors.New(msg)
+}
+
+// begin records plan (whose paths lie inside root) durably under root. An
+// existing journal directory is refused: another apply is running, or an
+// interrupted one must be completed first.
+func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, error) {
+	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
 	dir := journalDir(root)
 	err := os.Mkdir(dir, 0o755)
 	if errors.Is(err, fs.ErrExist) {
 		if _, jerr := os.Lstat(journalPath(root)); jerr == nil {
-			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", project.JournalDir+"/"+project.JournalFile)
+			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", JournalDir+"/"+JournalFile)
 		}
 		// An apply stopped before its journal was complete, or after it
 		// was removed: it wrote nothing else, so what is left goes.
@@ -92,7 +146,7 @@ func beginJournal(root, config string, plan *move.Plan) (*journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the journal: %w", err)
 	}
-	fail := func(err error) (*journal, error) {
+	fail := func(err error) (*Journal, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("cannot write the journal: %w", err)
 	}
@@ -100,40 +154,90 @@ func beginJournal(root, config string, plan *move.Plan) (*journal, error) {
 	if err != nil {
 		return fail(err)
 	}
-	tmp := filepath.Join(dir, project.JournalFile+".tmp")
-	if err := rewrite.WriteNew(tmp, data, 0o644, true); err != nil {
+	tmp := filepath.Join(dir, JournalFile+".tmp")
+	if err := writeNew(tmp, data, 0o644, true); err != nil {
 		return fail(err)
 	}
 	if err := os.Rename(tmp, journalPath(root)); err != nil {
 		return fail(err)
 	}
-	if err := rewrite.SyncDir(dir); err != nil {
+	if err := syncDir(dir); err != nil {
 		return fail(err)
 	}
-	if err := rewrite.SyncDir(root); err != nil {
+	if err := syncDir(root); err != nil {
 		return fail(err)
 	}
 	if j.prog, err = os.OpenFile(filepath.Join(dir, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
 		return fail(err)
 	}
-	hook("journal", 0)
+	j.callHook("journal", 0)
 	return j, nil
 }
 
-func hook(point string, i int) {
-	if testHook != nil {
-		testHook(point, i)
+// Open reads the journal an interrupted run left under root, to complete
+// or undo it; hook is Commit's. Every path in the journal must lie inside
+// root, through no symlink: a journal is trusted no more than any other
+// file of the tree.
+func Open(root string, hook func(point string, i int)) (*Journal, error) {
+	data, err := os.ReadFile(journalPath(root))
+	if err != nil {
+		return nil, err
+	}
+	j, err := decodeJournal(root, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", JournalDir+"/"+JournalFile, err)
+	}
+	j.hook = hook
+	// Without the progress file the steps still run: it is a record for
+	// people, and the tree says what is done.
+	if prog, err := os.OpenFile(filepath.Join(journalDir(root), "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		j.prog = prog
+	}
+	return j, nil
+}
+
+// Complete performs the steps of the journal's plan that the interrupted
+// run did not, from whatever state it left. On failure the journal stays;
+// on success Finish removes it.
+func (j *Journal) Complete() error {
+	x := j.exec()
+	x.Resume = true
+	if err := j.plan.Forward(x); err != nil {
+		j.close()
+		return err
+	}
+	return nil
+}
+
+// Undo undoes the steps of the journal's plan that are done, and notes in
+// the journal that a rollback began (RollingBack). The edited files that
+// changed since are kept as they are, and listed. On failure the journal
+// stays; on success Finish removes it.
+func (j *Journal) Undo() (kept []string, err error) {
+	j.note("rollback", 0)
+	x := j.exec()
+	x.Resume = true
+	kept, err = j.plan.Backward(x)
+	if err != nil {
+		j.close()
+	}
+	return kept, err
+}
+
+func (j *Journal) callHook(point string, i int) {
+	if j.hook != nil {
+		j.hook(point, i)
 	}
 }
 
 // exec is how the journal's steps run: durably, with its temporaries'
 // tag, each step noted as done.
-func (j *journal) exec() move.Exec {
-	return move.Exec{Sync: true, Tag: j.id, Hook: hook, Done: j.note}
+func (j *Journal) exec() Exec {
+	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note}
 }
 
 // note appends one line to the progress file.
-func (j *journal) note(step string, i int) {
+func (j *Journal) note(step string, i int) {
 	if j.prog == nil {
 		return
 	}
@@ -142,18 +246,18 @@ func (j *journal) note(step string, i int) {
 	j.mu.Unlock()
 }
 
-// rollingBack reports whether a rollback of this journal was started: a
+// RollingBack reports whether a rollback of this journal was started: a
 // later plain apply goes on with it rather than redo what was undone.
-func (j *journal) rollingBack() bool {
+func (j *Journal) RollingBack() bool {
 	b, err := os.ReadFile(filepath.Join(journalDir(j.root), "progress"))
 	return err == nil && (bytes.HasPrefix(b, []byte("rollback ")) || bytes.Contains(b, []byte("\nrollback ")))
 }
 
-// finish removes the journal: every step is done and durable. The journal
-// file goes first: once it is gone, the apply is over, whatever is left of
-// the directory.
-func (j *journal) finish() error {
-	hook("cleanup", 0)
+// Finish removes the journal: every step is done (or undone) and durable.
+// The journal file goes first: once it is gone, the run is over, whatever
+// is left of the directory.
+func (j *Journal) Finish() error {
+	j.callHook("cleanup", 0)
 	if j.prog != nil {
 		j.prog.Close()
 		j.prog = nil
@@ -164,11 +268,11 @@ func (j *journal) finish() error {
 	if err := os.RemoveAll(journalDir(j.root)); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)
 	}
-	return rewrite.SyncDir(j.root)
+	return syncDir(j.root)
 }
 
 // close closes the progress file and leaves the journal in place.
-func (j *journal) close() {
+func (j *Journal) close() {
 	if j.prog != nil {
 		j.prog.Close()
 		j.prog = nil
@@ -176,7 +280,7 @@ func (j *journal) close() {
 }
 
 // encode writes the journal's text.
-func (j *journal) encode() ([]byte, error) {
+func (j *Journal) encode() ([]byte, error) {
 	p := j.plan
 	var b bytes.Buffer
 	rel := func(path string) (string, error) {
@@ -209,7 +313,7 @@ func (j *journal) encode() ([]byte, error) {
 		fmt.Fprintf(&b, "move %s %s %s\n", q(mv.From), q(mv.To), kind)
 	}
 	for _, d := range p.Rmdirs {
-		fmt.Fprintf(&b, "rmdir %s %04o\n", q(d), unixMode(p.RmdirMode(d)))
+		fmt.Fprintf(&b, "rmdir %s %04o\n", q(d.Path), unixMode(d.Mode))
 	}
 	for _, e := range p.Edits {
 		fmt.Fprintf(&b, "edit %s %s %04o %x %d %x %d\n", q(e.Path), q(e.NewPath), unixMode(e.Mode),
@@ -226,37 +330,23 @@ func (j *journal) encode() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// readJournal reads the journal under root. Every path in it must lie
-// inside root, through no symlink: a journal is trusted no more than any
-// other file of the tree.
-func readJournal(root string) (*journal, error) {
-	path := journalPath(root)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	j, err := decodeJournal(root, data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", project.JournalDir+"/"+project.JournalFile, err)
-	}
-	return j, nil
-}
-
-func decodeJournal(root string, data []byte) (*journal, error) {
+// decodeJournal reads the journal text data of a transaction under root.
+func decodeJournal(root string, data []byte) (*Journal, error) {
 	r := bufio.NewReader(bytes.NewReader(data))
 	line := 0
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("line %d: %s: the journal is damaged (restore the project from version control and remove %s)", line, fmt.Sprintf(format, args...), project.JournalDir)
+		return fmt.Errorf("line %d: %s: the journal is damaged (restore the project from version control and remove %s)", line, fmt.Sprintf(format, args...), JournalDir)
 	}
-	j := &journal{root: root}
+	j := &Journal{root: root}
 	var (
-		mkdirs, rmdirs []string
-		modes          []fs.FileMode
-		moves          []move.Move
-		edits          []move.FileEdit
-		sums           [][2][32]byte
-		lens           [][2]int
+		mkdirs []string
+		rmdirs []Rmdir
+		moves  []Move
+		edits  []Edit
+		sums   [][2][32]byte
+		lens   [][2]int
 	)
+	c := newConfiner(root)
 	abs := func(s string) (string, error) {
 		rel, err := strconv.Unquote(s)
 		if err != nil {
@@ -267,7 +357,7 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 			return "", fmt.Errorf("%s is not a path inside the project", s)
 		}
 		full := filepath.Join(root, p)
-		if err := project.Confined(root, full); err != nil {
+		if err := c.check(full); err != nil {
 			return "", err
 		}
 		return full, nil
@@ -329,7 +419,7 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 			if err != nil || len(fields) != 3 {
 				return nil, bad("move: %v", err)
 			}
-			mv := move.Move{From: ps[0], To: ps[1]}
+			mv := Move{From: ps[0], To: ps[1]}
 			switch fields[2] {
 			case "dir":
 				mv.Dir = true
@@ -349,8 +439,7 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 			if !ok {
 				return nil, bad("rmdir: invalid mode %q", fields[1])
 			}
-			rmdirs = append(rmdirs, ps[0])
-			modes = append(modes, mode)
+			rmdirs = append(rmdirs, Rmdir{Path: ps[0], Mode: mode})
 		case "edit":
 			ps, err := paths(2)
 			if err != nil || len(fields) != 7 {
@@ -374,7 +463,7 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 					return nil, bad("edit: invalid length %q", f)
 				}
 			}
-			edits = append(edits, move.FileEdit{Path: ps[0], NewPath: ps[1], Mode: mode})
+			edits = append(edits, Edit{Path: ps[0], NewPath: ps[1], Mode: mode})
 			sums = append(sums, sum)
 			lens = append(lens, n)
 		default:
@@ -406,7 +495,7 @@ func decodeJournal(root string, data []byte) (*journal, error) {
 	if len(blob) != 0 {
 		return nil, bad("%d bytes of data left over", len(blob))
 	}
-	j.plan = move.Restore(root, mkdirs, moves, rmdirs, modes, edits)
+	j.plan = &Plan{Root: root, Mkdirs: mkdirs, Moves: moves, Rmdirs: rmdirs, Edits: edits}
 	return j, nil
 }
 

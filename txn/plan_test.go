@@ -1,0 +1,234 @@
+package txn
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+)
+
+// The tests' transaction is made by hand over a small tree, with every kind
+// of step the move into app/ makes: directories created (nested), moved
+// directories, files and symlinks, emptied directories removed (with modes
+// a rollback must give back), and edits at moved and staying paths whose
+// modes must survive. gen files are edited where they move: from syncBatch
+// of them the edits are written in two passes around one syncfs.
+
+// writeTree writes the tests' tree under dir, with gen generated files.
+func writeTree(tb testing.TB, dir string, gen int) {
+	tb.Helper()
+	files := map[string]string{
+		"components/A.vue":          "<template>a</template>\n",
+		"components/nested/B.vue":   "<template>b</template>\n",
+		"utils/x.ts":                "export const x = 1\n",
+		"app.vue":                   "<template><A /></template>\n",
+		"lib/util.ts":               "import { x } from '../utils/x'\n",
+		"src/layouts/default.vue":   "<template><slot /></template>\n",
+		"server/api/a.ts":           "import { x } from '../../utils/x'\n",
+		"tsconfig.json":             "{ \"include\": [\"components\"] }\n",
+		"bin/run.sh":                "#!/bin/sh\n",
+		"public/theme.css":          "body {}\n",
+		"components/gen/.gitignore": "",
+	}
+	for i := range gen {
+		files[fmt.Sprintf("components/gen/g%03d.vue", i)] = fmt.Sprintf("<script>import '../../utils/x' // %d</script>\n", i)
+	}
+	testtree.Map(tb, dir, files)
+	for name, mode := range map[string]fs.FileMode{
+		"utils": 0o750, "lib": 0o700, "src": 0o750 | fs.ModeSetgid,
+		"tsconfig.json": 0o600, "bin/run.sh": 0o755 | fs.ModeSetuid,
+	} {
+		if err := os.Chmod(filepath.Join(dir, name), mode); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for link, dest := range map[string]string{"components/x.ts": "../utils/x.ts", "theme.css": "public/theme.css"} {
+		if err := os.Symlink(dest, filepath.Join(dir, link)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// planTree is the tests' transaction over the tree writeTree wrote in dir,
+// read from it as a planner reads it.
+func planTree(dir string) (*Plan, error) {
+	at := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
+	p := &Plan{Root: dir, Mkdirs: []string{at("app"), at("app/lib")}}
+	for _, mv := range []struct {
+		from, to string
+		dir      bool
+		link     bool
+	}{
+		{"components", "app/components", true, false},
+		{"utils", "app/utils", true, false},
+		{"app.vue", "app/app.vue", false, false},
+		{"theme.css", "app/theme.css", false, true},
+		{"lib/util.ts", "app/lib/util.ts", false, false},
+		{"src/layouts", "app/layouts", true, false},
+	} {
+		p.Moves = append(p.Moves, Move{From: at(mv.from), To: at(mv.to), Dir: mv.dir, Link: mv.link})
+	}
+	for _, d := range []string{"lib", "src"} {
+		st, err := os.Lstat(at(d))
+		if err != nil {
+			return nil, err
+		}
+		p.Rmdirs = append(p.Rmdirs, Rmdir{Path: at(d), Mode: st.Mode() & permBits})
+	}
+	edit := func(name, newName string) error {
+		st, err := os.Lstat(at(name))
+		if err != nil {
+			return err
+		}
+		old, err := os.ReadFile(at(name))
+		if err != nil {
+			return err
+		}
+		p.Edits = append(p.Edits, Edit{Path: at(name), NewPath: at(newName), Old: old,
+			New: []byte(strings.ReplaceAll(string(old), "utils/x", "app/utils/x") + "// edited\n"), Mode: st.Mode()})
+		return nil
+	}
+	for _, e := range [][2]string{
+		{"components/A.vue", "app/components/A.vue"},
+		{"app.vue", "app/app.vue"},
+		{"lib/util.ts", "app/lib/util.ts"},
+		{"server/api/a.ts", "server/api/a.ts"},
+		{"tsconfig.json", "tsconfig.json"},
+		{"bin/run.sh", "bin/run.sh"},
+	} {
+		if err := edit(e[0], e[1]); err != nil {
+			return nil, err
+		}
+	}
+	gen, err := os.ReadDir(at("components/gen"))
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range gen {
+		if strings.HasSuffix(g.Name(), ".vue") {
+			if err := edit("components/gen/"+g.Name(), "app/components/gen/"+g.Name()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// freshPlan writes the tests' tree in a new directory and plans it.
+func freshPlan(t *testing.T, gen int) (string, *Plan) {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, gen)
+	p, err := planTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, p
+}
+
+func snapshot(t *testing.T, dir string) map[string]string { return testtree.Snapshot(t, dir) }
+
+// diffTrees is testtree.DiffSnapshots, cut to its first lines.
+func diffTrees(want, got map[string]string) string {
+	lines := strings.Split(testtree.DiffSnapshots(want, got), "\n")
+	if len(lines) > 20 {
+		lines = append(lines[:20], fmt.Sprintf("and %d more lines", len(lines)-20))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// faultyFS fails the failAt-th mutating operation (1-based) with EACCES,
+// and every one after it when failAll is set (so that the rollback fails
+// too, as when the disk goes away). It syncs nothing.
+type faultyFS struct {
+	FS
+	n       atomic.Int64 // edits are written concurrently
+	failAt  int64
+	failAll bool
+}
+
+func (f *faultyFS) fail(op, path string) error {
+	n := f.n.Add(1)
+	if n == f.failAt || f.failAll && n > f.failAt {
+		return &fs.PathError{Op: op, Path: path, Err: syscall.EACCES}
+	}
+	return nil
+}
+
+func (f *faultyFS) Mkdir(name string, perm fs.FileMode) error {
+	if err := f.fail("mkdir", name); err != nil {
+		return err
+	}
+	return f.FS.Mkdir(name, perm)
+}
+
+func (f *faultyFS) Remove(name string) error {
+	if err := f.fail("remove", name); err != nil {
+		return err
+	}
+	return f.FS.Remove(name)
+}
+
+func (f *faultyFS) Rename(oldpath, newpath string) error {
+	if err := f.fail("rename", oldpath); err != nil {
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: syscall.EACCES}
+	}
+	return f.FS.Rename(oldpath, newpath)
+}
+
+func (f *faultyFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {
+	if err := f.fail("write", name); err != nil {
+		return err
+	}
+	return f.FS.WriteNew(name, data, perm, false)
+}
+
+// The syncs are skipped: they change nothing a test can look at short of
+// a power cut, and on a shared disk they are most of the tests' time. Run
+// with Exec.Sync, the steps still take the paths a durable run takes.
+func (f *faultyFS) SyncDir(name string) error { return nil }
+func (f *faultyFS) SyncFS(path string) error  { return nil }
+
+// TestPlanTree keeps the tests' transaction honest: run whole, it gives
+// the tree it is meant to, modes included.
+func TestPlanTree(t *testing.T) {
+	dir, p := freshPlan(t, 3)
+	must(t, p.Run(Exec{Sync: true}))
+	got := snapshot(t, dir)
+	for name, want := range map[string]string{
+		"app/components/A.vue":          "file -rw-r--r-- \"<template>a</template>\\n// edited\\n\"",
+		"app/components/x.ts":           "link ../utils/x.ts",
+		"app/theme.css":                 "link public/theme.css",
+		"app/utils":                     "dir drwxr-x---",
+		"app/lib/util.ts":               "file -rw-r--r-- \"import { x } from '../app/utils/x'\\n// edited\\n\"",
+		"app/layouts/default.vue":       "file -rw-r--r-- \"<template><slot /></template>\\n\"",
+		"tsconfig.json":                 "file -rw------- \"{ \\\"include\\\": [\\\"components\\\"] }\\n// edited\\n\"",
+		"bin/run.sh":                    "file urwxr-xr-x \"#!/bin/sh\\n// edited\\n\"",
+		"app/components/gen/g002.vue":   "file -rw-r--r-- \"<script>import '../../app/utils/x' // 2</script>\\n// edited\\n\"",
+		"server/api/a.ts":               "file -rw-r--r-- \"import { x } from '../../app/utils/x'\\n// edited\\n\"",
+		"app/components/nested/B.vue":   "file -rw-r--r-- \"<template>b</template>\\n\"",
+		"app/components/gen/.gitignore": "file -rw-r--r-- \"\"",
+	} {
+		if got[name] != want {
+			t.Errorf("%s: %s, want %s", name, got[name], want)
+		}
+	}
+	for _, gone := range []string{"components", "utils", "lib", "src", "app.vue", "theme.css"} {
+		if _, ok := got[gone]; ok {
+			t.Errorf("%s is still there", gone)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package txn
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// sizes are the tests' transactions: few edits, done one by one, and more
+// than syncBatch, written in two passes around one syncfs (with Sync).
+// The batched run has some 170 operations, each edit's two alike: its
+// tests stop at every fifth (every eleventh with -short), which still
+// stops in each pass.
+var sizes = []struct {
+	name string
+	gen  int
+}{{"one-by-one", 3}, {"batched", syncBatch + 6}}
+
+// every is the step between the operations a test stops at.
+func every(gen int) int64 {
+	switch {
+	case gen >= syncBatch && testing.Short():
+		return 11
+	case gen >= syncBatch:
+		return 5
+	case testing.Short():
+		return 4
+	}
+	return 1
+}
+
+// TestRollback makes each mutating operation of a run fail in turn (a
+// mkdir, a rename, a rmdir, a write): every time, Run undoes what it did
+// and the tree is byte for byte as before, modes included (the removed
+// directories', set-group-ID too). In the batched run that includes a
+// failure among the renames of the second pass, with temporaries of the
+// edits not reached still there.
+func TestRollback(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			step := every(size.gen)
+			steps := 0
+			for failAt := int64(1); ; failAt += step {
+				dir, p := freshPlan(t, size.gen)
+				before := snapshot(t, dir)
+				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt}, Sync: true})
+				if err == nil {
+					steps = int(failAt - 1)
+					break
+				}
+				if !errors.Is(err, syscall.EACCES) || !strings.Contains(err.Error(), "rolled back") {
+					t.Fatalf("op %d: %v", failAt, err)
+				}
+				if d := diffTrees(before, snapshot(t, dir)); d != "" {
+					t.Fatalf("failure at op %d left the tree changed:\n%s", failAt, d)
+				}
+			}
+			if min := 2 + 6 + 2 + 2*(6+size.gen); steps < min-int(step) {
+				t.Fatalf("only %d operations, want %d", steps, min)
+			}
+		})
+	}
+}
+
+// TestRollbackFails reports a rollback that cannot finish instead of
+// claiming the tree is intact.
+func TestRollbackFails(t *testing.T) {
+	_, p := freshPlan(t, 3)
+	err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: 4, failAll: true}})
+	if err == nil || !strings.Contains(err.Error(), "needs repair") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestStalePlan: Run refuses a plan when the tree changed after it was
+// made, and touches nothing.
+func TestStalePlan(t *testing.T) {
+	for _, change := range []struct {
+		name string
+		fn   func(dir string) error
+	}{
+		{"edited file", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "server/api/a.ts"), []byte("changed"), 0o644)
+		}},
+		{"target appeared", func(dir string) error { return os.MkdirAll(filepath.Join(dir, "app/utils"), 0o755) }},
+		{"source gone", func(dir string) error { return os.RemoveAll(filepath.Join(dir, "src/layouts")) }},
+		{"source changed type", func(dir string) error {
+			if err := os.Remove(filepath.Join(dir, "theme.css")); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "theme.css"), nil, 0o644)
+		}},
+	} {
+		t.Run(change.name, func(t *testing.T) {
+			dir, p := freshPlan(t, 3)
+			must(t, change.fn(dir))
+			before := snapshot(t, dir)
+			if err := p.Run(Exec{}); err == nil || !strings.Contains(err.Error(), "the tree changed since the plan was made") {
+				t.Fatalf("got %v", err)
+			}
+			if d := diffTrees(before, snapshot(t, dir)); d != "" {
+				t.Fatalf("tree changed:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestResume interrupts a run after each mutating operation in turn (every
+// operation after it fails, as when the disk goes away, and nothing is
+// rolled back), then resumes it: Forward completes the plan to the tree an
+// uninterrupted run makes, Backward restores the tree it found, both from
+// every state, and neither leaves a temporary behind. The plan is made
+// once, before the tree is touched, as a journal keeps it. -short takes
+// every fourth operation of the small run (the first one included), which
+// still stops inside each kind of step.
+func TestResume(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			ref, p := freshPlan(t, size.gen)
+			before := snapshot(t, ref)
+			must(t, p.Run(Exec{FS: &faultyFS{FS: OS}, Sync: true}))
+			after := snapshot(t, ref)
+			step := every(size.gen)
+			ops := 0
+			for stop := int64(1); ops == 0; stop += step {
+				for _, back := range []bool{false, true} {
+					dir, p := freshPlan(t, size.gen)
+					x := Exec{FS: &faultyFS{FS: OS, failAt: stop, failAll: true}, Sync: true, Tag: "t", Resume: true}
+					err := p.Forward(x)
+					if err == nil {
+						ops = int(stop - 1) // at least: -short may step past the last
+						break
+					}
+					if !errors.Is(err, os.ErrPermission) {
+						t.Fatalf("op %d: %v", stop, err)
+					}
+					x.FS = &faultyFS{FS: OS} // fails nothing
+					want := after
+					if back {
+						_, err := p.Backward(x)
+						must(t, err)
+						want = before
+					} else {
+						must(t, p.Forward(x))
+					}
+					if d := diffTrees(want, snapshot(t, dir)); d != "" {
+						t.Fatalf("interrupted at op %d, resumed (backward %v):\n%s", stop, back, d)
+					}
+				}
+			}
+			if ops < 10 {
+				t.Fatalf("only %d operations", ops)
+			}
+		})
+	}
+}
+
+// TestChangedFileNotOverwritten: a file saved after the plan was made
+// holds neither its old nor its new bytes: it is not overwritten, and the
+// error names it. Undoing keeps it too, and lists it.
+func TestChangedFileNotOverwritten(t *testing.T) {
+	_, p := freshPlan(t, 3)
+	e := p.Edits[0] // components/A.vue, which moves with its folder
+	x := Exec{Tag: "t", Hook: func(point string, i int) {
+		if point == "replace" && p.Edits[i].Path == e.Path {
+			must(t, os.WriteFile(e.NewPath, []byte("saved while apply ran\n"), 0o644))
+		}
+	}}
+	err := p.Forward(x)
+	var ce *ChangedError
+	if !errors.As(err, &ce) || ce.Path != "app/components/A.vue" {
+		t.Fatalf("got %v, want a ChangedError for app/components/A.vue", err)
+	}
+	if got, _ := os.ReadFile(e.NewPath); string(got) != "saved while apply ran\n" {
+		t.Errorf("the saved file was overwritten: %q", got)
+	}
+	if _, err := os.Lstat(tempName(e.NewPath, "t")); err == nil {
+		t.Errorf("temporary left behind")
+	}
+	x.Hook = nil
+	kept, err := p.Backward(x)
+	must(t, err)
+	if len(kept) != 1 || kept[0] != "components/A.vue" {
+		t.Errorf("kept %q, want components/A.vue", kept)
+	}
+	if got, _ := os.ReadFile(e.Path); string(got) != "saved while apply ran\n" {
+		t.Errorf("the saved file was lost by the rollback: %q", got)
+	}
+}
+
+// TestChangedErrorQuotes: a name with a newline is named as git quotes it,
+// relative to the plan's base.
+func TestChangedErrorQuotes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a\nb.ts")
+	must(t, os.WriteFile(path, []byte("old"), 0o644))
+	p := &Plan{Root: dir, Edits: []Edit{{Path: path, NewPath: path, Old: []byte("old"), New: []byte("new"), Mode: 0o644}}}
+	x := Exec{Tag: "t", Hook: func(point string, i int) {
+		if point == "replace" {
+			must(t, os.WriteFile(path, []byte("saved"), 0o644))
+		}
+	}}
+	err := p.Forward(x)
+	if want := `"a\nb.ts": changed since apply read it (edited while apply ran?): not overwritten`; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}

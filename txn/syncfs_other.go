@@ -1,0 +1,12 @@
+//go:build !linux
+
+package txn
+
+import "errors"
+
+// hasSyncFS says syncFS works here.
+const hasSyncFS = false
+
+// syncFS is syncfs(2), which only Linux has: elsewhere it returns
+// errors.ErrUnsupported, and the steps sync each file instead.
+func syncFS(path string) error { return errors.ErrUnsupported }
