@@ -2,17 +2,13 @@ package project
 
 import (
 	"path/filepath"
-	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // Within reports whether p is dir or lies inside it; both clean and
-// absolute.
-func Within(p, dir string) bool {
-	if !strings.HasPrefix(p, dir) {
-		return false
-	}
-	return len(p) == len(dir) || p[len(dir)] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator))
-}
+// absolute (pathx.WithinClean).
+func Within(p, dir string) bool { return pathx.WithinClean(p, dir) }
 
 // realRoot is dir with its symlinks resolved, or dir when it cannot be.
 func realRoot(dir string) string {

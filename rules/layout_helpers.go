@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -408,17 +409,12 @@ func firstSegment(rel string) string {
 // relFrom returns target relative to base with forward slashes ("." for
 // base itself), and false when target is not inside base.
 func relFrom(base, target string) (string, bool) {
-	r, err := filepath.Rel(base, target)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(r), true
+	r, ok := pathx.Rel(base, target)
+	return filepath.ToSlash(r), ok
 }
 
 // pathWithin reports whether p is dir or lies inside it (both clean and absolute).
-func pathWithin(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
-}
+func pathWithin(p, dir string) bool { return pathx.WithinClean(p, dir) }
 
 // shownRel shows an absolute path relative to the project root, with a
 // trailing slash for directories.

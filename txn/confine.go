@@ -6,7 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // A transaction writes inside its root and nowhere else: Commit checks
@@ -106,10 +107,5 @@ func (c *confiner) resolve(dir string) (string, error) {
 }
 
 // within reports whether p is dir or lies inside it; both clean and
-// absolute. It compares whole names: /a/..x is inside /a, /ab is not.
-func within(p, dir string) bool {
-	if !strings.HasPrefix(p, dir) {
-		return false
-	}
-	return len(p) == len(dir) || p[len(dir)] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator))
-}
+// absolute (pathx.WithinClean).
+func within(p, dir string) bool { return pathx.WithinClean(p, dir) }

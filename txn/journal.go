@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // The journal of a transaction, as databases and `git rebase` keep one.
@@ -284,8 +286,8 @@ func (j *Journal) encode() ([]byte, error) {
 	p := j.plan
 	var b bytes.Buffer
 	rel := func(path string) (string, error) {
-		r, err := filepath.Rel(j.root, path)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		r, ok := pathx.Rel(j.root, path)
+		if !ok {
 			return "", fmt.Errorf("%s lies outside the project %s", path, j.root)
 		}
 		return strconv.Quote(filepath.ToSlash(r)), nil

@@ -29,6 +29,16 @@ func Within(path, dir string) bool {
 	return ok
 }
 
+// WithinClean is Within for paths already clean and absolute, as the move
+// and the transaction keep them: a comparison of whole names, without
+// allocating (/a/..x is inside /a, /ab is not).
+func WithinClean(p, dir string) bool {
+	if !strings.HasPrefix(p, dir) {
+		return false
+	}
+	return len(p) == len(dir) || p[len(dir)] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator))
+}
+
 // Under returns path relative to dir with forward slashes when path lies
 // strictly below dir (not dir itself).
 func Under(dir, path string) (string, bool) {

@@ -55,3 +55,20 @@ func TestDisplay(t *testing.T) {
 		}
 	}
 }
+
+func TestWithinClean(t *testing.T) {
+	for _, c := range []struct {
+		p, dir string
+		ok     bool
+	}{
+		{"/p", "/p", true}, {"/p/a", "/p", true}, {"/p/..x", "/p", true}, {"/px", "/p", false},
+		{"/q", "/p", false}, {"/p", "/p/a", false}, {"/a", "/", true},
+	} {
+		if got := WithinClean(filepath.FromSlash(c.p), filepath.FromSlash(c.dir)); got != c.ok {
+			t.Errorf("WithinClean(%q, %q) = %v", c.p, c.dir, got)
+		}
+		if got := Within(filepath.FromSlash(c.p), filepath.FromSlash(c.dir)); got != c.ok {
+			t.Errorf("Within(%q, %q) = %v: the two answers differ", c.p, c.dir, got)
+		}
+	}
+}

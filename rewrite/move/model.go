@@ -3,19 +3,13 @@ package move
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
-// within reports whether p is dir or lies inside it. Both are clean
-// absolute paths.
-func within(p, dir string) bool {
-	if !strings.HasPrefix(p, dir) {
-		return false
-	}
-	if len(p) == len(dir) {
-		return true
-	}
-	return p[len(dir)] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator))
-}
+// within reports whether p is dir or lies inside it; both clean and
+// absolute (pathx.WithinClean).
+func within(p, dir string) bool { return pathx.WithinClean(p, dir) }
 
 // aliasDef is a path alias with its directory before and after the move.
 // after is "" for the aliases version 4 removed (assets, public).

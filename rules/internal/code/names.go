@@ -1,12 +1,12 @@
 package code
 
 import (
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -193,11 +193,7 @@ func RelUnder(dir, p string) (string, bool) {
 	if dir == "" {
 		return "", false
 	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
+	return pathx.Under(dir, p)
 }
 
 // LayerDetection returns the layout a source's project or layer resolves.
