@@ -21,6 +21,7 @@ package workspace
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/project"
@@ -181,7 +182,11 @@ func Major(p *project.Project, res *settings.Resolved) (note string) {
 	if from == "--framework" {
 		setting = fmt.Sprintf("--framework=%d", res.Framework)
 	}
-	return fmt.Sprintf("%s ignored: %s says %d", setting, source, p.Framework)
+	says := "says"
+	if strings.HasPrefix(source, "the projects") {
+		says = "say"
+	}
+	return fmt.Sprintf("%s ignored: %s %s %d", setting, source, says, p.Framework)
 }
 
 // Checked is one check of a project.
