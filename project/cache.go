@@ -1,72 +1,168 @@
 package project
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"os"
 	"sync"
+	"unsafe"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 )
 
-// Cache keeps the code a long-lived front end (the language server) has
-// read, between checks: a source file whose text is the one read last time
-// is not parsed again, so that a check after an edit parses the edited file
-// alone. Entries are known by path and by a SHA-256 of the text, never by
-// time stamps, so an edit that keeps the size and the modification time is
-// still seen. A parsed tree is never changed by the rules, so checks share
-// it. A Cache is safe for concurrent use.
+// Cache keeps what a long-lived front end (the language server) has read
+// of the source files between checks, so that a check after an edit reads
+// and parses the edited file alone:
+//
+//   - a file's text, while a stat of the file says it is the same file with
+//     the same size and modification time (os.SameFile: device and inode);
+//   - facts computed from a text (Memo: does it hold a trigger word), while
+//     the text is the very slice they were computed from;
+//   - a file's parsed code, known by that slice or else by a SHA-256 of the
+//     text: an editor that sends the same text again parses nothing.
+//
+// The rules never change a text or a tree, so checks share them. Entries
+// not asked for in a number of checks are dropped (Next). A Cache is safe
+// for concurrent use.
 type Cache struct {
-	mu   sync.Mutex
-	gen  int // the checks begun (Next)
-	code map[string]*cachedCode
+	mu    sync.Mutex
+	gen   int // the checks begun (Next)
+	files map[string]*cachedFile
 }
 
-type cachedCode struct {
-	sum  [sha256.Size]byte
-	code *ast.Code
-	err  error
+type cachedFile struct {
 	used int // the gen of the last check that asked for it
+
+	stat os.FileInfo // the stat the text was read after; nil: no text cached
+	text []byte
+
+	memoFor []byte // the text memo's facts are about
+	memo    map[string]bool
+
+	codeFor []byte // the text code was read from
+	codeSum [sha256.Size]byte
+	code    *ast.Code
+	codeErr error
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{code: map[string]*cachedCode{}} }
+func NewCache() *Cache { return &Cache{files: map[string]*cachedFile{}} }
+
+// same reports whether a and b are the same slice: the same bytes at the
+// same address. A text is never changed once read, so the same slice is
+// the same text, without comparing it.
+func same(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.SliceData(a) == unsafe.SliceData(b))
+}
+
+// entry returns path's entry, made when missing. Call with c.mu held.
+func (c *Cache) entry(path string) *cachedFile {
+	e := c.files[path]
+	if e == nil {
+		e = &cachedFile{}
+		c.files[path] = e
+	}
+	e.used = c.gen
+	return e
+}
+
+// ReadSource is ReadSource(path), from the cache while the file's stat is
+// the one it was read after.
+func (c *Cache) ReadSource(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	e := c.entry(path)
+	if e.stat != nil && os.SameFile(e.stat, st) && e.stat.Size() == st.Size() && e.stat.ModTime().Equal(st.ModTime()) {
+		text := e.text
+		c.mu.Unlock()
+		return text, nil
+	}
+	c.mu.Unlock()
+	// Stat first, then read: a change made while it is read gives another
+	// stat next time, and the file is read again.
+	text, err := ReadSource(path)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	e = c.entry(path)
+	e.stat, e.text = st, text
+	c.mu.Unlock()
+	return text, nil
+}
+
+// Memo returns f(), a fact about text (path's text), computed once per
+// text under key.
+func (c *Cache) Memo(path string, text []byte, key string, f func() bool) bool {
+	c.mu.Lock()
+	e := c.entry(path)
+	if !same(e.memoFor, text) {
+		e.memoFor, e.memo = text, map[string]bool{}
+	}
+	v, ok := e.memo[key]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = f()
+	c.mu.Lock()
+	if same(e.memoFor, text) {
+		e.memo[key] = v
+	}
+	c.mu.Unlock()
+	return v
+}
 
 // ReadCode is ast.ReadCode(path, text), from the cache when text is what
 // it read for path before.
 func (c *Cache) ReadCode(path string, text []byte) (*ast.Code, error) {
+	c.mu.Lock()
+	e := c.entry(path)
+	if e.code != nil || e.codeErr != nil {
+		if same(e.codeFor, text) {
+			code, err := e.code, e.codeErr
+			c.mu.Unlock()
+			return code, err
+		}
+	}
+	c.mu.Unlock()
 	sum := sha256.Sum256(text)
 	c.mu.Lock()
-	e := c.code[path]
-	if e != nil && e.sum == sum {
-		e.used = c.gen
+	if (e.code != nil || e.codeErr != nil) && e.codeSum == sum && bytes.Equal(e.codeFor, text) {
+		e.codeFor = text
+		code, err := e.code, e.codeErr
 		c.mu.Unlock()
-		return e.code, e.err
+		return code, err
 	}
 	c.mu.Unlock()
 	code, err := ast.ReadCode(path, text)
 	c.mu.Lock()
-	c.code[path] = &cachedCode{sum: sum, code: code, err: err, used: c.gen}
+	e.codeFor, e.codeSum, e.code, e.codeErr = text, sum, code, err
 	c.mu.Unlock()
 	return code, err
 }
 
-// Next begins a check, and forgets the trees that the last keep checks did
+// Next begins a check, and forgets the files that the last keep checks did
 // not ask for (deleted files, projects closed in the editor).
 func (c *Cache) Next(keep int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	for path, e := range c.code {
+	for path, e := range c.files {
 		if c.gen-e.used > keep {
-			delete(c.code, path)
+			delete(c.files, path)
 		}
 	}
 }
 
-// Len is the number of trees the cache holds.
+// Len is the number of files the cache holds something of.
 func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.code)
+	return len(c.files)
 }
 
 // ReadCode reads a source file's code (ast.ReadCode), through the
@@ -76,4 +172,13 @@ func (p *Project) ReadCode(path string, text []byte) (*ast.Code, error) {
 		return p.cache.ReadCode(path, text)
 	}
 	return ast.ReadCode(path, text)
+}
+
+// Memo returns f(), a fact about path's text, through the Loader's Cache
+// when it has one (computed once per text), else computed now.
+func (p *Project) Memo(path string, text []byte, key string, f func() bool) bool {
+	if p.cache != nil {
+		return p.cache.Memo(path, text, key, f)
+	}
+	return f()
 }

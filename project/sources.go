@@ -47,6 +47,7 @@ type Source struct {
 	Layer *Layer
 
 	overlay func(path string) ([]byte, bool) // the project's (Read)
+	cache   *Cache                           // the project's (Read), nil when none
 }
 
 // Lang returns the file's language as the code reader takes it: "vue",
@@ -166,7 +167,7 @@ func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
 	if err != nil {
 		rel = p
 	}
-	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay})
+	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay, cache: w.p.cache})
 }
 
 // file adds one file when it is a regular file (symlinks followed).
@@ -234,4 +235,19 @@ func (p *Project) display(abs string) string {
 
 // Read reads the file (with ReadSource's limits), or takes its text from
 // the Loader's Overlay; a binary file is an error.
-func (s *Source) Read() ([]byte, error) { return readOver(s.overlay, s.Path) }
+func (s *Source) Read() ([]byte, error) {
+	if s.overlay != nil {
+		if src, ok := s.overlay(s.Path); ok {
+			return src, binaryErr(src)
+		}
+	}
+	read := ReadSource
+	if s.cache != nil {
+		read = s.cache.ReadSource
+	}
+	src, err := read(s.Path)
+	if err == nil {
+		err = binaryErr(src)
+	}
+	return src, err
+}

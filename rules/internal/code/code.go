@@ -135,7 +135,7 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 		s := srcs[i]
 		f := &File{Src: s, Path: s.Path, Display: s.Display, Rel: s.Rel}
 		f.Text, f.Err = s.Read()
-		if f.Err == nil && Triggered(f.Text, Triggers) {
+		if f.Err == nil && p.Memo(f.Path, f.Text, "code.Triggers", func() bool { return Triggered(f.Text, Triggers) }) {
 			f.Code, f.Err = p.ReadCode(f.Path, f.Text)
 		}
 		read[i] = f
@@ -153,9 +153,12 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
 	if names := ci.Data.composableNames(); len(names) > 0 {
+		// The answer per file is kept under the list of names (a long-lived
+		// front end asks again after every edit, with the same names).
+		key := "code.composables:" + string(bytes.Join(names, []byte{0}))
 		var more []*File
 		for _, f := range rest {
-			if Triggered(f.Text, names) {
+			if p.Memo(f.Path, f.Text, key, func() bool { return Triggered(f.Text, names) }) {
 				more = append(more, f)
 			}
 		}

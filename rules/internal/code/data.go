@@ -1,6 +1,8 @@
 package code
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -212,6 +214,8 @@ func (d *DataIndex) composableNames() [][]byte {
 			out = append(out, []byte(name))
 		}
 	}
+	// In one order: the list is a cache key too (Read).
+	slices.SortFunc(out, bytes.Compare)
 	return out
 }
 

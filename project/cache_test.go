@@ -1,0 +1,78 @@
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestCache(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.ts")
+	if err := os.WriteFile(path, []byte("const a = useFetch('/x')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCache()
+	one, err := c.ReadSource(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, _ := c.ReadSource(path)
+	if !same(one, two) {
+		t.Error("an unchanged file is read again")
+	}
+	calls := 0
+	fact := func() bool { calls++; return true }
+	c.Memo(path, one, "k", fact)
+	c.Memo(path, two, "k", fact)
+	if calls != 1 {
+		t.Errorf("a fact of the same text computed %d times", calls)
+	}
+	codeA, _ := c.ReadCode(path, one)
+	codeB, _ := c.ReadCode(path, append([]byte(nil), one...)) // the same text in another slice
+	if codeA == nil || codeA != codeB {
+		t.Error("the same text is parsed again")
+	}
+
+	// The same size, another text, a later time: read, computed and parsed
+	// anew.
+	if err := os.WriteFile(path, []byte("const b = useFetch('/y')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	three, _ := c.ReadSource(path)
+	if string(three) != "const b = useFetch('/y')\n" {
+		t.Fatalf("a changed file is not read again: %q", three)
+	}
+	c.Memo(path, three, "k", fact)
+	if calls != 2 {
+		t.Errorf("a fact of a new text is not computed again (%d calls)", calls)
+	}
+	if codeC, _ := c.ReadCode(path, three); codeC == codeA {
+		t.Error("a new text gets the old tree")
+	}
+
+	// Replaced by another file (a new inode), same size and time: read anew.
+	tmp := filepath.Join(dir, "b.ts")
+	if err := os.WriteFile(tmp, []byte("const c = useFetch('/z')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(tmp, later, later)
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if four, _ := c.ReadSource(path); string(four) != "const c = useFetch('/z')\n" {
+		t.Errorf("a file replaced by another of the same size and time is not read again: %q", four)
+	}
+
+	// Dropped once not asked for.
+	c.Next(1)
+	c.Next(1)
+	if c.Len() != 0 {
+		t.Errorf("%d entries kept past their checks", c.Len())
+	}
+}
