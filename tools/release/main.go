@@ -326,6 +326,9 @@ func writeMainPackage(root, dir, ver string) error {
 		"bin/fwmigrate": {from: filepath.Join(npm, "bin", "fwmigrate"), mode: 0o755},
 		"README.md":     {from: filepath.Join(npm, "README.md")},
 		"LICENSE":       {from: filepath.Join(root, "LICENSE")},
+		// The settings schema of this very version, for editors offline:
+		// "$schema": "./node_modules/fwmigrate/fwmigrate.schema.json".
+		"fwmigrate.schema.json": {from: filepath.Join(root, "settings", "fwmigrate.schema.json")},
 	})
 }
 

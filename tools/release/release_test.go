@@ -254,6 +254,13 @@ func TestNpmInstall(t *testing.T) {
 		}
 	}
 
+	// The settings schema ships with the launcher, the repository's own.
+	schema, err := os.ReadFile(filepath.Join(proj, "node_modules", "fwmigrate", "fwmigrate.schema.json"))
+	want, _ := os.ReadFile(filepath.Join(root, "settings", "fwmigrate.schema.json"))
+	if err != nil || !bytes.Equal(schema, want) {
+		t.Errorf("node_modules/fwmigrate/fwmigrate.schema.json is not settings/fwmigrate.schema.json (err %v)", err)
+	}
+
 	// The binary a developer gets from go build, with no flags.
 	gobin := filepath.Join(t.TempDir(), host.Exe())
 	if _, stderr, code := run(t, root, nil, "go", "build", "-o", gobin, "./cmd/fwmigrate"); code != 0 {
