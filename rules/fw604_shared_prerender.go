@@ -28,8 +28,10 @@ handler reads the route (useRoute(), route.params, route.query). Only when the
 config prerenders: engine.prerender.routes or crawlLinks, prerender.routes or
 crawlLinks (recent 4.x), generate.routes, or a routeRules (engine.routeRules)
 entry with prerender: true. Keys built from the route, calls with a constant
-key whose handler does not read it, useFetch (keyed by its URL and options)
-and pages without parameters are not affected.`,
+key whose handler does not read it, useFetch (keyed by its URL and options),
+calls that never run while prerendering (server: false, immediate: false,
+immediate: import.meta.client) and pages without parameters are not
+affected.`,
 		Example: `// fw.config.ts: engine: { prerender: { crawlLinks: true } }
 // pages/posts/[slug].vue
 const route = useRoute()
@@ -201,7 +203,7 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 	default:
 		return nil
 	}
-	if handler == nil {
+	if handler == nil || clientOnly(c) {
 		return nil
 	}
 	r := code.NewRoutes(f)
@@ -394,4 +396,23 @@ func keyBase(rel string) string {
 		return "page"
 	}
 	return p
+}
+
+// clientOnly reports whether the data call never runs on the server, so
+// never while prerendering: its options say server: false, immediate:
+// false, or immediate: import.meta.client (true in the browser only).
+func clientOnly(c *code.DataCall) bool {
+	for _, key := range []string{"server", "immediate"} {
+		prop, _ := c.Option(key)
+		if prop == nil || prop.Y == nil {
+			continue
+		}
+		if v, ok := code.BoolValue(prop.Y); ok && !v {
+			return true
+		}
+		if key == "immediate" && code.ImportMetaProp(prop.Y) == "client" {
+			return true
+		}
+	}
+	return false
 }
