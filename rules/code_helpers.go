@@ -95,13 +95,14 @@ func triggered(text []byte, words [][]byte) bool {
 	return false
 }
 
-// configCode returns the config read as code, parsed once per check for
-// the code index and for the rules that follow paths through it (FW110).
+// configCode returns the config read as code, for the code index and for
+// the rules that follow paths through it (FW110): the code tree of the
+// config's one parse (ast.File.Code).
 func (x *Index) configCode() *codeFile {
 	x.configCodeOnce.Do(func() {
 		p := x.project
 		f := &codeFile{path: p.ConfigPath, display: p.ConfigDisplay, rel: filepath.Base(p.ConfigPath), text: x.file.Src, config: true}
-		f.parse()
+		f.code = x.file.Code()
 		x.configCodeFile = f
 	})
 	return x.configCodeFile
