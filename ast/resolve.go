@@ -726,6 +726,12 @@ func (p *parser) assignedKeys(st stmt, start, argEnd int, plain bool) []Mutation
 		dynamic(argEnd) // what could not be read may change anything
 		return out
 	}
+	if p.outerSpan(call.List[0]) != call.List[0].Loc {
+		// `Object.assign(name!, {...})`: the sources after a cast are not
+		// read (the statement still counts as a mutation), as before the
+		// config was a view of the code tree.
+		return nil
+	}
 	p.noComments = true // as plainValue
 	defer func() { p.noComments = false }()
 	for _, arg := range call.List[1:] {
