@@ -24,8 +24,9 @@ type codeState struct {
 	// cfg is set when the tree is read for a config (ParseUnchecked): the
 	// syntax the tree leaves out around expressions is then recorded in
 	// wraps, for the config view (view.go), whose nodes keep it.
-	cfg   bool
-	wraps []wrap
+	cfg        bool
+	wraps      []wrap
+	decorators map[*JSNode][]*JSNode // of statements and classes (skipDecorators)
 }
 
 // wrap is syntax around the expression n that is not a node of the code
@@ -211,8 +212,10 @@ func (p *parser) skipNamespace() {
 }
 
 // skipDecorators reads `@a.b(c) @(d)` and leaves the decorators out of the
-// tree: they have no value the rules follow.
-func (p *parser) skipDecorators() {
+// tree: they have no value the rules follow. It returns them for a
+// config's style (see decorated).
+func (p *parser) skipDecorators() []*JSNode {
+	var out []*JSNode
 	for p.l.tok == tAt && !p.failed() {
 		p.next()
 		if p.l.tok == tOpenParen {
@@ -222,9 +225,22 @@ func (p *parser) skipDecorators() {
 		saved := p.code.ctx
 		p.code.ctx = exprCtx{decorator: true}
 		start := p.l.start
-		p.cSuffix(p.cPrefix(lNew), lNew, start)
+		out = append(out, p.cSuffix(p.cPrefix(lNew), lNew, start))
 		p.code.ctx = saved
 	}
+	return out
+}
+
+// decorated records the decorators of a statement or class, which the
+// config's style counts as written (view.go).
+func (p *parser) decorated(n *JSNode, decorators []*JSNode) *JSNode {
+	if p.code.cfg && n != nil && len(decorators) > 0 {
+		if p.code.decorators == nil {
+			p.code.decorators = make(map[*JSNode][]*JSNode)
+		}
+		p.code.decorators[n] = decorators
+	}
+	return n
 }
 
 func (p *parser) skipImportAttrs() {
@@ -288,9 +304,9 @@ func (p *parser) cStmt() *JSNode {
 	case tClass:
 		return p.cClass(start, true)
 	case tAt:
-		p.skipDecorators()
+		ds := p.skipDecorators()
 		if p.l.tok == tExport || p.l.tok == tClass || p.l.is("abstract") {
-			return p.cStmt()
+			return p.decorated(p.cStmt(), ds)
 		}
 		p.expect(tClass)
 		return nil
@@ -818,10 +834,8 @@ func (p *parser) cExport(start int) *JSNode {
 				n.X.Flags |= FlagDecl
 			}
 		case p.l.tok == tClass || p.l.tok == tAt:
-			if p.l.tok == tAt {
-				p.skipDecorators()
-			}
-			n.X = p.cClass(dstart, n.X == nil)
+			ds := p.skipDecorators()
+			n.X = p.decorated(p.cClass(dstart, n.X == nil), ds)
 			if n.X.X == nil {
 				n.X.Flags &^= FlagDecl
 			}
@@ -1440,12 +1454,12 @@ func (p *parser) cPrefix(lv level) *JSNode {
 	case tClass:
 		return p.cClass(start, false)
 	case tAt:
-		p.skipDecorators()
+		ds := p.skipDecorators()
 		if p.l.tok != tClass {
 			p.expect(tClass)
 			return p.cErr()
 		}
-		return p.cClass(start, false)
+		return p.decorated(p.cClass(start, false), ds)
 	case tNew:
 		p.next()
 		if p.l.tok == tDot {

@@ -53,6 +53,9 @@ func (p *parser) scanStmt(s *JSNode, top bool, idx int, body bool) bool {
 		return false
 	}
 	vote := !body
+	if vote {
+		p.voteDecorators(s)
+	}
 	switch s.Kind {
 	case JSExprStmt:
 		if !body && p.moduleExports(s, idx) {
@@ -172,6 +175,7 @@ func (p *parser) scanExport(s *JSNode, top bool, idx int, body bool) bool {
 				// `export default function f() {}`, read as a declaration
 				// (cExport): no semicolon ends it.
 				if x.Kind == JSClass && vote {
+					p.voteDecorators(x)
 					p.voteExpr(x.Y)
 				}
 				p.setExport(ExportDefault, p.view(x), idx)
@@ -275,6 +279,7 @@ func (p *parser) voteExpr(n *JSNode) {
 	case JSFunction:
 		return
 	case JSClass:
+		p.voteDecorators(n)
 		p.voteExpr(n.Y)
 		return
 	case JSArrow:
@@ -288,6 +293,14 @@ func (p *parser) voteExpr(n *JSNode) {
 	}
 	for _, c := range n.children(nil) {
 		p.voteExpr(c)
+	}
+}
+
+// voteDecorators counts the literals of the decorators of a statement or
+// class (not of its members: class bodies do not count).
+func (p *parser) voteDecorators(n *JSNode) {
+	for _, d := range p.code.decorators[n] {
+		p.voteExpr(d)
 	}
 }
 
