@@ -44,10 +44,8 @@ const (
 // config functions (`defineFwConfig(() => ({...}))`).
 type fnInfo struct {
 	node  *JSNode // the JSFunction or JSArrow
-	async bool
-	block bool // the body is a block: body is its span
-	body  Span
-	expr  Node // the expression body of an arrow
+	block bool    // the body is a block (node.Y)
+	expr  Node    // the expression body of an arrow
 }
 
 type binding struct {

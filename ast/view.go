@@ -451,15 +451,17 @@ func (p *parser) viewBare(n *JSNode) Node {
 		return e
 	case JSFunction, JSArrow:
 		e := &Expr{Loc: n.Loc, Hint: HintFunction}
-		info := &fnInfo{node: n, async: n.Has(FlagAsync), block: true}
+		if n.Y == nil {
+			// `export default function f(): T;`, an overload: no body to
+			// read, so no config function (resolveNode says so).
+			return e
+		}
+		info := &fnInfo{node: n, block: true}
 		if n.Kind == JSArrow {
 			e.Hint = HintArrow
 			if n.Has(FlagExprBody) {
 				info.block, info.expr = false, p.view(n.Y)
 			}
-		}
-		if info.block && n.Y != nil {
-			info.body = n.Y.Loc
 		}
 		if p.fns == nil {
 			p.fns = make(map[*Expr]*fnInfo)

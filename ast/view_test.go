@@ -81,6 +81,9 @@ func TestConfigStatements(t *testing.T) {
 		{"const c = { a: 1 }\nlabel: c.b = 2\nexport = c", ""},
 		{"export default async function config() { return { a: 1 } }", ""},
 		{"export default async function config() { if (x) { return { a: 1 } } return {} }", "without a single `return`"},
+		// TypeScript overloads: the signature has no body to read.
+		{"export default function f(): void;", "a function fwmigrate cannot read"},
+		{"export default function f(): void\nexport default function f() { return { a: 1 } }", ""},
 	}
 	for _, tt := range tests {
 		f, err := Parse("fw.config.ts", []byte(tt.src))
