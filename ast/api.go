@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -125,20 +126,48 @@ func newFile(filename string, src []byte) *File {
 // ParseUnchecked parses src without the esbuild gate. On input esbuild
 // accepts it agrees with Parse; on other input it returns a *SyntaxError or
 // a best effort, never a panic.
+//
+// The module is read once, by the code reader: File's nodes are a view of
+// that tree (view.go), and File.Code hands the tree out.
 func ParseUnchecked(filename string, src []byte) (*File, error) {
 	if len(src) > math.MaxInt32 {
 		return nil, &SyntaxError{File: filename, Line: 1, Column: 1, Text: "The file is too large (more than 2 GiB)"}
 	}
 	f := newFile(filename, src)
-	p := newParser(f, isTS(filename))
-	p.parseProgram()
+	ts := isTS(filename)
+	p := newParser(f, ts)
+	p.code.cfg = true
+	start := 0
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		start = 3
+	}
+	p.next()
+	prog := p.cProgram(start, len(src))
 	if p.failed() {
 		return nil, p.syntaxError()
 	}
 	f.Comments = p.comments[:p.l.nComments:p.l.nComments]
+	p.readConfig(prog)
 	p.resolve()
 	f.Style = p.style()
+	f.code = &Code{Name: filename, Src: src, f: f, Module: &Scope{Kind: ScopeModule}}
+	f.code.Scripts = []*Script{{TS: ts, Program: prog}}
+	f.codeOnce = new(sync.Once)
 	return f, nil
+}
+
+// Code returns the module read as code: the tree File's nodes are a view
+// of, as ReadCode reads the file (its Scripts, Module and Refs). Its names
+// are resolved on the first call, as most parses of a config never ask.
+func (f *File) Code() *Code {
+	if f.code == nil {
+		return nil
+	}
+	f.codeOnce.Do(func() {
+		r := resolver{code: f.code}
+		r.resolve(f.code.Scripts[0].Program, f.code.Module, true)
+	})
+	return f.code
 }
 
 func (p *parser) syntaxError() *SyntaxError {

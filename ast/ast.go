@@ -8,11 +8,15 @@
 // input with api.Transform first, and its messages are what users see for
 // syntax errors.
 //
-// Only the config object is parsed into fine-grained nodes (objects, arrays,
-// literals). Any other expression is an Expr: an exact span plus a hint of
-// what it is. Top-level statements are scanned just enough to find the
-// exported config, the variables it may be bound to, and the statements
-// that change it.
+// The package has one JavaScript grammar, the code reader's (codeparse.go):
+// a config module is read once into its tree, which File.Code hands out,
+// and File's nodes are a view of that tree (view.go). Only the config
+// object is seen as fine-grained nodes (objects, arrays, literals); any
+// other expression is an Expr: an exact span plus a hint of what it is.
+// The view keeps what the tree leaves out and an edit needs: parentheses
+// and casts around expressions, commas, and the comments, attached to the
+// properties. Its statements give the exported config, the variables it
+// may be bound to, and the statements that change it.
 //
 // File.Config is the object the module produces, as far as it is known
 // without running it: through defineFwConfig, variables, a config function
@@ -25,6 +29,8 @@
 // with several returns or a return in a branch or a loop) has no Config:
 // File.Reason says why.
 package ast
+
+import "sync"
 
 // Span is a half-open byte range [Start, End) into File.Src.
 type Span struct {
@@ -404,6 +410,8 @@ type File struct {
 
 	text     string             // Src as a string, for zero-copy substrings
 	assigned map[*Property]Span // see Assigned
+	code     *Code              // the tree the config is a view of (see Code)
+	codeOnce *sync.Once         // resolves code's names (see Code)
 }
 
 // Position is a 1-based line and column. Column counts bytes; ColumnUTF16

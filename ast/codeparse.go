@@ -1,16 +1,17 @@
 package ast
 
-// The code reader's parser: statements and expressions of JavaScript,
-// TypeScript and JSX, as JSNodes. It is the config parser (the same parser
-// struct, lexer, type skipper and depth limit) building a full tree: types
-// and decorators are skipped by the config parser's code, so the two never
-// disagree on where a type ends.
+// The package's one JavaScript grammar: statements and expressions of
+// JavaScript, TypeScript and JSX, as JSNodes. ReadCode reads app code with
+// it, and ParseUnchecked reads a config with it, then takes the config's
+// view of the tree (view.go). Types are skipped (skip.go), as are
+// decorators: they are not in the tree.
 
 // exprCtx is what an expression's reading depends on from around it; a
 // bracket resets it.
 type exprCtx struct {
-	noIn   bool // parsing the head of a for: `in` is not an operator
-	afterQ bool // between "?" and ":" of a conditional
+	noIn      bool // parsing the head of a for: `in` is not an operator
+	afterQ    bool // between "?" and ":" of a conditional
+	decorator bool // a decorator's expression: `[` ends it (`@dec [key]() {}`)
 }
 
 type codeState struct {
@@ -19,6 +20,30 @@ type codeState struct {
 	ctx      exprCtx
 	notArrow map[int]bool // "(" offsets that failed to read as arrow parameters
 	slab     []JSNode
+
+	// cfg is set when the tree is read for a config (ParseUnchecked): the
+	// syntax the tree leaves out around expressions is then recorded in
+	// wraps, for the config view (view.go), whose nodes keep it.
+	cfg        bool
+	wraps      []wrap
+	decorators map[*JSNode][]*JSNode // of statements and classes (skipDecorators)
+}
+
+// wrap is syntax around the expression n that is not a node of the code
+// tree: parentheses, `as`, `satisfies`, `!`, `<T>x`, and type arguments
+// without a call (`f<T>`, hint HintOther). loc is the span with it.
+type wrap struct {
+	n    *JSNode
+	hint string
+	loc  Span
+}
+
+// wrapped records that the expression n is wrapped from start through the
+// previous token.
+func (p *parser) wrapped(n *JSNode, hint string, start int) {
+	if p.code.cfg {
+		p.code.wraps = append(p.code.wraps, wrap{n, hint, Span{start, p.l.prevEnd}})
+	}
 }
 
 func (p *parser) node(k JSKind, start int) *JSNode {
@@ -95,13 +120,145 @@ func (p *parser) cBlock() *JSNode {
 	return p.fin(n)
 }
 
-// cTypeStmt reads a TypeScript declaration as a span, with the config
-// parser's statement skipper.
+// cTypeStmt reads a TypeScript declaration as a span: op is its keyword
+// (the current token).
 func (p *parser) cTypeStmt(start int, op, name string) *JSNode {
 	n := p.node(JSTypeDecl, start)
 	n.Op, n.Name = op, name
-	p.parseStatement(false)
+	switch op {
+	case "enum":
+		if p.l.tok == tConst {
+			p.next()
+		}
+		p.skipEnum()
+	case "type":
+		p.next()
+		p.next() // the name
+		p.skipTypeParams()
+		p.expect(tEquals)
+		p.skipType(lLowest)
+		if p.l.tok == tSemicolon {
+			p.next()
+		}
+	case "interface":
+		p.next()
+		p.next() // the name
+		p.skipTypeParams()
+		if p.l.tok == tExtends {
+			p.next()
+			for !p.failed() {
+				p.skipType(lLowest)
+				if p.l.tok != tComma {
+					break
+				}
+				p.next()
+			}
+		}
+		p.skipObjectType()
+	case "namespace", "module":
+		p.skipNamespace()
+	case "global":
+		p.next()
+		p.skipBlock()
+	case "declare":
+		// `declare const x: T`, `declare function f(): void`, `declare
+		// module 'x' {}`: what follows is read as a statement, and left
+		// out of the tree, as it has no run-time value.
+		p.next()
+		p.cStmt()
+	}
 	return p.fin(n)
+}
+
+// skipEnum skips `enum E {...}` from the enum keyword.
+func (p *parser) skipEnum() {
+	p.next() // enum
+	if p.l.tok == tIdent {
+		p.next()
+	}
+	p.skipBlock()
+}
+
+func (p *parser) skipBlock() {
+	if p.l.tok != tOpenBrace {
+		p.expect(tOpenBrace)
+		return
+	}
+	p.skipBalanced(true)
+}
+
+// skipNamespace skips `module 'x' {...}`, `namespace A.B {...}` and
+// `declare module 'x';`.
+func (p *parser) skipNamespace() {
+	p.next() // module / namespace
+	if p.l.tok == tString {
+		p.next()
+	} else {
+		for p.l.tok == tIdent && !p.failed() {
+			p.next()
+			if p.l.tok != tDot {
+				break
+			}
+			p.next()
+		}
+	}
+	if p.l.tok == tOpenBrace {
+		p.skipBalanced(true)
+		return
+	}
+	if p.l.tok == tSemicolon {
+		p.next()
+	}
+}
+
+// skipDecorators reads `@a.b(c) @(d)` and leaves the decorators out of the
+// tree: they have no value the rules follow. It returns them for a
+// config's style (see decorated).
+func (p *parser) skipDecorators() []*JSNode {
+	var out []*JSNode
+	for p.l.tok == tAt && !p.failed() {
+		p.next()
+		if p.l.tok == tOpenParen {
+			p.skipBalanced(false)
+			continue
+		}
+		saved := p.code.ctx
+		p.code.ctx = exprCtx{decorator: true}
+		start := p.l.start
+		out = append(out, p.cSuffix(p.cPrefix(lNew), lNew, start))
+		p.code.ctx = saved
+	}
+	return out
+}
+
+// decorated records the decorators of a statement or class, which the
+// config's style counts as written (view.go).
+func (p *parser) decorated(n *JSNode, decorators []*JSNode) *JSNode {
+	if p.code.cfg && n != nil && len(decorators) > 0 {
+		if p.code.decorators == nil {
+			p.code.decorators = make(map[*JSNode][]*JSNode)
+		}
+		p.code.decorators[n] = decorators
+	}
+	return n
+}
+
+func (p *parser) skipImportAttrs() {
+	if (p.l.tok == tWith || p.l.is("assert")) && !p.l.nl {
+		p.next()
+		if p.l.tok == tOpenBrace {
+			p.skipBalanced(false)
+		}
+	}
+}
+
+// peekIs reports whether the token after the current one is t.
+func (p *parser) peekIs(t token) bool {
+	s := p.save()
+	p.next()
+	ok := p.l.tok == t && !p.failed()
+	p.restore(s)
+	return ok
 }
 
 // peekTok returns the token after the current one and whether a line
@@ -147,9 +304,9 @@ func (p *parser) cStmt() *JSNode {
 	case tClass:
 		return p.cClass(start, true)
 	case tAt:
-		p.skipDecorators()
+		ds := p.skipDecorators()
 		if p.l.tok == tExport || p.l.tok == tClass || p.l.is("abstract") {
-			return p.cStmt()
+			return p.decorated(p.cStmt(), ds)
 		}
 		p.expect(tClass)
 		return nil
@@ -677,10 +834,8 @@ func (p *parser) cExport(start int) *JSNode {
 				n.X.Flags |= FlagDecl
 			}
 		case p.l.tok == tClass || p.l.tok == tAt:
-			if p.l.tok == tAt {
-				p.skipDecorators()
-			}
-			n.X = p.cClass(dstart, n.X == nil)
+			ds := p.skipDecorators()
+			n.X = p.decorated(p.cClass(dstart, n.X == nil), ds)
 			if n.X.X == nil {
 				n.X.Flags &^= FlagDecl
 			}
@@ -693,7 +848,8 @@ func (p *parser) cExport(start int) *JSNode {
 		case p.ts && p.l.is("abstract") && p.peekIs(tClass):
 			p.next()
 			n.X = p.cClass(dstart, true)
-		case p.ts && p.l.is("interface") && p.peekIdentSameLine(false):
+		case p.ts && p.l.is("interface") && p.peekIs(tIdent):
+			// As esbuild reads it, the name may be on the next line.
 			n.X = p.cTypeStmt(dstart, "interface", "")
 		default:
 			n.X = p.cExpr(lComma)
@@ -1274,6 +1430,7 @@ func (p *parser) cPrefix(lv level) *JSNode {
 		x := p.cExpr(lLowest)
 		p.code.ctx = saved
 		p.expect(tCloseParen)
+		p.wrapped(x, HintParen, start)
 		return x
 	case tOpenBracket:
 		return p.cArray()
@@ -1297,12 +1454,12 @@ func (p *parser) cPrefix(lv level) *JSNode {
 	case tClass:
 		return p.cClass(start, false)
 	case tAt:
-		p.skipDecorators()
+		ds := p.skipDecorators()
 		if p.l.tok != tClass {
 			p.expect(tClass)
 			return p.cErr()
 		}
-		return p.cClass(start, false)
+		return p.decorated(p.cClass(start, false), ds)
 	case tNew:
 		p.next()
 		if p.l.tok == tDot {
@@ -1317,7 +1474,14 @@ func (p *parser) cPrefix(lv level) *JSNode {
 		}
 		n := p.node(JSNew, start)
 		cs := p.l.start
+		// `new new new X`: the target recurses without cExpr, which
+		// would count the level.
+		if !p.enter() {
+			p.leave()
+			return p.cErr()
+		}
 		n.X = p.cSuffix(p.cPrefix(lMember), lMember, cs)
+		p.leave()
 		if p.ts && (p.l.tok == tLessThan || p.l.tok == tLessThanLessThan) {
 			p.trySkipTypeArgsInExpr()
 		}
@@ -1394,6 +1558,7 @@ func (p *parser) cPrefix(lv level) *JSNode {
 		p.expectGreaterThan()
 		x := p.cPrefix(lv)
 		p.leave()
+		p.wrapped(x, HintTypeAssert, start)
 		return x
 	case tIdent:
 		raw := p.l.raw()
@@ -1864,6 +2029,9 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 		case tNoSubTemplate, tTemplateHead:
 			left = p.cTemplate(left, start)
 		case tOpenBracket:
+			if p.code.ctx.decorator {
+				return left
+			}
 			n := p.node(JSMember, start)
 			n.Flags |= FlagComputed
 			n.X = left
@@ -1904,6 +2072,7 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 				return left
 			}
 			p.next()
+			p.wrapped(left, HintNonNull, start)
 		case tPlusPlus, tMinusMinus:
 			if p.l.nl || lv >= lPostfix {
 				return left
@@ -1929,6 +2098,9 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 			left = p.fin(n)
 		case tLessThan, tLessThanLessThan:
 			if p.ts && p.trySkipTypeArgsInExpr() {
+				if p.l.tok != tOpenParen && p.l.tok != tNoSubTemplate && p.l.tok != tTemplateHead {
+					p.wrapped(left, HintOther, start) // `f<T>`, an instantiation
+				}
 				continue
 			}
 			if !p.cBinary(&left, lv, start) {
@@ -1936,8 +2108,13 @@ func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 			}
 		case tIdent:
 			if p.ts && lv < lCompare && !p.l.nl && (p.l.is("as") || p.l.is("satisfies")) {
+				hint := HintAs
+				if p.l.is("satisfies") {
+					hint = HintSatisfies
+				}
 				p.next()
 				p.skipType(lLowest)
+				p.wrapped(left, hint, start)
 				switch p.l.tok {
 				case tPlusPlus, tMinusMinus, tNoSubTemplate, tTemplateHead, tOpenParen, tOpenBracket, tQuestionDot:
 					return left

@@ -240,8 +240,7 @@ func ReadCode(name string, src []byte) (*Code, error) {
 // readScript parses the script in span into s.Program and resolves its
 // names in the module scope.
 func (c *Code) readScript(s *Script, span Span) error {
-	p := &parser{f: c.f, text: c.f.text, ts: s.TS, afterArrowBody: -1, forbidAfterAs: -1, latestArrowArg: -1, exportStmt: -1,
-		sink: &Expr{Hint: HintOther}}
+	p := &parser{f: c.f, text: c.f.text, ts: s.TS, exportStmt: -1}
 	p.code.jsx = s.JSX
 	p.code.slab = c.slab
 	defer func() { c.slab = p.code.slab }()

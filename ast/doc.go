@@ -72,13 +72,19 @@
 //	// In the template the ref is unwrapped: v-if="data === null" is a
 //	// JSBinary whose X is the JSIdent data, resolving to the same Binding.
 //
+// One grammar: the code reader is the package's only JavaScript parser.
+// A config is read by it too (Parse, ParseUnchecked): File's nodes are a
+// view of the code tree, and File.Code returns that tree as a Code, the
+// same as ReadCode gives for the file, so a config is parsed once for both.
+//
 // What it covers: ES2024 statements and expressions, destructuring,
 // classes (fields, accessors, static blocks, private names), modules,
 // TypeScript (types, generics, `as`, `satisfies`, `!`, enums, declare,
 // namespaces, interfaces, decorators, parameter properties), JSX, and
 // .vue files (every block, CRLF and BOM included). What it does not: it
-// keeps no comments; HTML entities in template attributes are not decoded;
-// `<template lang="pug">` and non-JavaScript script languages are
-// reported as not read; binding analysis is syntactic (no types, no
-// `this` or `with` resolution, eval ignored).
+// keeps no comments (but a config's, in File.Comments); HTML entities in
+// template attributes are not decoded; `<template lang="pug">` and
+// non-JavaScript script languages are reported as not read; binding
+// analysis is syntactic (no types, no `this` or `with` resolution, eval
+// ignored).
 package ast

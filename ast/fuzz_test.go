@@ -66,8 +66,8 @@ func FuzzParse(f *testing.F) {
 
 // FuzzParseUnchecked runs the parser alone, far faster than FuzzParse
 // (esbuild runs only on what the parser rejects): no panic or hang, errors
-// with positions, spans inside the source, and nothing rejected that esbuild
-// accepts.
+// with positions, spans inside the source, nothing rejected that esbuild
+// accepts, and File.Code the tree ReadCode reads.
 func FuzzParseUnchecked(f *testing.F) {
 	f.Add([]byte("export default defineFwConfig({ a: 1 })"), true)
 	f.Fuzz(func(t *testing.T, src []byte, ts bool) {
@@ -88,6 +88,13 @@ func FuzzParseUnchecked(f *testing.F) {
 				t.Fatalf("esbuild accepts the input but the parser does not: %v", err)
 			}
 			return
+		}
+		// One grammar: the config's code tree is the one ReadCode reads.
+		if len(src) <= 4096 {
+			rc, err := ReadCode(name, src)
+			if err != nil || treeText(rc.Scripts[0].Program) != treeText(pf.Code().Scripts[0].Program) {
+				t.Fatalf("File.Code differs from ReadCode (%v)", err)
+			}
 		}
 		if pf.ExportValue == nil {
 			return

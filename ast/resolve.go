@@ -174,12 +174,12 @@ func (p *parser) resolveNode(sc *scope, n Node, hops int) {
 			}
 			// The function's result is known when its body returns once,
 			// directly (not in a branch, a loop or an inner function).
-			rets := p.functionReturns(info.body)
+			rets := p.functionReturns(info.node)
 			if len(rets.direct) != 1 || rets.bare > 0 || rets.nested > 0 {
 				p.notLiteral(n, "the config is a function without a single `return` of an object literal")
 				return
 			}
-			body := p.readBody(info.body)
+			body := p.readBody(info.node)
 			if body == nil {
 				p.notLiteral(n, "the config is a function whose body fwmigrate cannot read")
 				return
@@ -233,31 +233,19 @@ func boundInFunction(name string) string {
 	return "the config function returns `" + name + "`, which it binds or uses in a way fwmigrate does not follow"
 }
 
-// readBody parses the statements of a config function's block body as the
-// module's are parsed: its variables, its statements, its return.
-func (p *parser) readBody(body Span) *scope {
-	back := p.aside()
+// readBody reads the statements of a config function's block body as the
+// module's are read: its variables, its statements, its return.
+func (p *parser) readBody(fn *JSNode) *scope {
 	stmts, bindings, imports := p.stmts, p.bindings, p.imports
 	val, kind, idx, decl := p.exportVal, p.exportKind, p.exportStmt, p.exportDecl
 	defer func() {
-		back()
 		p.stmts, p.bindings, p.imports = stmts, bindings, imports
 		p.exportVal, p.exportKind, p.exportStmt, p.exportDecl = val, kind, idx, decl
-		p.inBody = false
 	}()
 	p.stmts, p.bindings, p.imports = nil, nil, nil
 	p.exportVal, p.exportStmt = nil, -1
-	p.inBody = true
-	p.l = p.lexerAt(body.Start) // {
-	p.next()
-	for p.l.tok != tCloseBrace && p.l.tok != tEOF && !p.failed() {
-		before := p.l.start
-		p.parseStatement(true)
-		if p.l.start == before {
-			return nil
-		}
-	}
-	if p.failed() || p.l.start != body.End-1 || p.exportVal == nil || p.exportStmt < 0 || p.exportStmt >= len(p.stmts) {
+	p.scanStmts(fn.Y.List, true)
+	if p.exportVal == nil || p.exportStmt < 0 || p.exportStmt >= len(p.stmts) {
 		return nil
 	}
 	return &scope{stmts: p.stmts, bindings: p.bindings, ret: p.exportStmt, val: p.exportVal, body: true}
@@ -312,18 +300,28 @@ func (p *parser) lexerAt(offset int) lexer {
 	return l
 }
 
-// functionReturns scans a function body again and parses the values of the
-// return statements directly in it.
-func (p *parser) functionReturns(body Span) *returnsInfo {
+// functionReturns scans a function body again for its return statements:
+// which are directly in it, which are nested. The values of the direct
+// ones count for the style, as the literals of the module do.
+func (p *parser) functionReturns(fn *JSNode) *returnsInfo {
+	rets := &returnsInfo{at: map[int]*JSNode{}}
+	WalkJS(fn.Y, func(n *JSNode, _ []*JSNode) bool {
+		if n.Kind == JSReturn {
+			rets.at[n.Loc.Start] = n
+		}
+		return true
+	})
 	saved := p.save()
-	p.l = p.lexerAt(body.Start)
-	rets := &returnsInfo{}
+	p.l = p.lexerAt(fn.Y.Loc.Start)
 	p.skipRegion(true, rets)
 	if p.failed() {
 		rets.direct = nil
 		rets.nested++
 	}
 	p.restore(saved)
+	for _, x := range rets.direct {
+		p.voteExpr(x)
+	}
 	return rets
 }
 
@@ -358,7 +356,7 @@ func (p *parser) findMutations(a alias) {
 		if !strings.Contains(p.text[st.span.Start:st.span.End], a.name) {
 			continue
 		}
-		if ws, ok := p.mutations(st.span, a.name); ok {
+		if ws, ok := p.mutations(st, a.name); ok {
 			p.f.Mutations = append(p.f.Mutations, st.span)
 			p.f.Writes = append(p.f.Writes, ws...)
 		}
@@ -478,7 +476,8 @@ func (r *writeReader) set(o *Object, path Path, prop *Property) (*Object, bool) 
 // mutations returns the writes to name in the statement at span, and
 // whether the statement mutates it (Object.assign(name, {}) does, with no
 // write to tell).
-func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
+func (p *parser) mutations(st stmt, name string) ([]Mutation, bool) {
+	span := st.span
 	saved := p.save()
 	base := len(p.skipStack)
 	defer func() {
@@ -510,7 +509,7 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 			start := toks[i-4].start
 			switch text(toks[i-2]) {
 			case "assign":
-				out = append(out, p.assignedKeys(span, start, toks[i].end, start == span.Start)...)
+				out = append(out, p.assignedKeys(st, start, toks[i].end, start == span.Start)...)
 				assigned = true
 				continue
 			case "defineProperty":
@@ -597,44 +596,25 @@ func (p *parser) mutations(span Span, name string) ([]Mutation, bool) {
 		}
 	}
 	if plain >= 0 && key >= 0 && len(out) == 1 && !assigned {
-		if v := p.plainValue(span, toks[plain].end); v != nil {
+		if v := p.plainValue(st, toks[plain].end); v != nil {
 			p.assign(out[0].Loc, assignment{value: v, key: Span{toks[key].start, toks[key].end}, loc: Span{span.Start, v.Span().End}})
 		}
 	}
 	return out, assigned || len(out) > 0
 }
 
-// aside saves what a parse made aside (of a function body, an assigned
-// value) changes: the lexer, the depth, the style votes. It returns what
-// puts them back.
-func (p *parser) aside() func() {
-	saved, fatal := p.save(), p.fatal
-	votes := [4]int{p.trailingYes, p.trailingNo, p.semiYes, p.semiNo}
-	return func() {
-		p.restore(saved)
-		p.fatal = fatal
-		p.trailingYes, p.trailingNo, p.semiYes, p.semiNo = votes[0], votes[1], votes[2], votes[3]
-	}
-}
-
-// plainValue parses the value of an assignment that starts at start and
-// returns it when it runs through the end of the statement at span.
-func (p *parser) plainValue(span Span, start int) Node {
-	defer p.aside()()
-	p.l = p.lexerAt(start)
-	v := p.parseExpr(lComma)
-	if p.failed() {
+// plainValue returns the value of the statement `name.a.b = value` whose
+// "=" ends at eqEnd: the statement is that one assignment.
+func (p *parser) plainValue(st stmt, eqEnd int) Node {
+	s := st.node
+	if s.Kind != JSExprStmt || s.X.Kind != JSAssign || s.X.Op != "=" || p.outerSpan(s.X.Y).Start < eqEnd {
 		return nil
 	}
-	end := p.l.prevEnd
-	if p.l.tok == tSemicolon && p.l.start < span.End {
-		p.next()
-		end = p.l.prevEnd
-	}
-	if end != span.End {
-		return nil
-	}
-	return v
+	// The values read into Config from assignments have always come
+	// without their comments: edits keep to the literal's.
+	p.noComments = true
+	defer func() { p.noComments = false }()
+	return p.view(s.X.Y)
 }
 
 // unwrapRef returns the token after the reference to a binding at toks[i]
@@ -723,32 +703,45 @@ func literalKey(tok token, raw string) (string, bool) {
 // a dynamic one for any other source.
 // When the call is the whole statement (plain), the values of the literals'
 // properties are recorded as the assignments they make.
-func (p *parser) assignedKeys(stmt Span, start, argEnd int, plain bool) []Mutation {
-	defer p.aside()()
-	p.l = p.lexerAt(argEnd)
-	p.l.noComments = true
+func (p *parser) assignedKeys(st stmt, start, argEnd int, plain bool) []Mutation {
+	stmt := st.span
+	var call *JSNode
+	WalkJS(st.node, func(n *JSNode, _ []*JSNode) bool {
+		if call != nil || n.Loc.End <= start || n.Loc.Start > start {
+			return false
+		}
+		if n.Kind == JSCall && n.Loc.Start == start && n.X.Kind == JSMember && n.X.Name == "assign" && !n.X.Has(FlagComputed) &&
+			n.X.X.Kind == JSIdent && n.X.X.Name == "Object" && len(n.List) > 0 && n.List[0].Loc.End == argEnd {
+			call = n
+		}
+		return true
+	})
 	var out []Mutation
 	var values []assignment // of out's writes, when known
 	dynamic := func(end int) {
 		out = append(out, Mutation{Stmt: stmt, Loc: Span{start, end}, Dynamic: true})
 		values = append(values, assignment{})
 	}
-	for p.l.tok == tComma && !p.failed() {
-		p.next()
-		if p.l.tok == tCloseParen {
-			break
+	if call == nil {
+		dynamic(argEnd) // what could not be read may change anything
+		return out
+	}
+	if p.outerSpan(call.List[0]) != call.List[0].Loc {
+		// `Object.assign(name!, {...})`: the sources after a cast are not
+		// read (the statement still counts as a mutation), as before the
+		// config was a view of the code tree.
+		return nil
+	}
+	p.noComments = true // as plainValue
+	defer func() { p.noComments = false }()
+	for _, arg := range call.List[1:] {
+		if arg.Kind == JSSpread {
+			dynamic(arg.Loc.End)
+			continue
 		}
-		spread := p.l.tok == tDotDotDot
-		if spread {
-			p.next()
-		}
-		arg := p.parseExpr(lComma)
-		if p.failed() {
-			break
-		}
-		obj, ok := Unwrap(arg).(*Object)
-		if spread || !ok {
-			dynamic(p.l.prevEnd)
+		obj, ok := Unwrap(p.view(arg)).(*Object)
+		if !ok {
+			dynamic(p.outerSpan(arg).End)
 			continue
 		}
 		for _, pr := range obj.Props {
@@ -760,20 +753,10 @@ func (p *parser) assignedKeys(stmt Span, start, argEnd int, plain bool) []Mutati
 			values = append(values, assignment{value: pr.Value, key: pr.KeySpan, loc: pr.Loc})
 		}
 	}
-	if p.failed() {
-		dynamic(argEnd) // what could not be read may change anything
-		return out
-	}
-	if plain && p.l.tok == tCloseParen {
-		p.next()
-		if p.l.tok == tSemicolon && p.l.start < stmt.End {
-			p.next()
-		}
-		if !p.failed() && p.l.prevEnd == stmt.End {
-			for i, v := range values {
-				if v.value != nil {
-					p.assign(out[i].Loc, v)
-				}
+	if plain && st.node.Kind == JSExprStmt && st.node.X == call && p.outer[call] == nil {
+		for i, v := range values {
+			if v.value != nil {
+				p.assign(out[i].Loc, v)
 			}
 		}
 	}

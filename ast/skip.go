@@ -1,9 +1,10 @@
 package ast
 
-// This file skips code the parser builds no nodes for: bracketed regions
-// (function bodies, parameter lists, class bodies, blocks) and TypeScript
-// types. Types are skipped by a port of esbuild's type skipper, because where
-// a type ends decides where an expression ends (`x as A | B ?? c`).
+// This file skips code the parser builds no nodes for: TypeScript types,
+// and bracketed regions (namespace bodies, decorator arguments, import
+// attributes; and the token scans of resolve.go). Types are skipped by a
+// port of esbuild's type skipper, because where a type ends decides where an
+// expression ends (`x as A | B ?? c`).
 
 // regexState decides whether a "/" starts a regular expression or is a
 // division, from the previous significant token, when no parser is there to
@@ -65,11 +66,13 @@ func (p *parser) skipBalanced(block bool) {
 }
 
 // returnsInfo collects the return statements of a function body for
-// skipRegion: the values of those directly in the body, and a count of
-// those nested deeper (in blocks or inner functions).
+// skipRegion: those directly in the body (by bracket depth, as the tokens
+// show it), and a count of those nested deeper (in blocks or inner
+// functions). at holds the body's return statements by offset.
 type returnsInfo struct {
-	direct []Node
-	bare   int // `return` without a value directly in the body
+	at     map[int]*JSNode
+	direct []*JSNode // the values of the direct returns
+	bare   int       // `return` without a value directly in the body
 	nested int
 }
 
@@ -100,12 +103,20 @@ func (p *parser) skipRegion(block bool, rets *returnsInfo) {
 				rets.nested++
 				break
 			}
+			r := rets.at[p.l.start]
 			p.next()
-			if p.l.tok == tSemicolon || p.l.tok == tCloseBrace || p.l.nl || p.l.tok == tEOF {
+			switch {
+			case p.l.tok == tSemicolon || p.l.tok == tCloseBrace || p.l.nl || p.l.tok == tEOF:
 				rets.bare++
 				rs.prev, rs.prevFlag = tReturn, false
-			} else {
-				rets.direct = append(rets.direct, p.parseExpr(lLowest))
+			case r == nil || r.X == nil:
+				// A `return` token that is no return statement (`x.return`):
+				// the body is not one fwmigrate reads.
+				rets.nested++
+			default:
+				// The value is read from the tree; the scan goes on after it.
+				rets.direct = append(rets.direct, r.X)
+				p.l = p.lexerAt(p.outerSpan(r.X).End)
 				rs.prev, rs.prevFlag = tCloseParen, false // an operand just ended
 			}
 			continue
@@ -657,17 +668,6 @@ func (p *parser) trySkipTypeArgsInExpr() bool {
 	return p.try(func() bool {
 		return p.skipTypeArgs(true) && p.canFollowTypeArgs()
 	})
-}
-
-func (p *parser) trySkipTypeParamsThenParen() typeParamsResult {
-	res := noTypeParams
-	if !p.try(func() bool {
-		res = p.skipTypeParams()
-		return p.l.tok == tOpenParen
-	}) {
-		return noTypeParams
-	}
-	return res
 }
 
 func (p *parser) skipParenOrFnType() {

@@ -305,8 +305,7 @@ func classify(a *Attr) {
 // and checks that it reads all of it.
 func (r *tmplReader) parse(span Span, read func(p *parser) *JSNode) *JSNode {
 	f := r.c.f
-	p := &parser{f: f, text: f.text, ts: r.ts, afterArrowBody: -1, forbidAfterAs: -1, latestArrowArg: -1, exportStmt: -1,
-		sink: &Expr{Hint: HintOther}}
+	p := &parser{f: f, text: f.text, ts: r.ts, exportStmt: -1}
 	p.code.slab = r.c.slab
 	defer func() { r.c.slab = p.code.slab }()
 	p.l = lexerIn(f, span)

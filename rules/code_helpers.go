@@ -14,13 +14,14 @@ import (
 // per check by package code, and the sites the rules' detectors find in
 // it, turned into diagnostics and fixes.
 
-// configCode returns the config read as code, parsed once per check for
-// the code index and for the rules that follow paths through it (FW110).
+// configCode returns the config read as code, for the code index and for
+// the rules that follow paths through it (FW110): the code tree of the
+// config's one parse (ast.File.Code).
 func (x *Index) configCode() *code.File {
 	x.configCodeOnce.Do(func() {
 		p := x.project
 		f := &code.File{Path: p.ConfigPath, Display: p.ConfigDisplay, Rel: filepath.Base(p.ConfigPath), Text: x.file.Src, Config: true}
-		f.Parse()
+		f.Code = x.file.Code()
 		x.configCodeFile = f
 	})
 	return x.configCodeFile
