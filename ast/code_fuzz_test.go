@@ -36,6 +36,11 @@ var codeSeeds = []struct {
 	{"class A<T> extends B { @d() x?: T = 1; static { y() } #p = 2; get v() { return #p in this } }", 0},
 	{"for await (const [k, v] of m) { label: { break label } }", 1},
 	{"a ? (b) : c => d; (a, b) => a; async (x) => await x; async(x)", 0},
+	// Issue 21: parenthesised arrows as operands, a v-for alias list
+	// without parentheses.
+	{";(async () => { await 1 })()\nconst a = (() => 1)()\n;(() => {}).call(null)", 1},
+	{"useHead((() => ({ title })) as () => T)\nexport const f = ((x: number) => x) satisfies unknown", 0},
+	{"<template><li v-for=\"row, i in rows\" :key=\"i\">{{ row }}</li><p v-if=\"rows === null\"/></template>", 4},
 }
 
 // FuzzReadCode: no input panics or hangs the code reader; errors carry a

@@ -112,6 +112,12 @@ func TestReadCodeShapes(t *testing.T) {
 			[]string{"call fw.hook('builder:watch', (event, path) => { if (path.startsWith('pages/')) reload() })", "arrow (event, path) => { if (path.startsWith('pages/')) reload() }", "call path.startsWith('pages/')"}},
 		{"json parse", "a.js", "const e = useError(); JSON.parse(e.value.data); new URL(x, import.meta.url)",
 			[]string{"call JSON.parse(e.value.data)", "new new URL(x, import.meta.url)", "meta import.meta"}},
+		{"parenthesised arrows as operands", "a.ts", ";(async () => { await 1 })()\nconst a = (() => 1)()\n;(() => {}).call(null)\nuseHead((() => ({ title })) as () => T)\nexport const f = ((x: number) => x) satisfies unknown\nconst z = useFetch('/x')",
+			[]string{"call (async () => { await 1 })()", "arrow async () => { await 1 }", "call (() => 1)()", "arrow () => 1",
+				"call (() => {}).call(null)", "member (() => {}).call", "call useHead((() => ({ title })) as () => T)", "arrow () => ({ title })",
+				"arrow (x: number) => x", "call useFetch('/x')"}},
+		{"an arrow's body takes what follows", "a.js", "const g = () => 1 + 2, h = x => x.y()",
+			[]string{"arrow () => 1 + 2", "binary 1 + 2", "arrow x => x.y()", "call x.y()"}},
 		{"hashbang and object methods", "a.mjs", "#!/usr/bin/env node\nexport default { async setup(o, fw) { await x }, get a() { return 1 }, *g() { yield 1 }, [k]: v, 1: 2 }",
 			[]string{"property async setup(o, fw) { await x }", "await await x", "property get a() { return 1 }", "yield yield 1", "property [k]: v", "property 1: 2"}},
 	}
@@ -314,5 +320,31 @@ func TestWalkJSDeep(t *testing.T) {
 	WalkJS(c.Scripts[0].Program, func(*JSNode, []*JSNode) bool { n++; return true })
 	if n < 200000 {
 		t.Errorf("visited %d", n)
+	}
+}
+
+// TestVForAliasList: `row, i in rows` (no parentheses), as the SFC compiler
+// takes it: both aliases bind in the element, the source reads the outer
+// scope, and the rest of the template is read.
+func TestVForAliasList(t *testing.T) {
+	src := "<script setup>\nconst rows = useRows()\n</script>\n<template>\n  <li v-for=\"row, i in rows\" :key=\"i\">{{ row.name }}</li>\n  <p v-if=\"rows === null\">none</p>\n</template>\n"
+	c, err := ReadCode("p.vue", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range c.Refs {
+		switch ref.Ident.Name {
+		case "row", "i":
+			if ref.Binding == nil || ref.Binding.Kind != BindTemplate {
+				t.Errorf("%s@%d is not the v-for alias", ref.Ident.Name, ref.Ident.Loc.Start)
+			}
+		case "rows":
+			if ref.Binding == nil || ref.Binding.Kind == BindTemplate {
+				t.Errorf("rows@%d does not resolve to the script's binding", ref.Ident.Loc.Start)
+			}
+		}
+	}
+	if got := dumpCode(c); !slices.Contains(got, "binary rows === null") {
+		t.Errorf("the template after the v-for is not read:\n%s", strings.Join(got, "\n"))
 	}
 }

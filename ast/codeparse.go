@@ -1955,8 +1955,10 @@ func binaryLevel(t token) level {
 
 func (p *parser) cSuffix(left *JSNode, lv level, start int) *JSNode {
 	for !p.failed() {
-		if left.Kind == JSArrow {
-			// Nothing but a comma continues an arrow function.
+		if left.Kind == JSArrow && left.Loc.Start == start {
+			// Nothing but a comma continues an arrow function; one in
+			// parentheses (it starts after start) is an operand like any
+			// other: `(() => 1)()`, `(() => x) as T`, `(() => {}).call()`.
 			if p.l.tok == tComma && lv < lComma {
 				n := p.node(JSSeq, start)
 				n.List = []*JSNode{left}

@@ -346,8 +346,8 @@ func (r *tmplReader) handler(e *Element, a *Attr) {
 	}
 }
 
-// vfor reads `alias in source`, `(item, index) in source`, `item of
-// source`; the source resolves in outer.
+// vfor reads `alias in source`, `(item, index) in source`, `item, index
+// in source`, `item of source`; the source resolves in outer.
 func (r *tmplReader) vfor(e *Element, a *Attr, outer *Scope) *TemplateExpr {
 	x := &TemplateExpr{Element: e, Attr: a, Loc: a.ValueLoc}
 	a.Expr = x
@@ -355,7 +355,13 @@ func (r *tmplReader) vfor(e *Element, a *Attr, outer *Scope) *TemplateExpr {
 		if p.l.tok == tOpenParen {
 			x.Aliases = p.cParams()
 		} else {
+			// `row, i in rows`: the SFC compiler takes an alias list
+			// without parentheses too.
 			x.Aliases = []*JSNode{p.cBinding()}
+			for p.l.tok == tComma && !p.failed() {
+				p.next()
+				x.Aliases = append(x.Aliases, p.cBinding())
+			}
 		}
 		if p.l.tok != tIn && !p.l.is("of") {
 			p.fail(p.l.start, `Expected "in" or "of" but found `+p.tokenDesc())
