@@ -99,7 +99,7 @@ func (c *Cache) ReadSource(path string) ([]byte, error) {
 func (c *Cache) Memo(path string, text []byte, key string, f func() bool) bool {
 	c.mu.Lock()
 	e := c.entry(path)
-	if !same(e.memoFor, text) {
+	if e.memo == nil || !same(e.memoFor, text) {
 		e.memoFor, e.memo = text, map[string]bool{}
 	}
 	v, ok := e.memo[key]
@@ -109,7 +109,7 @@ func (c *Cache) Memo(path string, text []byte, key string, f func() bool) bool {
 	}
 	v = f()
 	c.mu.Lock()
-	if same(e.memoFor, text) {
+	if e.memo != nil && same(e.memoFor, text) {
 		e.memo[key] = v
 	}
 	c.mu.Unlock()

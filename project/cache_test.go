@@ -69,6 +69,13 @@ func TestCache(t *testing.T) {
 		t.Errorf("a file replaced by another of the same size and time is not read again: %q", four)
 	}
 
+	// An empty file has facts too (nothing to point at: same() holds for
+	// any two empty slices).
+	empty := filepath.Join(dir, "empty.ts")
+	if c.Memo(empty, nil, "k", func() bool { return true }) != true || c.Memo(empty, []byte{}, "k", func() bool { return false }) != true {
+		t.Error("an empty text's fact")
+	}
+
 	// Dropped once not asked for.
 	c.Next(1)
 	c.Next(1)
