@@ -21,7 +21,9 @@ that reads it later (on a client-side navigation, in an event handler, in a
 component set up after the first render) finds undefined. Found: window.__FW__,
 globalThis.__FW__, self.__FW__, window['__FW__'], a bare __FW__ and '__FW__' in
 window in app, module and shared code (window and globalThis as globals, not
-local variables of that name), and the inline scripts of the config's
+local variables of that name; not at the top level of a plugin's file, which
+runs when the app starts, before the payload is removed), and the inline
+scripts of the config's
 app.head.script and of useHead's script entries (innerHTML), which run in the
 page before hydration ends and are reported only.`,
 		Example: `<script setup lang="ts">
@@ -57,6 +59,12 @@ func detectWindowFw(ci *codeIndex) []*site {
 			case f.Config || f.Src.Role == project.RoleModule && !strings.Contains("/"+f.Rel, "/runtime/"):
 				// A module's own code runs in the build, where there is no
 				// payload; its runtime/ files run in the app.
+			case isWindowFw(n) && pluginTopLevel(f, up):
+				// A plugin's module runs when the app starts, before the
+				// framework's payload plugin removes the global: the same
+				// on both majors. Its setup function is where reads can
+				// come late.
+				return false
 			case isWindowFw(n):
 				out = append(out, windowFwSite(ci, f, n, up))
 				return false
@@ -224,4 +232,19 @@ func inlineScriptSites(f *code.File, n *ast.JSNode) []*site {
 		off = end
 	}
 	return out
+}
+
+// pluginTopLevel reports whether a node with the ancestors up is at the top
+// level of a plugin's file (plugins/, outside any function): that code runs
+// when the app starts, before hydration.
+func pluginTopLevel(f *code.File, up []*ast.JSNode) bool {
+	if f.Src == nil || f.Src.Role != project.RoleApp || !strings.Contains("/"+f.Rel, "/plugins/") {
+		return false
+	}
+	for _, n := range up {
+		if n.Kind == ast.JSFunction || n.Kind == ast.JSArrow || n.Kind == ast.JSClass {
+			return false
+		}
+	}
+	return true
 }
