@@ -108,9 +108,26 @@ func mutationOf(u *code.DataUse) (*ast.JSNode, string) {
 	case p.Kind == ast.JSUnary && p.Op == "delete" && p.X == cur && depth > 0:
 		return p, "deletes"
 	case p.Kind == ast.JSCall && p.X == cur && depth > 0 && cur.Kind == ast.JSMember && !cur.Has(ast.FlagComputed) && code.MutatingMethods[cur.Name]:
+		if rendered(u) {
+			// `v-for="r in rows!.sort(byRank)"`, `{{ list.reverse() }}`:
+			// the render reads what the call returns, the sorted array
+			// itself, on both majors.
+			return nil, ""
+		}
 		return p, "changes with `" + cur.Name + "`"
 	case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.assign" && len(p.List) > 0 && p.List[0] == cur:
 		return p, "assigns"
 	}
 	return nil, ""
+}
+
+// rendered reports whether a use in a template is read by the render (an
+// interpolation, a binding, v-if, v-for's source), not by an event handler
+// or v-model: there a mutating method's result is what shows.
+func rendered(u *code.DataUse) bool {
+	if u.Tx == nil {
+		return false
+	}
+	a := u.Tx.Attr
+	return a == nil || a.Directive != "on" && a.Directive != "model"
 }
