@@ -19,7 +19,9 @@ Affected: assignments, updates and deletes below data.value (data.value.title =
 ..., data.value[i] = ..., delete data.value.x), mutating methods (push, splice,
 sort, set, ...) on it or below, Object.assign(data.value, ...), v-model on a part
 of it, template handlers that change it (@click="data.count++"), and watch(data,
-..., { deep: true }). Calls that set deep themselves keep their behaviour.`,
+..., { deep: true }). Calls that set deep themselves keep their behaviour, and a
+mutating method whose result the render reads (v-for="r in rows.sort(byRank)")
+shows that result on both majors.`,
 		Example: `const { data: todos } = await useFetch('/api/todos')
 function add(t) { todos.value.push(t) }`,
 		Fix: `Unsafe: adds deep: true to the options of the call that made the data (the
