@@ -22,7 +22,9 @@ var ruleCodeNotRead = &Rule{
 code that version 4 changes. A file they cannot read fully (a syntax error, a
 template language other than HTML, a script language other than JavaScript or
 TypeScript, a file that cannot be opened) is reported once, here, and never
-edited: its sites, if it has any, are not known.`,
+edited. What could be read (the code before a syntax error, the script of a
+.vue file whose template is Pug) is still checked and its sites reported,
+without fixes; the sites in the part that could not be read are not known.`,
 		Example: `<template lang="pug">
 p(v-if="data === null") Loading
 </template>`,
@@ -46,7 +48,11 @@ func runCodeNotRead(pass *Pass) {
 		default:
 			msg = ioMessage(f.Err)
 		}
-		d := pass.reportCode(f, span, "", "the code rules cannot read this file fully (%s): its code is not checked, and no fix edits it", strings.TrimSuffix(msg, "."))
+		format := "the code rules cannot read all of this file (%s): what they could not read is not checked, the sites in the rest are still reported, and no fix edits the file"
+		if f.Code == nil {
+			format = "the code rules cannot read this file (%s): its code is not checked"
+		}
+		d := pass.reportCode(f, span, "", format, strings.TrimSuffix(msg, "."))
 		if f.Config {
 			d.Notes = append(d.Notes, "the config's hooks and inline modules are not checked")
 		}
