@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -59,27 +57,9 @@ type checked struct {
 // CheckFunc checks a loaded project with options, as rules.Run does.
 type CheckFunc func(p *project.Project, opts rules.Options) *rules.Result
 
-// ownerOf returns the config of the project a file belongs to: the file
-// itself when it is a config, else the nearest config in its directory or
-// above; "" when there is none.
-func ownerOf(path string) string {
-	if compat.IsConfigName(filepath.Base(path)) {
-		return path
-	}
-	for dir := filepath.Dir(path); ; {
-		for _, n := range compat.ConfigNames {
-			c := filepath.Join(dir, n)
-			if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-				return c
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// ownerOf returns the config of the project a file belongs to
+// (project.OwnerConfig).
+func ownerOf(path string) string { return project.OwnerConfig(path) }
 
 // affected returns the configs of the projects a change of path reaches:
 // its owner, and every checked project with a local layer at or above

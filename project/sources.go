@@ -54,6 +54,33 @@ type Source struct {
 // "ts", "tsx", "js" or "jsx".
 func (s *Source) Lang() string { return sourceLang(s.Path) }
 
+// OwnerConfig is the config of the project a file belongs to: the file
+// itself when it is a config, else the nearest fw.config.* in its folder or
+// above (as the framework's own lookup goes, by compat.ConfigNames' order);
+// "" when there is none.
+func OwnerConfig(file string) string {
+	if compat.IsConfigName(filepath.Base(file)) {
+		return file
+	}
+	for dir := filepath.Dir(file); ; {
+		for _, n := range compat.ConfigNames {
+			c := filepath.Join(dir, n)
+			if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+				return c
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// IsCodeName reports whether a file name is one the code rules read (a
+// .vue file or a script; not a declaration file).
+func IsCodeName(name string) bool { return sourceLang(name) != "" }
+
 func sourceLang(name string) string {
 	switch filepath.Ext(name) {
 	case ".vue":

@@ -33,6 +33,11 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 	if err != nil {
 		return nil, err
 	}
+	for _, f := range found {
+		if f.only != nil {
+			return nil, usageError{fmt.Errorf("%s: apply migrates whole projects: give the project's folder or its config (%s), not its code files", displayPath(f.only[0]), f.path)}
+		}
+	}
 	projects := make([]*project.Project, len(found))
 	l := ws.Loader()
 	par.For(len(found), func(i int) {

@@ -288,11 +288,19 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 	}
 	// check checks one project with its settings; false when they cannot
 	// be read (the error is reported, the project is not checked).
-	check := func(p *project.Project) bool {
+	check := func(p *project.Project, only []string) bool {
 		c := ws.Check(p)
 		if c.Err != nil {
 			fail(c.Err)
 			return false
+		}
+		if only != nil {
+			c.Diags = onlyIn(c.Diags, only)
+			threshold, never := c.Settings.Threshold()
+			c.Failing = false
+			for _, d := range c.Diags {
+				c.Failing = c.Failing || !never && d.Severity >= threshold
+			}
 		}
 		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: c.Failing}
 		if cr.frames && len(c.Diags) > 0 {
@@ -320,10 +328,10 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 	var unknown []found
 	par.Each(next, func(f found) {
 		p := loadOne(l, f)
-		ok := check(p)
+		ok := check(p, f.only)
 		if ok && p.File != nil && p.FrameworkSource != "package.json" && p.ConfigReal != "" {
 			mu.Lock()
-			unknown = append(unknown, found{path: f.path, real: p.ConfigReal, via: f.via, explict: f.explict})
+			unknown = append(unknown, found{path: f.path, real: p.ConfigReal, via: f.via, explict: f.explict, only: f.only})
 			mu.Unlock()
 		}
 		l.Release(p)
@@ -332,7 +340,7 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		if l.ExtendersMajor(f.real) == 0 {
 			continue // not loaded again for nothing
 		}
-		p := loadOne(l, found{path: f.path, via: f.via, explict: f.explict})
+		p := loadOne(l, found{path: f.path, via: f.via, explict: f.explict, only: f.only})
 		if !l.InheritMajor(p) {
 			l.Release(p)
 			continue
@@ -340,12 +348,12 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		mu.Lock()
 		results = slices.DeleteFunc(results, func(c checked) bool { return c.display == p.ConfigDisplay })
 		mu.Unlock()
-		check(p)
+		check(p, f.only)
 		l.Release(p)
 	}
 	layers := l.LayerProjects()
 	par.For(len(layers), func(i int) {
-		check(layers[i])
+		check(layers[i], nil)
 	})
 	if walkErr != nil {
 		errs = append(errs, walkErr)
@@ -470,4 +478,23 @@ func loadOne(l *project.Loader, f found) *project.Project {
 		return project.Failed(f.path, display, f.err)
 	}
 	return l.Load(f.path, display)
+}
+
+// onlyIn keeps the diagnostics of the code files given (absolute), and
+// those that say the project could not be checked: a code file named on
+// the command line is checked alone, its project's other findings are not
+// its author's to hear.
+func onlyIn(diags []*rules.Diagnostic, files []string) []*rules.Diagnostic {
+	want := map[string]bool{}
+	for _, f := range files {
+		want[f] = true
+	}
+	var out []*rules.Diagnostic
+	for _, d := range diags {
+		abs, err := filepath.Abs(d.File)
+		if err == nil && want[abs] || !rules.Suppressible(d.Code) && d.Severity == rules.Error {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // errNotFile is the error of a directory named like a config: the
@@ -25,13 +26,19 @@ type found struct {
 	explict bool   // named directly on the command line
 	real    string // absolute with symlinks resolved, when the walk knows it
 	via     string // the directory symlink the walk followed to reach it, if any
+	// only, when set, are the code files (absolute) that were given for
+	// this project instead of the project: its check reports on them
+	// alone (a pre-commit hook passes the staged files).
+	only []string
 }
 
 // discover expands the command-line arguments into config files. Directories
 // are walked; config files named directly are taken as they are; a .env file
-// stands for the config beside it; other files are ignored, so a pre-commit
-// run over unrelated files finds nothing. The result is sorted and free of
-// duplicates. The error lists the directories that hold no config (see
+// stands for the config beside it; a code file (.vue, a script) stands for
+// the project of the nearest config at or above it, checked on that file
+// alone (found.only) unless the project is given whole too; other files are
+// ignored, so a pre-commit run over unrelated files finds nothing. The
+// result is sorted and free of duplicates. The error lists the directories that hold no config (see
 // discoverEach).
 func discover(args []string, allowEmpty bool) ([]found, error) {
 	var out []found
@@ -102,6 +109,10 @@ func discoverEach(args []string, allowEmpty bool, emit func(found)) error {
 		emit(f)
 	}
 	var empty errNoConfig
+	// Code files are emitted last, each project once with all its files,
+	// and not at all when the project came whole.
+	var codeProjects []string
+	codeFiles := map[string][]string{}
 	for _, arg := range args {
 		info, err := os.Stat(arg)
 		if err != nil {
@@ -129,6 +140,19 @@ func discoverEach(args []string, allowEmpty bool, emit func(found)) error {
 			}
 			continue
 		}
+		if project.IsCodeName(filepath.Base(arg)) && info.Mode().IsRegular() {
+			abs, err := filepath.Abs(arg)
+			if err != nil {
+				continue
+			}
+			if cfg := project.OwnerConfig(abs); cfg != "" {
+				if codeFiles[cfg] == nil {
+					codeProjects = append(codeProjects, cfg)
+				}
+				codeFiles[cfg] = append(codeFiles[cfg], abs)
+			}
+			continue
+		}
 		if isEnvName(filepath.Base(arg)) {
 			// A .env file (a pre-commit hook passes the files that
 			// changed): its project is the config beside it.
@@ -139,6 +163,15 @@ func discoverEach(args []string, allowEmpty bool, emit func(found)) error {
 					break
 				}
 			}
+		}
+	}
+	for _, cfg := range codeProjects {
+		key := cfg
+		if real, err := filepath.EvalSymlinks(cfg); err == nil {
+			key = real
+		}
+		if !seen[key] {
+			add(found{path: displayPath(cfg), only: codeFiles[cfg]})
 		}
 	}
 	if len(empty) > 0 {

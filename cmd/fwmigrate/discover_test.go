@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // preCommitHook is one hook of .pre-commit-hooks.yaml.
@@ -55,7 +56,8 @@ func preCommitHooks(t *testing.T) []preCommitHook {
 // TestPreCommitFiles checks that the files pattern of each hook in
 // .pre-commit-hooks.yaml (read by pre-commit with Python's re.search,
 // which agrees with Go's regexp on it) passes exactly the names discovery
-// acts on: configs and .env files.
+// acts on: configs, .env files and code files (a declaration file too:
+// discovery passes over it).
 func TestPreCommitFiles(t *testing.T) {
 	hooks := preCommitHooks(t)
 	if len(hooks) != 2 || hooks[0].id != "fwmigrate-check" || hooks[1].id != "fwmigrate-check-strict" {
@@ -73,9 +75,11 @@ func TestPreCommitFiles(t *testing.T) {
 			"fw.config.ts", "fw.config.js", "fw.config.mjs", "fw.config.cjs", "fw.config.mts", "fw.config.cts",
 			"apps/web/fw.config.ts", ".env", ".env.production", "apps/web/.env.local",
 			"fw.config.json", "myfw.config.ts", "fw.config.ts.bak", "README.md", ".envrc", ".env.", "a/.env/x", "env",
+			"pages/index.vue", "composables/useX.ts", "plugins/a.client.mjs", "b.cjs", "c.mts", "d.cts", "e.tsx", "f.jsx",
+			"g.vuex", "h.tsv", "styles.css",
 		} {
 			base := path[strings.LastIndex(path, "/")+1:]
-			want := compat.IsConfigName(base) || isEnvName(base)
+			want := compat.IsConfigName(base) || isEnvName(base) || project.IsCodeName(base) || strings.HasSuffix(base, ".d.ts")
 			if got := re.MatchString(path); got != want {
 				t.Errorf("%s: pattern matches %s: %v, discovery acts on it: %v", h.id, path, got, want)
 			}
@@ -102,6 +106,7 @@ func TestPreCommitHooks(t *testing.T) {
 		"known/package.json":   `{"dependencies": {"fw": "^4.1.0"}}`,
 		"known/fwmigrate.json": `{"baseline": "baseline.json"}`,
 		"README.md":            "not a config\n",
+		"error/pages/a.vue":    "<script setup>\nconst { data } = await useFetch('/a')\n</script>\n<template><p v-if=\"data === null\"/></template>\n",
 	})
 	if _, _, code := runIn(t, dir, []string{"check", "--update-baseline", "known"}); code != 0 {
 		t.Fatalf("--update-baseline: exit %d", code)
@@ -113,6 +118,8 @@ func TestPreCommitHooks(t *testing.T) {
 		{"fwmigrate-check", "warn/fw.config.ts", exitOK},
 		{"fwmigrate-check", "error/fw.config.ts", exitFindings},
 		{"fwmigrate-check", "README.md", exitOK},
+		{"fwmigrate-check", "error/pages/a.vue", exitOK}, // a warning, alone in its project with an error
+		{"fwmigrate-check-strict", "error/pages/a.vue", exitFindings},
 		{"fwmigrate-check-strict", "warn/fw.config.ts", exitFindings},
 		{"fwmigrate-check-strict", "known/fw.config.ts", exitOK},
 	} {
