@@ -82,13 +82,16 @@ type Server struct {
 }
 
 // Serve runs a server on rwc (stdin and stdout for `fwmigrate lsp`) until
-// the client sends exit or closes the stream. It returns ErrNoShutdown
-// when exit came without shutdown, and nil otherwise.
+// the client sends exit or closes the stream. A message it cannot read is
+// answered with an error and the next one read (stream.go). It returns
+// ErrNoShutdown when exit came without shutdown, the reason when the input
+// broke off inside a message or no message header followed a malformed
+// one, and nil otherwise.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := newServer(opts)
 	s.sched = newScheduler(opts.Debounce, s.checkPending)
-	stream := jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{})
-	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s}))
+	st := newStream(rwc)
+	s.conn = jsonrpc2.NewConn(ctx, st, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s}))
 	close(s.ready)
 	<-s.conn.DisconnectNotify()
 	s.sched.stop()
@@ -96,6 +99,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	defer s.mu.Unlock()
 	if s.exited && !s.shutdown {
 		return ErrNoShutdown
+	}
+	if err := st.failed(); err != nil {
+		// The input could not be read on: the client's stream is broken.
+		// The caller logs it (`fwmigrate lsp` on stderr, exit status 2).
+		return err
 	}
 	return nil
 }

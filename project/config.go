@@ -103,7 +103,7 @@ func (p *Project) RuntimeConfigKeys() (keys []string, complete bool) {
 	}
 	add(p.Layer)
 	for _, r := range p.Extends {
-		if r.Layer == nil {
+		if r.Layer == nil || r.Cut != "" {
 			complete = false
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -96,10 +97,25 @@ type LayerRef struct {
 	// project back: the sources followed from this entry back to the
 	// project's config, as written in each config along the way.
 	Cycle []string
+	// Cut is set, in Project.Extends only, when the layers reached through
+	// this entry go deeper than MaxLayerDepth or past MaxLayers: what it
+	// says was not loaded for the project.
+	Cut string
 
 	key string // cache key of the local layer
 	ent *entry // the entry Layer came from, once linked
 }
+
+// A repository can commit a chain of thousands of layers, each extending
+// the next; every project of the chain loads the layers below it, so their
+// number bounds the work per project. The framework's own apps use a few.
+const (
+	// MaxLayerDepth is how many layers deep a project's walk follows
+	// extends and theme (the project's own entries are depth 1).
+	MaxLayerDepth = 16
+	// MaxLayers is how many layers one project loads in all.
+	MaxLayers = 256
+)
 
 // Loader loads projects and the local layers they extend. It parses each
 // config once: a layer shared by many projects, or a project that is also
@@ -142,6 +158,12 @@ type entry struct {
 	layer     *Layer
 	project   bool // loaded as a project
 	reached   bool // reached as a layer of another config
+	// depth is the fewest layers between a project of the run (Load) and
+	// this layer, when that is at most MaxLayerDepth (0: not reached so).
+	// LayerProjects checks only these: a chain of thousands of layers is
+	// cut once, at the limit from the projects given, not again at every
+	// layer of it.
+	depth int
 	// majors are the framework majors of the projects that extend this
 	// layer (package.json or --framework): a layer runs under its app's
 	// framework, so a layer without a major of its own takes theirs.
@@ -508,12 +530,13 @@ func (l *Loader) Load(configPath, display string) *Project {
 	e.project = true
 	l.mu.Unlock()
 	p.key = e.key
-	l.fill(p, e)
+	l.fill(p, e, 0)
 	return p
 }
 
-// fill gives p the entry's layer and resolves p's layers.
-func (l *Loader) fill(p *Project, e *entry) {
+// fill gives p the entry's layer and resolves p's layers. base is how
+// deep p's own layer lies below the run's projects (0 for one of them).
+func (l *Loader) fill(p *Project, e *entry, base int) {
 	ly := l.withAuto(e)
 	p.Layer = ly
 	if p.Err != nil {
@@ -549,29 +572,53 @@ func (l *Loader) fill(p *Project, e *entry) {
 
 	// Layers: each source's layer, then the layers it extends (depth
 	// first), each once; the project itself is never its own layer. The
-	// walk links every layer it reaches, which cycleBack relies on.
+	// walk links every layer it reaches, which cycleBack relies on. It
+	// stops at MaxLayerDepth and MaxLayers, and cut records why for the
+	// project's entry the cut layer was reached through.
 	seen := map[*Layer]bool{ly: true}
-	var walk func(refs []*LayerRef)
-	walk = func(refs []*LayerRef) {
+	cut := map[*LayerRef]string{}
+	var top *LayerRef // the project's entry the walk is under
+	var walk func(refs []*LayerRef, depth int)
+	walk = func(refs []*LayerRef, depth int) {
 		for _, r := range refs {
+			if depth == 1 {
+				top = r
+			}
 			if r.Layer == nil || seen[r.Layer] {
+				continue
+			}
+			if depth > MaxLayerDepth {
+				if cut[top] == "" {
+					cut[top] = fmt.Sprintf("the layers it extends go deeper than %d layers", MaxLayerDepth)
+				}
+				continue
+			}
+			if len(p.Layers) >= MaxLayers {
+				if cut[top] == "" {
+					cut[top] = fmt.Sprintf("the project extends more than %d layers", MaxLayers)
+				}
 				continue
 			}
 			seen[r.Layer] = true
 			p.Layers = append(p.Layers, r.Layer)
-			if p.Framework != 0 && r.ent != nil {
+			if r.ent != nil {
 				l.mu.Lock()
-				if r.ent.majors == nil {
-					r.ent.majors = map[int]bool{}
+				if p.Framework != 0 {
+					if r.ent.majors == nil {
+						r.ent.majors = map[int]bool{}
+					}
+					r.ent.majors[p.Framework] = true
 				}
-				r.ent.majors[p.Framework] = true
+				if d := base + depth; d <= MaxLayerDepth && (r.ent.depth == 0 || d < r.ent.depth) {
+					r.ent.depth = d
+				}
 				l.mu.Unlock()
 			}
-			walk(l.linked(r.ent).Extends)
+			walk(l.linked(r.ent).Extends, depth+1)
 		}
 	}
-	walk(ly.Extends)
-	walk(ly.auto)
+	walk(ly.Extends, 1)
+	walk(ly.auto, 1)
 
 	// Project.Extends are copies: Cycle is the project's own.
 	for _, refs := range [][]*LayerRef{ly.Extends, ly.auto} {
@@ -580,6 +627,7 @@ func (l *Loader) fill(p *Project, e *entry) {
 			if c.Layer != nil && c.Option != "layers" {
 				c.Cycle = cycleBack(ly, c.Layer, c.Source)
 			}
+			c.Cut = cut[r]
 			p.Extends = append(p.Extends, &c)
 		}
 	}
@@ -593,17 +641,26 @@ func (l *Loader) fill(p *Project, e *entry) {
 // does not lead back. Only declared sources count: the framework registers
 // <rootDir>/layers/* for the project it runs, not for its layers.
 func cycleBack(self, next *Layer, source string) []string {
+	// Each step points at the one it came from: copying the path at every
+	// step made a chain of n layers cost n² (and every project of the
+	// chain asks).
 	type step struct {
-		layer *Layer
-		path  []string
+		layer  *Layer
+		source string
+		from   *step
 	}
 	seen := map[*Layer]bool{}
-	stack := []step{{next, []string{source}}}
+	stack := []*step{{layer: next, source: source}}
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if s.layer == self {
-			return s.path
+			var path []string
+			for t := s; t != nil; t = t.from {
+				path = append(path, t.source)
+			}
+			slices.Reverse(path)
+			return path
 		}
 		if seen[s.layer] {
 			continue
@@ -613,8 +670,7 @@ func cycleBack(self, next *Layer, source string) []string {
 		for i := len(s.layer.Extends) - 1; i >= 0; i-- {
 			r := s.layer.Extends[i]
 			if r.Layer != nil {
-				path := append(append([]string(nil), s.path...), r.Source)
-				stack = append(stack, step{r.Layer, path})
+				stack = append(stack, &step{layer: r.Layer, source: r.Source, from: s})
 			}
 		}
 	}
@@ -673,16 +729,17 @@ func (l *Loader) InheritMajor(p *Project) bool {
 }
 
 // LayerProjects returns a project for every local layer config reached by
-// the projects loaded so far that was not loaded as a project itself, sorted
-// by display: each is checked once, on its own, however many projects
-// extend it. Call it after the Load calls have returned.
+// the projects loaded so far, at most MaxLayerDepth layers below one, that
+// was not loaded as a project itself, sorted by display: each is checked
+// once, on its own, however many projects extend it. Call it after the Load
+// calls have returned.
 func (l *Loader) LayerProjects() []*Project {
 	var out []*Project
 	for {
 		var todo []*entry
 		l.mu.Lock()
 		for _, e := range l.entries {
-			if e.reached && !e.project && e.cfg != "" {
+			if e.depth > 0 && !e.project && e.cfg != "" {
 				e.project = true
 				todo = append(todo, e)
 			}
@@ -698,7 +755,7 @@ func (l *Loader) LayerProjects() []*Project {
 			ly := l.load(e)
 			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay, cache: l.Cache,
 				RealRoot: e.root, ConfigReal: e.cfg, Journal: txn.Pending(e.root)}
-			l.fill(p, e)
+			l.fill(p, e, e.depth)
 			l.InheritMajor(p)
 			out = append(out, p)
 		}

@@ -306,6 +306,9 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 
 // finish fills in positions from spans.
 func finish(p *project.Project, diags []*Diagnostic) {
+	// One line table per file: a .env of a million lines has as many
+	// findings, and a table per finding made the check quadratic.
+	tables := map[string]ast.Lines{}
 	for _, d := range diags {
 		if d.Line != 0 {
 			continue
@@ -330,7 +333,11 @@ func finish(p *project.Project, diags []*Diagnostic) {
 		if f != nil {
 			start, end = f.Position(d.Span.Start), f.Position(d.Span.End)
 		} else {
-			lines := ast.NewLines(src)
+			lines, ok := tables[d.File]
+			if !ok {
+				lines = ast.NewLines(src)
+				tables[d.File] = lines
+			}
 			start, end = lines.Position(d.Span.Start), lines.Position(d.Span.End)
 		}
 		d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16

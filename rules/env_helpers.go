@@ -142,7 +142,35 @@ func declaresModules(pr *project.Project, f *ast.File, root string) bool {
 // (process.env.NAME in a computed value): the config reads it itself, at
 // build time, so it is in use even when no runtimeConfig key matches.
 func envMentioned(pass *Pass, name string) bool {
-	return ast.HasIdent(pass.File.Text(ast.Span{End: len(pass.File.Src)}), name) // Text: no copy
+	text := pass.File.Text(ast.Span{End: len(pass.File.Src)}) // Text: no copy
+	if strings.ContainsAny(name, ".-") {
+		return ast.HasIdent(text, name) // not one identifier: searched for
+	}
+	// A name of identifier bytes occurs as an identifier exactly when it is
+	// one of the text's maximal runs of them: the set of runs is built once
+	// per check, not a search of the config per variable of a .env.
+	x := pass.Index
+	x.identOnce.Do(func() {
+		x.idents = map[string]bool{}
+		for i := 0; i < len(text); {
+			if !identByte(text[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(text) && identByte(text[j]) {
+				j++
+			}
+			x.idents[text[i:j]] = true
+			i = j
+		}
+	})
+	return x.idents[name]
+}
+
+// identByte is ast.HasIdent's test of a byte that continues an identifier.
+func identByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
 // envKeyName returns the variable (with prefix) that overrides a declared

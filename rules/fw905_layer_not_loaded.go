@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -18,7 +19,7 @@ var ruleLayerNotLoaded = &Rule{
 	Category: Tool,
 	Severity: Info,
 	Doc: Doc{
-		Summary: "a layer in `extends` or `theme` is not loaded: remote, a package, set at run time, or not found",
+		Summary: "a layer in `extends` or `theme` is not loaded: remote, a package, set at run time, not found, or past the limits of a layer chain",
 		Why: `A project inherits options, runtimeConfig keys and directories from its layers.
 fwmigrate loads local layers (a directory or a config file, relative to the
 config, and the <rootDir>/layers/* directories), but it never downloads a
@@ -29,7 +30,10 @@ one of its runtimeConfig keys, for instance, cannot be confirmed. This is said
 once per source, at Info.
 
 A local source that does not exist is a warning: the framework cannot load it
-either.`,
+either. So is a chain of layers deeper than 16, or more than 256 layers for one
+project: a repository can commit thousands, each extending the next, and the
+layers past those limits are not loaded (what they declare is unknown, as for a
+remote layer).`,
 		Example: `export default defineFwConfig({
   extends: ['github:org/theme#v2', '../base'],
 })`,
@@ -43,6 +47,20 @@ func init() { Register(ruleLayerNotLoaded) }
 func runLayerNotLoaded(pass *Pass) {
 	seen := map[string]bool{}
 	for _, r := range pass.Project.Extends {
+		if r.Layer != nil && r.Cut != "" {
+			// A chain a repository can make as long as it likes: the
+			// layers past the limit are not loaded rather than worked on.
+			msg := fmt.Sprintf("the layers extended through %s are loaded only in part: %s, and those beyond are not loaded: what they declare is not checked", strconv.Quote(r.Source), r.Cut)
+			var d *Diagnostic
+			if r.Option == "layers" {
+				d = pass.ReportPath("layers", "%s", msg)
+			} else {
+				d = pass.Report(r.Span, r.Option, "%s", msg)
+			}
+			d.Severity = Warning
+			d.Notes = append(d.Notes, fmt.Sprintf("fwmigrate follows layers %d deep and %d in all per project", project.MaxLayerDepth, project.MaxLayers))
+			continue
+		}
 		if r.Layer != nil {
 			continue
 		}

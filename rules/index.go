@@ -39,6 +39,15 @@ type Index struct {
 	rcOnce sync.Once
 	rc     *rcKeySet
 
+	// configSups are the config's fwmigrate-ignore comments by line
+	// (Pass.suppressedAt).
+	supOnce    sync.Once
+	configSups map[int][]*suppression
+
+	// idents are the config text's identifiers (envMentioned).
+	identOnce sync.Once
+	idents    map[string]bool
+
 	codeOnce sync.Once
 	codeIdx  *codeIndex
 

@@ -223,11 +223,23 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 	if len(sups) == 0 {
 		return diags
 	}
+	// By file and line: a committed .env can hold a million findings and
+	// as many comments, and trying each comment on each finding was
+	// quadratic.
+	type fileLine struct {
+		file string
+		line int
+	}
+	byLine := map[fileLine][]*suppression{}
+	for _, s := range sups {
+		k := fileLine{s.file, s.line}
+		byLine[k] = append(byLine[k], s)
+	}
 	kept := diags[:0]
 	for _, d := range diags {
 		suppressed := false
 		if Suppressible(d.Code) {
-			for _, s := range sups {
+			for _, s := range byLine[fileLine{d.File, d.Line}] {
 				if c, ok := s.covers(d); ok {
 					s.used[strings.ToUpper(c)] = true
 					suppressed = true
@@ -281,7 +293,18 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 func (p *Pass) suppressedAt(offset int) bool {
 	line := p.File.Position(offset).Line
 	probe := &Diagnostic{Code: p.Rule.Code, Name: p.Rule.Name, File: p.Project.ConfigDisplay, Line: line}
-	for _, s := range suppressions(p.Project) {
+	x := p.Index
+	x.supOnce.Do(func() {
+		// The config's comments only (a .env's never cover the config),
+		// found once per check rather than once per site.
+		x.configSups = map[int][]*suppression{}
+		if p.Project.File != nil {
+			for _, s := range configSuppressions(p.Project.ConfigDisplay, p.Project.File) {
+				x.configSups[s.line] = append(x.configSups[s.line], s)
+			}
+		}
+	})
+	for _, s := range x.configSups[line] {
 		if _, ok := s.covers(probe); ok {
 			return true
 		}

@@ -55,6 +55,12 @@ type Resolved struct {
 
 	severity  []RuleSeverity
 	overrides []Override
+
+	// matched caches, per finding's file, the overrides whose globs match
+	// it: a file's findings (a million in a hostile .env) share the
+	// answer, and the globs are matched once per file, not per finding.
+	matchMu sync.Mutex
+	matched map[string][]int
 }
 
 // Source names of settings that come from nowhere else.
@@ -171,11 +177,8 @@ func (r *Resolved) finish(d *rules.Diagnostic) bool {
 	}
 	apply(r.severity)
 	if len(r.overrides) > 0 {
-		rel := relTo(r.File.Dir, d.File)
-		for _, o := range r.overrides {
-			if !matchFiles(o.Files, rel) {
-				continue
-			}
+		for _, i := range r.overridesFor(d.File) {
+			o := r.overrides[i]
 			for _, sel := range o.Ignore {
 				if rule.Matches(sel) {
 					off = true
@@ -189,6 +192,28 @@ func (r *Resolved) finish(d *rules.Diagnostic) bool {
 	}
 	d.Severity = sev
 	return true
+}
+
+// overridesFor returns the indexes of the overrides that apply to file, in
+// order.
+func (r *Resolved) overridesFor(file string) []int {
+	r.matchMu.Lock()
+	defer r.matchMu.Unlock()
+	if m, ok := r.matched[file]; ok {
+		return m
+	}
+	rel := relTo(r.File.Dir, file)
+	m := []int{}
+	for i, o := range r.overrides {
+		if matchFiles(o.Files, rel) {
+			m = append(m, i)
+		}
+	}
+	if r.matched == nil {
+		r.matched = map[string][]int{}
+	}
+	r.matched[file] = m
+	return m
 }
 
 // relTo is file (as shown: relative to the working directory, or absolute)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -85,7 +84,7 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	ws.NewLoader = newLoader
 	results, err := runApply(args, ws, filter.noConfig, o)
 	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %v\n", err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %s\n", text.Escape(err.Error()))
 		return exitCodeError{exitError}
 	}
 	out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
@@ -251,7 +250,9 @@ func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.
 			}
 		}
 	}
-	_, err := io.WriteString(report, b.String())
+	// The names in it are escaped where they are written; EscapeLines
+	// catches what the tree put into any other line.
+	_, err := io.WriteString(report, text.EscapeLines(b.String(), false))
 	return err
 }
 
@@ -288,12 +289,12 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		return
 	}
 
-	fmt.Fprintf(b, "%s: %s\n", r.Project.ConfigDisplay, applyStatus(r, state, o))
+	fmt.Fprintf(b, "%s: %s\n", text.Escape(r.Project.ConfigDisplay), text.EscapeLines(applyStatus(r, state, o), false))
 	if r.Project.File != nil {
 		fmt.Fprintf(b, "  %s\n", frameworkText(r))
 	}
 	if r.FrameworkNote != "" {
-		fmt.Fprintf(b, "  %s\n", r.FrameworkNote)
+		fmt.Fprintf(b, "  %s\n", text.Escape(r.FrameworkNote))
 	}
 	if r.Plan != nil && (state == stateWritten || state == stateRefused) {
 		verb := "moved into app/"
@@ -301,7 +302,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			verb = "would move into app/"
 		}
 		paths, files := r.PathEdits()
-		fmt.Fprintf(b, "  %s%s: %s (%s): %s\n", verb, notWritten, text.Plural(len(r.Plan.Moves), "entry"), text.Plural(r.MovedFiles, "file"), strings.Join(r.MovedNames(), ", "))
+		fmt.Fprintf(b, "  %s%s: %s (%s): %s\n", verb, notWritten, text.Plural(len(r.Plan.Moves), "entry"), text.Plural(r.MovedFiles, "file"), text.Escape(strings.Join(r.MovedNames(), ", ")))
 		if paths > 0 {
 			rewritten := "rewritten"
 			if would {
@@ -332,7 +333,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		var lines []string
 		count := map[string]int{}
 		for _, f := range r.Fixed {
-			line := fmt.Sprintf("%s %s: %s", f.D.Code, optionOf(f.D), f.D.Fix.Description)
+			line := fmt.Sprintf("%s %s: %s", f.D.Code, text.Escape(optionOf(f.D)), text.Escape(f.D.Fix.Description))
 			if count[line] == 0 {
 				lines = append(lines, line)
 			}
@@ -369,7 +370,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			}
 			names = append(names, filepath.ToSlash(filepath.Join(filepath.Dir(r.Project.ConfigDisplay), relSlashTo(r.Project.Root, path))))
 		}
-		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), strings.Join(names, ", "))
+		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), text.Escape(strings.Join(names, ", ")))
 		if state == stateWritten {
 			t.codeFiles += len(names)
 		}
@@ -377,13 +378,13 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	if len(unsafe) > 0 {
 		fmt.Fprintf(b, "  left for --unsafe (%d, they change behaviour):\n", len(unsafe))
 		for _, d := range unsafe {
-			fmt.Fprintf(b, "    %s\n      = fix: %s\n", header(d), d.Fix.Description)
+			fmt.Fprintf(b, "    %s\n      = fix: %s\n", header(d), text.Escape(d.Fix.Description))
 		}
 	}
 	if len(r.NotFixed) > 0 {
 		fmt.Fprintf(b, "  not fixable (%d):\n", len(r.NotFixed))
 		for _, f := range r.NotFixed {
-			fmt.Fprintf(b, "    %s\n      = %s: not made: %s\n", header(f.D), f.D.Fix.Description, f.Reason)
+			fmt.Fprintf(b, "    %s\n      = %s: not made: %s\n", header(f.D), text.Escape(f.D.Fix.Description), text.Escape(f.Reason))
 		}
 	}
 	if len(r.Settled) > 0 {
@@ -396,7 +397,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	for _, d := range tool {
 		fmt.Fprintf(b, "  %s\n", header(d))
 		for _, n := range d.Notes {
-			fmt.Fprintf(b, "    = note: %s\n", strings.ReplaceAll(n, "\n", "\n            "))
+			fmt.Fprintf(b, "    = note: %s\n", strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n            "))
 		}
 	}
 	// A layout finding left standing is a path that names the wrong place
@@ -415,7 +416,7 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		for _, d := range paths {
 			fmt.Fprintf(b, "    %s\n", header(d))
 			for _, n := range d.Notes {
-				fmt.Fprintf(b, "      = note: %s\n", strings.ReplaceAll(n, "\n", "\n              "))
+				fmt.Fprintf(b, "      = note: %s\n", strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n              "))
 			}
 		}
 	}
@@ -424,10 +425,10 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	}
 	none = append(none, paths...) // counted in the summary with the others
 	if line := journalLine(r); line != "" {
-		fmt.Fprintf(b, "  %s\n", line)
+		fmt.Fprintf(b, "  %s\n", text.Escape(line))
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(b, "  note: %s\n", n)
+		fmt.Fprintf(b, "  note: %s\n", text.EscapeLines(n, false))
 	}
 	b.WriteByte('\n')
 	switch state {
@@ -679,9 +680,7 @@ func writeApplyJSON(w io.Writer, results []*migrate.Result, o migrate.Options) e
 		out.Summary.NotFixed += len(jf.NotFixed)
 		out.Summary.Remaining += len(jf.Diagnostics)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return encodeJSON(w, out)
 }
 
 func relSlashTo(root, p string) string {

@@ -178,7 +178,7 @@ Suppress a finding with a comment on its line or the line above:
 			})
 			errOut := cmd.ErrOrStderr()
 			for _, err := range rep.errs {
-				fmt.Fprintf(errOut, "fwmigrate: %v\n", err)
+				fmt.Fprintf(errOut, "fwmigrate: %s\n", text.Escape(err.Error()))
 			}
 			if cf.updateBaseline {
 				return updateBaselines(errOut, rep)
@@ -450,7 +450,7 @@ func updateBaselines(w io.Writer, rep *report) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", displayPath(p), text.Plural(n, "known finding"))
+		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", text.Escape(displayPath(p)), text.Plural(n, "known finding"))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 )
 
 func init() { commands = append(commands, newInspectCmd) }
@@ -53,15 +54,12 @@ Exit status: 0, or 2 when the file cannot be read or has a syntax error
 					return err
 				}
 				color, _ := colorEnabled("auto", cmd.ErrOrStderr())
-				fmt.Fprint(cmd.ErrOrStderr(), se.Format(color))
+				fmt.Fprint(cmd.ErrOrStderr(), text.EscapeLines(se.Format(color), color))
 				return exitCodeError{exitError}
 			}
 			out := inspectFile(f)
 			if format == "json" {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(out)
+				return encodeJSONHTML(cmd.OutOrStdout(), out, false)
 			}
 			return writeInspectText(cmd.OutOrStdout(), f, out)
 		},
@@ -169,15 +167,19 @@ func mutationNote(f *ast.File, stmt ast.Span) string {
 	return "this statement changes the config after its declaration in a way fwmigrate does not follow; what it sets there is unknown"
 }
 
+// writeInspectText prints what inspect sees. The file's name, its option
+// keys and values come from the tree: each is escaped, and the whole is
+// guarded as every report is.
 func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 	var b strings.Builder
+	name := text.Escape(f.Name)
 	switch {
 	case f.Config != nil:
 		how := "export default"
 		if f.Export == ast.ExportModuleExports {
 			how = "module.exports"
 		}
-		fmt.Fprintf(&b, "%s: config object at %d:%d (%s", f.Name, out.Config.Line, out.Config.Column, how)
+		fmt.Fprintf(&b, "%s: config object at %d:%d (%s", name, out.Config.Line, out.Config.Column, how)
 		if f.Function.Len() > 0 {
 			fp := f.Position(f.Function.Start)
 			fmt.Fprintf(&b, ", returned by the function at %d:%d", fp.Line, fp.Column)
@@ -186,30 +188,24 @@ func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 			b.WriteString(", through defineFwConfig")
 		}
 		if f.Binding != "" {
-			fmt.Fprintf(&b, ", bound to `%s`", f.Binding)
+			fmt.Fprintf(&b, ", bound to `%s`", text.Escape(f.Binding))
 		}
 		b.WriteString(")\n")
 		for _, m := range f.Mutations {
 			pos := f.Position(m.Start)
-			fmt.Fprintf(&b, "%s:%d:%d: note: %s\n", f.Name, pos.Line, pos.Column, mutationNote(f, m))
+			fmt.Fprintf(&b, "%s:%d:%d: note: %s\n", name, pos.Line, pos.Column, text.Escape(mutationNote(f, m)))
 		}
 	default:
 		pos := f.Position(f.ReasonSpan.Start)
-		fmt.Fprintf(&b, "%s:%d:%d: no config object: %s\n", f.Name, pos.Line, pos.Column, f.Reason)
+		fmt.Fprintf(&b, "%s:%d:%d: no config object: %s\n", name, pos.Line, pos.Column, text.Escape(f.Reason))
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return err
-	}
-	if len(out.Options) == 0 {
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for _, o := range out.Options {
 		value := ""
 		if o.hasValue {
 			js, err := json.Marshal(o.Value)
 			if err == nil {
-				value = "= " + string(js)
+				value = "= " + text.Escape(string(js))
 				if len(value) > 72 {
 					value = value[:69] + "..."
 				}
@@ -218,7 +214,11 @@ func writeInspectText(w io.Writer, f *ast.File, out inspectOutput) error {
 		if value != "" {
 			value = "\t" + value
 		}
-		fmt.Fprintf(tw, "%s\t%d:%d\t%s%s\n", o.Path, o.Line, o.Column, o.Kind, value)
+		fmt.Fprintf(tw, "%s\t%d:%d\t%s%s\n", text.Escape(o.Path), o.Line, o.Column, o.Kind, value)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, text.EscapeLines(b.String(), false))
+	return err
 }

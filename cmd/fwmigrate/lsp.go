@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
@@ -46,7 +47,8 @@ Zed and Helix.`,
 			err := lsp.Serve(ctx, stdioConn{cmd.InOrStdin(), cmd.OutOrStdout()}, lsp.Options{
 				Debounce: debounce,
 				Version:  buildVersion,
-				Logf:     func(format string, args ...any) { fmt.Fprintf(errOut, format+"\n", args...) },
+				// A log line may name a file of the tree.
+				Logf: func(format string, args ...any) { fmt.Fprintln(errOut, text.Escape(fmt.Sprintf(format, args...))) },
 			})
 			if errors.Is(err, lsp.ErrNoShutdown) {
 				return exitCodeError{exitFindings} // the protocol's exit status 1

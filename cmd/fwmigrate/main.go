@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fwmigrate/fwmigrate/internal/text"
 )
 
 // Exit statuses. They are part of the CLI's contract with CI scripts.
@@ -88,7 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			msg += " (did you mean " + strings.Join(strings.Fields(m[2]), " or ") + "?)"
 		}
 	}
-	fmt.Fprintf(stderr, "fwmigrate: %s\n", msg)
+	// An error may name a file of the tree (an os error quotes its path).
+	fmt.Fprintf(stderr, "fwmigrate: %s\n", text.Escape(msg))
 	var ue usageError
 	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") {
 		fmt.Fprintln(stderr, "Run 'fwmigrate --help' for usage.")

@@ -1,7 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,5 +31,77 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"hostilename": hostileName,
+			"noraw":       noRaw,
+		},
 	})
+}
+
+// hostileName renames the folder SRC to NAME, a Go string literal (txtar
+// cannot hold a file name with control bytes), and sets $HOSTILE to the new
+// name: hostilename SRC "x\x1b[31m\n::error::y".
+func hostileName(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hostilename SRC QUOTED-NAME")
+	}
+	name, err := strconv.Unquote(args[1])
+	if err != nil {
+		ts.Fatalf("hostilename: %v", err)
+	}
+	ts.Check(os.Rename(ts.MkAbs(args[0]), ts.MkAbs(name)))
+	ts.Setenv("HOSTILE", name)
+}
+
+// ourCommand is a workflow command fwmigrate's github format writes: the
+// only lines of any output that may start with "::".
+var ourCommand = regexp.MustCompile(`^::(error|warning|notice) file=[^:,]*(,(line|col|endLine|endColumn)=\d+)*,title=[^:,]*::`)
+
+// noRaw fails when the file (stdout, stderr or a path) holds a byte a
+// terminal or a log would obey: a control byte other than newline and
+// tab, a C1 control, a bidi control or line separator, invalid UTF-8, a
+// line that starts with "::" (after blanks, which the runner trims) that
+// is not one of ours, or "##[". With -github, the lines that start with
+// "::" must be ours.
+func noRaw(ts *testscript.TestScript, neg bool, args []string) {
+	github := len(args) > 0 && args[0] == "-github"
+	if github {
+		args = args[1:]
+	}
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: noraw [-github] stdout|stderr|FILE")
+	}
+	var data string
+	switch args[0] {
+	case "stdout":
+		data = ts.ReadFile("stdout")
+	case "stderr":
+		data = ts.ReadFile("stderr")
+	default:
+		b, err := os.ReadFile(ts.MkAbs(filepath.FromSlash(args[0])))
+		ts.Check(err)
+		data = string(b)
+	}
+	if data == "" {
+		ts.Fatalf("noraw: %s is empty", args[0])
+	}
+	sc := bufio.NewScanner(strings.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		for i, r := range line {
+			bad := r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
+				r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 ||
+				r == utf8.RuneError && !strings.HasPrefix(line[i:], "\uFFFD")
+			if bad {
+				ts.Fatalf("noraw: %s line %d holds %U raw: %q", args[0], n, r, line)
+			}
+		}
+		if strings.Contains(line, "##[") {
+			ts.Fatalf("noraw: %s line %d holds a ##[ command: %q", args[0], n, line)
+		}
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") && !(github && ourCommand.MatchString(line)) {
+			ts.Fatalf("noraw: %s line %d is a workflow command fwmigrate did not write: %q", args[0], n, line)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -100,12 +101,20 @@ func writeReport(w io.Writer, r *report, format string, o textOptions) error {
 	return fmt.Errorf("unknown format %q", format)
 }
 
+// header is a finding's first line. Its file name and message come from
+// the tree (a folder may be named with escapes or a newline and a workflow
+// command): both are escaped, here and in every format.
 func header(d *rules.Diagnostic) string {
-	pos := d.File
+	return fmt.Sprintf("%s: %s %s [%s] %s", position(d), d.Severity, d.Code, d.Name, text.Escape(d.Message))
+}
+
+// position is a finding's file:line:col, the file name escaped.
+func position(d *rules.Diagnostic) string {
+	pos := text.Escape(d.File)
 	if d.Line > 0 {
-		pos = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
+		pos = fmt.Sprintf("%s:%d:%d", pos, d.Line, d.Column)
 	}
-	return fmt.Sprintf("%s: %s %s [%s] %s", pos, d.Severity, d.Code, d.Name, d.Message)
+	return pos
 }
 
 func writeConcise(w io.Writer, r *report, o textOptions) error {
@@ -117,7 +126,7 @@ func writeConcise(w io.Writer, r *report, o textOptions) error {
 	if !o.quiet {
 		b.WriteString(checkSummary(r))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
 	return err
 }
 
@@ -171,7 +180,7 @@ func writeStatistics(w io.Writer, r *report, o textOptions) error {
 		}
 		b.WriteString(checkSummary(r))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, text.EscapeLines(b.String(), false))
 	return err
 }
 
@@ -209,7 +218,7 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 	msgs := api.FormatMessages([]api.Message{{
 		Text: d.Message,
 		Location: &api.Location{
-			File:     d.File,
+			File:     text.Escape(d.File),
 			Line:     d.Line,
 			Column:   d.Column - 1,
 			Length:   length,
@@ -233,15 +242,28 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 	return b.String()
 }
 
-// printable is a source line as a code frame shows it: control bytes (a
-// terminal would obey them) become "?", one byte for one so that columns
-// still point where they did.
+// printable is a source line as a code frame shows it: control bytes, C1
+// controls and bidi overrides (a terminal would obey them, or reorder what
+// the reader sees) become "?", one byte for one so that columns still point
+// where they did.
 func printable(line []byte) string {
 	b := []byte(string(line))
-	for i, c := range b {
-		if c < 0x20 && c != '\t' || c == 0x7f {
-			b[i] = '?'
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x80 {
+			if c < 0x20 && c != '\t' || c == 0x7f {
+				b[i] = '?'
+			}
+			i++
+			continue
 		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError && text.Escape(string(r)) != string(r) {
+			for j := i; j < i+n; j++ {
+				b[j] = '?'
+			}
+		}
+		i += n
 	}
 	return string(b)
 }
@@ -273,27 +295,23 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 	p := palette{o.color}
 	var b strings.Builder
 	for _, d := range r.diags {
-		pos := d.File
-		if d.Line > 0 {
-			pos = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
-		}
-		fmt.Fprintf(&b, "%s: %s %s [%s] %s\n", p.wrap("1", pos), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, d.Message)
+		fmt.Fprintf(&b, "%s: %s %s [%s] %s\n", p.wrap("1", position(d)), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, text.Escape(d.Message))
 		b.WriteString(codeFrame(d, r.sources[d.File], o.color, o.width))
 		if d.Path != "" && d.Line > 0 {
-			fmt.Fprintf(&b, "  = path: %s\n", d.Path)
+			fmt.Fprintf(&b, "  = path: %s\n", text.Escape(d.Path))
 		}
 		for _, n := range d.Notes {
-			b.WriteString(wrapNote("  = note: ", n, o.width))
+			b.WriteString(wrapNote("  = note: ", text.EscapeLines(n, false), o.width))
 		}
 		if d.Fix != nil {
-			b.WriteString(wrapNote(fmt.Sprintf("  = fix (%s): ", d.Fix.Applicability), d.Fix.Description, o.width))
+			b.WriteString(wrapNote(fmt.Sprintf("  = fix (%s): ", d.Fix.Applicability), text.Escape(d.Fix.Description), o.width))
 		}
 		b.WriteByte('\n')
 	}
 	if !o.quiet {
 		b.WriteString(checkSummary(r))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
 	return err
 }
 
@@ -406,9 +424,39 @@ func writeJSON(w io.Writer, r *report) error {
 	for _, d := range r.diags {
 		out.Diagnostics = append(out.Diagnostics, toJSONDiagnostic(d))
 	}
-	enc := json.NewEncoder(w)
+	return encodeJSON(w, out)
+}
+
+// encodeJSON writes v as indented JSON. encoding/json escapes control bytes
+// and U+2028/U+2029 but writes bidi controls as they are, and a JSON report
+// is read in logs too: they are written as \u escapes, and so is the "[" of
+// "##[" (the Actions runner's older command syntax, obeyed anywhere in a
+// line): the same strings to a JSON reader.
+func encodeJSON(w io.Writer, v any) error {
+	return encodeJSONHTML(w, v, true)
+}
+
+// encodeJSONHTML is encodeJSON with encoding/json's escaping of <, > and &
+// chosen (inspect shows code, where they are common).
+func encodeJSONHTML(w io.Writer, v any, escapeHTML bool) error {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	var b strings.Builder
+	js := strings.ReplaceAll(out.String(), "##[", `##\u005b`)
+	for _, r := range js {
+		if r >= 0x80 && text.Escape(string(r)) != string(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // GitHub workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
@@ -421,20 +469,22 @@ func writeGitHub(w io.Writer, r *report) error {
 		case rules.Warning:
 			cmd = "warning"
 		}
-		props := []string{"file=" + ghProperty(filepath.ToSlash(d.File))}
+		// GitHub's escapes cover only % CR LF : and ,: the rest of what the
+		// tree may hold (ESC, bidi controls, "##[") is escaped first.
+		props := []string{"file=" + ghProperty(text.Escape(filepath.ToSlash(d.File)))}
 		if d.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Line), fmt.Sprintf("col=%d", d.Column))
 			if d.EndLine > 0 {
 				props = append(props, fmt.Sprintf("endLine=%d", d.EndLine), fmt.Sprintf("endColumn=%d", d.EndColumn))
 			}
 		}
-		props = append(props, "title="+ghProperty(d.Code+" "+d.Name))
-		msg := d.Message
+		props = append(props, "title="+ghProperty(text.Escape(d.Code+" "+d.Name)))
+		msg := text.Escape(d.Message)
 		for _, n := range d.Notes {
-			msg += "\n" + n
+			msg += "\n" + text.EscapeLines(n, false)
 		}
 		if d.Fix != nil {
-			msg += fmt.Sprintf("\nfix (%s): %s", d.Fix.Applicability, d.Fix.Description)
+			msg += fmt.Sprintf("\nfix (%s): %s", d.Fix.Applicability, text.Escape(d.Fix.Description))
 		}
 		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(msg)); err != nil {
 			return err

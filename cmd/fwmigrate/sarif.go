@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/rules/ruledocs"
 )
@@ -157,9 +157,9 @@ func writeSARIF(w io.Writer, r *report) error {
 		},
 	}
 	for _, d := range r.diags {
-		msg := d.Message
+		msg := text.Escape(d.Message)
 		if d.Fix != nil {
-			msg += " (fix, " + d.Fix.Applicability.String() + ": " + d.Fix.Description + ")"
+			msg += " (fix, " + d.Fix.Applicability.String() + ": " + text.Escape(d.Fix.Description) + ")"
 		}
 		loc := sarifPhysical{ArtifactLocation: sarifArtifactLoc{URI: relURI(base, d.File), URIBaseID: "SRCROOT"}}
 		if d.Line > 0 {
@@ -181,9 +181,7 @@ func writeSARIF(w io.Writer, r *report) error {
 			Locations: []sarifLocation{{PhysicalLocation: loc}},
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{
+	return encodeJSON(w, sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/settings"
 )
 
@@ -26,10 +27,10 @@ func showSettings(w io.Writer, finder *settings.Finder, args []string) error {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "Settings for %s\n", arg)
+		fmt.Fprintf(&b, "Settings for %s\n", text.Escape(arg))
 		file := "none (no fwmigrate.json, no \"fwmigrate\" key in a package.json, from here upwards)"
 		if res.File != nil {
-			file = res.File.Name
+			file = text.Escape(res.File.Name)
 		}
 		fmt.Fprintf(&b, "  settings file: %s\n", file)
 		row := func(key, value string) {
@@ -66,11 +67,12 @@ func showSettings(w io.Writer, finder *settings.Finder, args []string) error {
 		}
 		base := "none"
 		if res.Baseline != "" {
-			base = filepath.ToSlash(displayPath(res.Baseline))
+			base = text.Escape(filepath.ToSlash(displayPath(res.Baseline)))
 		}
 		row("baseline", base)
 	}
-	_, err := io.WriteString(w, b.String())
+	// Names and globs come from the tree and its settings file.
+	_, err := io.WriteString(w, text.EscapeLines(b.String(), false))
 	return err
 }
 
