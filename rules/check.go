@@ -125,27 +125,28 @@ func Run(p *project.Project, opts Options) *Result {
 		res.Cancelled = true
 		return res
 	}
-	var other []*project.TextFile
+	if len(diags) == 0 {
+		return res
+	}
+	// Every file the check read, by display: a map, as a large app has
+	// thousands of files with findings.
+	texts := map[string][]byte{}
 	if index != nil {
-		other = index.otherFiles()
+		for _, tf := range index.otherFiles() {
+			texts[tf.Display] = tf.Src
+		}
+	}
+	for _, ef := range p.Env {
+		if ef.Src != nil {
+			texts[ef.Display] = ef.Src
+		}
+	}
+	if p.File != nil {
+		texts[p.ConfigDisplay] = p.File.Src
 	}
 	for _, d := range diags {
-		if _, ok := res.Texts[d.File]; ok {
-			continue
-		}
-		if p.File != nil && d.File == p.ConfigDisplay {
-			res.Texts[d.File] = p.File.Src
-			continue
-		}
-		for _, ef := range p.Env {
-			if ef.Display == d.File && ef.Src != nil {
-				res.Texts[d.File] = ef.Src
-			}
-		}
-		for _, tf := range other {
-			if tf.Display == d.File {
-				res.Texts[d.File] = tf.Src
-			}
+		if src, ok := texts[d.File]; ok {
+			res.Texts[d.File] = src
 		}
 	}
 	return res
