@@ -75,14 +75,17 @@ func TestFrontEnds(t *testing.T) {
 			write("package.json", `{"dependencies": {"fw": "^3.12.0"}}`)
 		}},
 	)
+	ran := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			ran++
 			dir := t.TempDir()
 			c.setup(t, dir)
 			compareFrontEnds(t, dir)
 		})
 	}
-	if totalFindings.Load() < 100 {
+	// The whole table (not a case picked with -run) must find enough.
+	if ran == len(cases) && totalFindings.Load() < 100 {
 		t.Errorf("the table found %d findings in all: too few for the comparison to prove anything", totalFindings.Load())
 	}
 }
