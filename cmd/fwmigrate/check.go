@@ -133,11 +133,12 @@ Suppress a finding with a comment on its line or the line above:
 				return usageError{fmt.Errorf("--format must be one of %s, not %q", strings.Join(formats, ", "), cf.format)}
 			}
 			if cmd.Flags().Changed("fail-on") {
-				if !contains(settings.FailOnValues, cf.failOn) && cf.failOn != "none" {
-					return usageError{fmt.Errorf("--fail-on must be one of %s, not %q", strings.Join(settings.FailOnValues, ", "), cf.failOn)}
+				// The spellings other linters take mean the same here.
+				if v, ok := failOnAliases[strings.ToLower(cf.failOn)]; ok {
+					cf.failOn = v
 				}
-				if cf.failOn == "none" {
-					cf.failOn = "never"
+				if !contains(settings.FailOnValues, cf.failOn) {
+					return usageError{fmt.Errorf("--fail-on must be one of %s, not %q", strings.Join(settings.FailOnValues, ", "), cf.failOn)}
 				}
 				flags.FailOn, flags.FailOnSet = cf.failOn, true
 			}
@@ -497,4 +498,13 @@ func onlyIn(diags []*rules.Diagnostic, files []string) []*rules.Diagnostic {
 		}
 	}
 	return out
+}
+
+// failOnAliases are the other spellings --fail-on takes (eslint's warn,
+// biome's and ruff's words) for its values.
+var failOnAliases = map[string]string{
+	"info": "info", "information": "info", "hint": "info",
+	"warning": "warning", "warn": "warning", "warnings": "warning",
+	"error": "error", "err": "error", "errors": "error",
+	"never": "never", "none": "never", "off": "never",
 }

@@ -503,7 +503,8 @@ func ghProperty(s string) string {
 
 // colorEnabled decides colour from --color, then FORCE_COLOR (not empty,
 // "0" or "false": colour even into a pipe, as CI logs want; "0" or
-// "false": none), then NO_COLOR, then whether w is a terminal.
+// "false": none), then NO_COLOR, then CLICOLOR_FORCE (not empty nor "0":
+// colour), then whether w is a terminal.
 func colorEnabled(mode string, w io.Writer) (bool, error) {
 	switch mode {
 	case "always":
@@ -514,8 +515,11 @@ func colorEnabled(mode string, w io.Writer) (bool, error) {
 		if v := os.Getenv("FORCE_COLOR"); v != "" {
 			return v != "0" && v != "false", nil
 		}
-		if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		if os.Getenv("NO_COLOR") != "" { // no-color.org: present and not empty
 			return false, nil
+		}
+		if v := os.Getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
+			return true, nil
 		}
 		return isTerminal(w) && os.Getenv("TERM") != "dumb", nil
 	}
