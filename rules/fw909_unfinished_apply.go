@@ -55,6 +55,9 @@ func unfinishedApply(p *project.Project) *Diagnostic {
 	if re := p.JournalRefused; re != nil {
 		d := ruleUnfinishedApply.Diagnose(p.ConfigDisplay, ast.Span{}, "", re.Explain(p.ShowPath))
 		d.Notes = []string{"fwmigrate keeps its journal outside the project's tree (in the git directory, or in the user's state folder), bound to the run that wrote it: this one was not written by a run of fwmigrate on this machine for this user, or was changed since, and apply refuses the project until it is removed"}
+		if re.Legacy {
+			d.Notes = []string{"fwmigrate keeps its journal outside the project's tree (in the git directory, or in the user's state folder): one in the tree was committed or copied there, or left by an earlier version of fwmigrate, and apply refuses the project until it is removed"}
+		}
 		return d
 	}
 	d := ruleUnfinishedApply.Diagnose(p.ConfigDisplay, ast.Span{}, "",

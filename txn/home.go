@@ -169,7 +169,7 @@ func (e *RefusedError) Explain(show func(path string) string) string {
 	dir := show(filepath.Dir(e.Journal))
 	remove := "remove the folder " + dir + ", and restore the project from version control if an apply was interrupted"
 	if e.Legacy {
-		remove = "remove the folder " + dir + " (`git rm -r " + filepath.Base(dir) + "` where it is committed)"
+		remove = "remove the folder " + dir + " (`git rm -r " + filepath.Base(dir) + "` where it is committed), and restore the project from version control if an earlier fwmigrate's apply was interrupted here"
 	}
 	return fmt.Sprintf("the journal %s is not run: %s; %s", show(e.Journal), e.Reason, remove)
 }
