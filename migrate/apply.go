@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/fix"
-	"github.com/fwmigrate/fwmigrate/internal/ignore"
+	"github.com/fwmigrate/fwmigrate/internal/gitx"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -118,6 +117,24 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		sort.SliceStable(idx, func(a, b int) bool {
 			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
 		})
+		// A project folder that git would take for a git directory is
+		// refused before git runs or anything is written (gitx), and so is
+		// a journal that is never run.
+		if why := embeddedGitDir(projects[idx[0]]); why != "" {
+			for _, i := range idx {
+				r := &Result{Project: projects[i]}
+				r.setFramework(o)
+				r.refuse("not written: " + why)
+				results[i] = r
+			}
+			return
+		}
+		if re := projects[idx[0]].JournalRefused; re != nil {
+			for _, i := range idx {
+				results[i] = refuseJournal(projects[i], re, o)
+			}
+			return
+		}
 		if p := projects[idx[0]]; (p.Journal != "" || o.Rollback) && p.Via == "" {
 			// An interrupted apply is finished (or undone) first, and
 			// alone: the project was loaded half written.
@@ -190,7 +207,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 				continue
 			}
 		}
-		if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal)); err != nil {
+		if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o); err != nil {
 			r.Fatal, r.Err = true, "not written: "+err.Error()
 			continue
 		}
@@ -312,16 +329,37 @@ func (r *Result) internal(err error) {
 	r.Remaining = []*rules.Diagnostic{d}
 }
 
+// embeddedGitDir says why p's project is refused when its folder, or one
+// between it and the top of its work tree, looks like a git directory
+// (HEAD, objects/, refs/ committed as plain files): git started there
+// would obey that folder's config (its core.fsmonitor, its hooks).
+func embeddedGitDir(p *project.Project) string {
+	root := p.RealRoot
+	if root == "" {
+		root = p.Root
+	}
+	if d := gitx.Embedded(root, gitx.Top(root)); d != "" {
+		return (&gitx.EmbeddedError{Dir: p.ShowPath(d)}).Error()
+	}
+	return ""
+}
+
 // gitDirty asks git which of paths (files or directories under root) have
 // changes that are not committed: modified, staged, or untracked. Outside a
 // work tree there is nothing to protect and the answer is none. Inside one
 // (a .git at or above root), git must answer: without git on PATH, or when
-// it fails, the error says so, and nothing is written.
+// it fails, the error says so, and nothing is written. git is run as gitx
+// runs it: the repository's commands off, found from root no higher than
+// the nearest .git, and never in a folder that looks like a git directory.
 func gitDirty(root string, paths []string) ([]string, error) {
-	top := ignore.RepoTop(root)
-	_, err := os.Lstat(filepath.Join(top, ".git"))
-	inRepo := err == nil
-	if !inRepo {
+	top, _, err := gitx.Find(root)
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("the project lies in a git work tree (%s), but git is not on PATH", filepath.Join(gitx.Top(root), ".git"))
+		}
+		return nil, err
+	}
+	if top == "" {
 		return nil, nil
 	}
 	args := []string{"status", "--porcelain", "--"}
@@ -330,8 +368,7 @@ func gitDirty(root string, paths []string) ([]string, error) {
 			args = append(args, rel)
 		}
 	}
-	cmd := exec.Command("git", args...)
-	cmd.Dir = root
+	cmd := gitx.Command(root, top, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -33,7 +33,18 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(envCrashDir); dir != "" {
 		os.Exit(crashChild(dir))
 	}
-	os.Exit(m.Run())
+	// The journals of projects outside git, and the run records, go to
+	// the user's state folder: a temporary one, which the crash children
+	// inherit.
+	state, err := os.MkdirTemp("", "migrate-state")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := m.Run()
+	os.RemoveAll(state)
+	os.Exit(code)
 }
 
 // crashChild applies the project in dir, exiting with crashStatus at the
@@ -42,12 +53,12 @@ func TestMain(m *testing.M) {
 func crashChild(dir string) int {
 	point, idx, _ := strings.Cut(os.Getenv(envCrashAt), ":")
 	at, _ := strconv.Atoi(idx)
-	testHook = func(p string, i int) {
+	hook := func(p string, i int) {
 		if p == point && i == at {
 			os.Exit(crashStatus)
 		}
 	}
-	for _, r := range applyDir(dir, os.Getenv(envCrashRollback) != "") {
+	for _, r := range applyDirHook(dir, os.Getenv(envCrashRollback) != "", hook) {
 		if r.Fatal {
 			fmt.Fprintln(os.Stderr, r.Err)
 			return 2
@@ -58,9 +69,13 @@ func crashChild(dir string) int {
 
 // applyDir runs apply (or apply --rollback) on the project in dir, as the
 // command does.
-func applyDir(dir string, rollback bool) []*Result {
+func applyDir(dir string, rollback bool) []*Result { return applyDirHook(dir, rollback, nil) }
+
+// applyDirHook is applyDir with a hook at every point of the write phase
+// (Options.Hook).
+func applyDirHook(dir string, rollback bool, hook func(string, int)) []*Result {
 	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
-	return Run([]*project.Project{p}, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: true, Rollback: rollback})
+	return Run([]*project.Project{p}, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
 }
 
 // crashAt runs apply in a child process that dies at point:i, and fails
@@ -76,7 +91,7 @@ func crashAt(t *testing.T, dir, point string, i int, rollback bool) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != crashStatus {
 		t.Fatalf("the child did not crash at %s:%d: %v\n%s", point, i, err, out)
 	}
-	if _, err := os.Stat(filepath.Join(dir, txn.JournalDir, txn.JournalFile)); err != nil {
+	if j, err := txn.Pending(dir); j == "" || err != nil {
 		t.Fatalf("crash at %s:%d left no journal: %v", point, i, err)
 	}
 }

@@ -33,6 +33,10 @@ type Options struct {
 	// Pin lists the default changes to pin to their version-3 value
 	// (PinAffected, PinAll, or option paths; ValidatePins checks them).
 	Pin []string
+	// Hook, when set (by tests), is called at every point of a journaled
+	// write (txn.Commit's hook, and Open's when a journal is recovered).
+	// The crash tests end the process there.
+	Hook func(point string, i int)
 }
 
 // rulesOf returns the checks of project p: its settings' (a baseline hides

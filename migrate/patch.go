@@ -2,9 +2,10 @@ package migrate
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/gitx"
 )
 
 // patchBase is the directory the paths of a patch are relative to, so
@@ -13,14 +14,23 @@ import (
 // git diff writes them, even in a subdirectory), else the working
 // directory (for git apply outside a repository, and patch -p1). The top
 // is found from the working directory and git's prefix for it, so that it
-// is spelled as the working directory is (through the same symlinks).
+// is spelled as the working directory is (through the same symlinks). git
+// runs as gitx runs it, and not at all where no .git is above, or where a
+// folder on the way looks like a git directory (apply refuses it).
 func patchBase() string {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "."
 	}
-	cmd := exec.Command("git", "rev-parse", "--show-prefix")
-	cmd.Dir = wd
+	real, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		return wd
+	}
+	top := gitx.Top(real)
+	if top == "" || gitx.Embedded(real, top) != "" {
+		return wd
+	}
+	cmd := gitx.Command(wd, top, "rev-parse", "--show-prefix")
 	out, err := cmd.Output()
 	if err != nil {
 		return wd // not in a work tree, or no git

@@ -1,9 +1,9 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/project"
@@ -12,10 +12,6 @@ import (
 
 // The write phase of apply: every project is written as one transaction
 // (package txn), through its journal, confined to its root.
-
-// testHook, when set (by tests), is called at every point of a journaled
-// write (txn.Commit's hook). The crash tests end the process there.
-var testHook func(point string, i int)
 
 // writePlan is what apply writes to r's project: the layout move with the
 // config fixes joined to it, or the config and code fixes alone as a plan
@@ -46,37 +42,52 @@ func writePlan(r *Result) (*txn.Plan, error) {
 	return &txn.Plan{Root: root, Edits: edits}, nil
 }
 
-// write performs r's writes through a journal under its root.
-func write(r *Result, configRel string) error {
+// write performs r's writes through a journal (in the project's git
+// directory, or the user's state folder).
+func write(r *Result, configRel string, o Options) error {
 	plan, err := writePlan(r)
 	if err != nil {
 		return err
 	}
-	r.Journal = journalDisplay(r.Project)
-	r.JournalKept, err = txn.Commit(plan, configRel, testHook)
+	if home, herr := txn.JournalPath(plan.Root); herr == nil {
+		r.Journal = r.Project.ShowPath(home)
+	}
+	r.JournalKept, err = txn.Commit(plan, configRel, o.Hook)
 	if r.JournalKept {
 		err = fmt.Errorf("%v: the journal %s is kept, run `fwmigrate apply --rollback` to undo the rest", err, r.Journal)
 	}
 	return err
 }
 
-// journalDisplay is the journal's path as shown to the user.
-func journalDisplay(p *project.Project) string {
-	return filepath.Join(filepath.Dir(p.ConfigDisplay), txn.JournalDir, txn.JournalFile)
+// refuseJournal is the result of a project whose journal is never run (in
+// the tree, or failing its checks): nothing is written, the journal is
+// named with why and how to remove it.
+func refuseJournal(p *project.Project, re *txn.RefusedError, o Options) *Result {
+	r := &Result{Project: p, Journal: p.ShowPath(re.Journal)}
+	r.setFramework(o)
+	r.refuse("not written: " + re.Explain(p.ShowPath))
+	return r
 }
 
 // recoverProject completes (or, with rollback, undoes) the apply that was
 // interrupted in p's project, as its journal recorded it.
 func recoverProject(p *project.Project, o Options) *Result {
-	r := &Result{Project: p, Journal: journalDisplay(p), JournalKept: true}
+	r := &Result{Project: p, Journal: p.ShowPath(p.Journal), JournalKept: true}
 	r.setFramework(o)
 	if o.DryRun {
 		r.refuse(fmt.Sprintf("not written: an interrupted apply left this project half written (%s); run fwmigrate apply to finish it, or fwmigrate apply --rollback to undo it", r.Journal))
 		return r
 	}
-	root := filepath.Dir(filepath.Dir(p.Journal))
-	j, err := txn.Open(root, testHook)
+	// Open checks the journal again: it is run only as this user's run
+	// wrote it.
+	j, err := txn.Open(p.RealRoot, o.Hook)
 	if err != nil {
+		var re *txn.RefusedError
+		if errors.As(err, &re) {
+			r.JournalKept = false
+			r.refuse("not written: " + re.Explain(p.ShowPath))
+			return r
+		}
 		r.refuse("not written: " + err.Error())
 		return r
 	}

@@ -21,15 +21,13 @@ func TestEditDuringApply(t *testing.T) {
 	before := snapshotTree(t, dir)
 	saved := filepath.Join(dir, "server/api/a7.ts") // edited in place, among the last
 	const text = "export default 'saved while apply ran'\n"
-	testHook = func(point string, i int) {
+	res := applyDirHook(dir, false, func(point string, i int) {
 		if point == "edit" && i == 3 {
 			if err := os.WriteFile(saved, []byte(text), 0o644); err != nil {
 				t.Error(err)
 			}
 		}
-	}
-	defer func() { testHook = nil }()
-	res := applyDir(dir, false)
+	})
 	if len(res) != 1 || !res[0].Fatal || res[0].Written || !strings.Contains(res[0].Err, "server/api/a7.ts: changed since apply read it (edited while apply ran?): not overwritten") ||
 		!strings.Contains(res[0].Err, "everything written was undone") {
 		t.Fatalf("%+v", res[0])
@@ -42,30 +40,42 @@ func TestEditDuringApply(t *testing.T) {
 	if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
 		t.Errorf("not undone:\n%s", d)
 	}
-	if _, err := os.Stat(filepath.Join(dir, txn.JournalDir)); err == nil {
+	if j, err := txn.JournalPath(dir); err != nil {
+		t.Error(err)
+	} else if _, err := os.Stat(filepath.Dir(j)); err == nil {
 		t.Errorf("the journal of an undone apply is left")
 	}
 }
 
 // TestLeftoverJournalDir: what an apply stopped while it wrote its journal
-// leaves (the directory, an incomplete journal.tmp, no journal) is removed
-// by the next apply, which wrote nothing else and goes on.
+// leaves (the journal's home, an incomplete journal.tmp, no journal) is
+// removed by the next apply, which wrote nothing else and goes on.
 func TestLeftoverJournalDir(t *testing.T) {
 	dir := t.TempDir()
 	testtree.WriteMap(t, dir, testtree.LayoutB(20))
-	testtree.WriteMap(t, dir, map[string]string{".fw-migrate/journal.tmp": "fwmigrate journal 1\nid 12"})
+	j, err := txn.JournalPath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(j), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(j+".tmp", []byte("fwmigrate journal 2\nid 12"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	res := applyDir(dir, false)
 	if len(res) != 1 || res[0].Fatal || !res[0].Written {
 		t.Fatalf("%+v", res[0])
 	}
-	if _, err := os.Stat(filepath.Join(dir, txn.JournalDir)); err == nil {
+	if _, err := os.Stat(filepath.Dir(j)); err == nil {
 		t.Errorf("the leftover journal directory is still there")
 	}
 }
 
 // TestWriteKeepsMode: a config rewritten alone (no move) keeps its
-// permissions, set-user-ID and sticky bits included, as a file the move
-// edits does (txn's TestJournalModes: recovery does too).
+// permission bits, as a file the move edits does; its set-user-ID and
+// sticky bits are not written again (txn never writes them:
+// TestNoSpecialBits).
 func TestWriteKeepsMode(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "fw.config.ts")
@@ -79,7 +89,7 @@ func TestWriteKeepsMode(t *testing.T) {
 		t.Fatalf("%+v", res[0])
 	}
 	st, _ := os.Stat(cfg)
-	if got := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != mode {
-		t.Errorf("mode %v, want %v", got, mode)
+	if got := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != mode.Perm() {
+		t.Errorf("mode %v, want %v", got, mode.Perm())
 	}
 }

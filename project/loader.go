@@ -524,7 +524,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if !Within(real, p.RealRoot) {
 		p.ConfigOutside = real
 	}
-	p.Journal = txn.Pending(p.RealRoot)
+	p.Journal, p.JournalRefused = pendingJournal(p.RealRoot)
 	e := l.entryFor(filepath.Dir(real), real)
 	l.mu.Lock()
 	e.project = true
@@ -754,7 +754,8 @@ func (l *Loader) LayerProjects() []*Project {
 		for _, e := range todo {
 			ly := l.load(e)
 			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay, cache: l.Cache,
-				RealRoot: e.root, ConfigReal: e.cfg, Journal: txn.Pending(e.root)}
+				RealRoot: e.root, ConfigReal: e.cfg}
+			p.Journal, p.JournalRefused = pendingJournal(e.root)
 			l.fill(p, e, e.depth)
 			l.InheritMajor(p)
 			out = append(out, p)
@@ -762,4 +763,15 @@ func (l *Loader) LayerProjects() []*Project {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ConfigDisplay < out[j].ConfigDisplay })
 	return out
+}
+
+// pendingJournal is txn.Pending for a project: the journal to run, or the
+// one found that is refused.
+func pendingJournal(root string) (string, *txn.RefusedError) {
+	j, err := txn.Pending(root)
+	var re *txn.RefusedError
+	if errors.As(err, &re) {
+		return "", re
+	}
+	return j, nil
 }

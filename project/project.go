@@ -9,7 +9,11 @@
 package project
 
 import (
+	"path/filepath"
+
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
+	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // Project is one config file and what surrounds it: its layout, its .env
@@ -43,10 +47,14 @@ type Project struct {
 	// nothing through the link.
 	Via string
 
-	// Journal is the journal an interrupted apply left under the project's
-	// root (txn.Pending), "" when there is none: the project is half
-	// written until apply completes or rolls it back.
-	Journal string
+	// Journal is the journal an interrupted apply left for the project
+	// (txn.Pending: in the git directory or the user's state folder, never
+	// in the tree), "" when there is none: the project is half written
+	// until apply completes or rolls it back. JournalRefused is set
+	// instead when a journal was found that is never run (one in the tree,
+	// or one that fails its checks): why, and how to remove it.
+	Journal        string
+	JournalRefused *txn.RefusedError
 
 	// Framework is the framework major, 0 when unknown; FrameworkSource says
 	// where it comes from: "package.json", "the projects that extend it" (a
@@ -105,4 +113,14 @@ func (p *Project) WithFile(f *ast.File) *Project {
 // report. To load many projects that may share layers, use one Loader.
 func LoadProject(configPath, display string) *Project {
 	return NewLoader().Load(configPath, display)
+}
+
+// ShowPath shows a path under the project's real root (a journal in the
+// repository's .git, say) the way the project's config is shown; any other
+// path stays absolute.
+func (p *Project) ShowPath(abs string) string {
+	if rel, ok := pathx.Rel(p.RealRoot, abs); ok && p.RealRoot != "" {
+		return filepath.Join(filepath.Dir(p.ConfigDisplay), rel)
+	}
+	return abs
 }

@@ -157,7 +157,7 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 		opts.Target = 4
 	}
 	var diags []*Diagnostic
-	if p.Journal != "" && opts.Selected(ruleUnfinishedApply) {
+	if (p.Journal != "" || p.JournalRefused != nil) && opts.Selected(ruleUnfinishedApply) {
 		diags = append(diags, unfinishedApply(p))
 	}
 	if p.File == nil {

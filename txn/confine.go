@@ -6,14 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
-// A transaction writes inside its root and nowhere else: Commit checks
-// every path of a plan before the journal is written, and Open every path
-// of a journal before a step runs, since a journal is a file of the tree
-// like any other.
+// A transaction writes inside its root and nowhere else, and never in a
+// git directory: Commit checks every path of a plan before the journal is
+// written, and Open every path of a journal before a step runs, however
+// the journal came to be where it is (a journal that moves a file into
+// .git/hooks runs a command of its author's on the next git checkout).
+// checkPlan then holds the steps to the shape apply gives them.
 
 // confine checks that every path plan touches lies inside root, through no
 // symlink, and that no edited file is a symlink (the link would be
@@ -72,6 +75,13 @@ func (c *confiner) check(path string) error {
 	if !filepath.IsAbs(path) || !within(filepath.Clean(path), c.root) {
 		return fmt.Errorf("%s lies outside the project %s", path, c.root)
 	}
+	if rel, ok := pathx.Rel(c.root, filepath.Clean(path)); ok {
+		for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+			if isGitName(part) {
+				return fmt.Errorf("%s lies in a git directory (%s): fwmigrate never writes there", path, part)
+			}
+		}
+	}
 	dir, err := c.resolve(filepath.Dir(filepath.Clean(path)))
 	if err != nil {
 		return err
@@ -104,6 +114,79 @@ func (c *confiner) resolve(dir string) (string, error) {
 	}
 	c.dirs[dir] = real
 	return real, nil
+}
+
+// isGitName reports whether a path component names a .git entry on some
+// file system: .git in any case (case-insensitive file systems), with the
+// trailing dots and spaces Windows drops, or its 8.3 short name.
+func isGitName(part string) bool {
+	trimmed := strings.TrimRight(part, ". ")
+	return strings.EqualFold(trimmed, ".git") || strings.EqualFold(part, "git~1")
+}
+
+// checkPlan holds a plan (a journal's too) to the shape apply gives it, so
+// that a journal cannot be a program of its own: every edited file is
+// written where the moves put it (NewPath is Path moved), a directory is
+// created only as a parent of a move's destination and removed only as a
+// parent of a move's source (one the moves empty), and no path is the root
+// itself.
+func checkPlan(p *Plan) error {
+	root := filepath.Clean(p.Root)
+	strictlyUnder := func(path, dir string) bool { return path != dir && within(path, dir) }
+	for _, d := range p.Mkdirs {
+		ok := false
+		for _, mv := range p.Moves {
+			if strictlyUnder(mv.To, d) {
+				ok = true
+				break
+			}
+		}
+		if d == root || !ok {
+			return fmt.Errorf("%s: a directory created for no move into it", p.shown(d))
+		}
+	}
+	for _, d := range p.Rmdirs {
+		ok := false
+		for _, mv := range p.Moves {
+			if strictlyUnder(mv.From, d.Path) {
+				ok = true
+				break
+			}
+		}
+		if d.Path == root || !ok {
+			return fmt.Errorf("%s: a directory removed that no move empties", p.shown(d.Path))
+		}
+	}
+	from := make(map[string]Move, len(p.Moves))
+	for _, mv := range p.Moves {
+		if mv.From == root || mv.To == root {
+			return fmt.Errorf("the project's root itself is moved")
+		}
+		from[mv.From] = mv
+	}
+	for _, e := range p.Edits {
+		if e.NewPath != moved(from, e.Path) {
+			return fmt.Errorf("%s: written at %s, where no move puts it", p.shown(e.Path), p.shown(e.NewPath))
+		}
+	}
+	return nil
+}
+
+// moved is where the moves put path: the destination of its own move or of
+// the moved directory that holds it, path itself when none moves it. from
+// is the moves by source (movesFrom).
+func moved(from map[string]Move, path string) string {
+	for d := path; ; {
+		if mv, ok := from[d]; ok && (d == path || mv.Dir) {
+			rel, _ := pathx.Rel(d, path)
+			return filepath.Join(mv.To, rel)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return path
+		}
+		d = parent
+	}
 }
 
 // within reports whether p is dir or lies inside it; both clean and

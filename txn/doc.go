@@ -5,8 +5,10 @@
 // recovery of a run that was interrupted. Rewriters only make plans
 // (rewrite/move; apply's config and code edits join the same plan).
 //
-// Commit checks that the plan stays inside its root and that the tree is
-// as planned, writes the journal under the root (JournalDir) and syncs it,
+// Commit checks that the plan stays inside its root (and out of .git) and
+// that the tree is as planned, writes the journal in its home outside the
+// tree (the repository's git directory, else the user's state folder,
+// bound to the run by a record there: home.go) and syncs it,
 // runs the steps (Forward), undoes them on failure (Backward), and removes
 // the journal. Every edit is written to a synced temporary beside its file
 // and renamed over it only while the file still holds what the plan read.
@@ -14,7 +16,8 @@
 // What survives kill -9 (or a power cut) once Commit has written the
 // journal: the journal itself, and a tree where each step is done or not,
 // never half done (an edit's temporary may be left beside its file, under
-// the journal's id). Pending finds the journal; Open reads it back, and
+// the journal's id). Pending finds the journal (and refuses one in the
+// tree, or one no run of this user wrote); Open reads it back, and
 // Complete or Undo removes the temporaries and brings the tree to the end
 // or the start of the plan. Before the journal is whole, nothing of the
 // tree has been touched.

@@ -20,24 +20,26 @@ import (
 
 // The journal of a transaction, as databases and `git rebase` keep one.
 // Before the first write to a tree, Commit records everything the plan
-// will do under its root (JournalDir): every directory created and
-// removed, every move, every edited file with the hash, length and bytes
-// of its old and its new text. The record is synced and renamed into place
-// (it exists whole or not at all), then the steps run (Forward), each
-// noted in a progress file as it is done, and the journal goes once every
-// step is durable. A crash, a kill or a full disk in between leaves the
-// journal: apply sees it first on every later run (Pending), and completes
-// the steps (Open, then Complete) or, with --rollback, undoes them (Undo);
-// check reports it. The steps are found done or not by looking at the
-// tree, so the progress file is a record for people, not a source of
-// truth, and needs no sync of its own.
+// will do under its root in the journal's home, outside the tree
+// (home.go): every directory created and removed, every move, every edited
+// file with the hash, length and bytes of its old and its new text. The
+// record is synced and renamed into place (it exists whole or not at all),
+// then the steps run (Forward), each noted in a progress file beside it as
+// it is done, and the journal goes once every step is durable. A crash, a
+// kill or a full disk in between leaves the journal: apply sees it first
+// on every later run (Pending), and completes the steps (Open, then
+// Complete) or, with --rollback, undoes them (Undo); check reports it. The
+// steps are found done or not by looking at the tree, so the progress
+// file is a record for people, not a source of truth, and needs no sync of
+// its own.
 //
 // The format is text, one step a line, paths quoted as Go quotes them and
 // relative to the root, then the line "data" and the old and new bytes of
 // each edit, one after the other, in the order of the edit lines:
 //
-//	fwmigrate journal 1
-//	id 3f9c0a6e1b2d4c58
+//	fwmigrate journal 2
+//	id 3f9c0a6e1b2d4c58a1e0b7c6d5f4e3a2
+//	root "/home/me/shop"
 //	config "fw.config.ts"
 //	mkdir "app"
 //	move "components" "app/components" dir
@@ -46,22 +48,24 @@ import (
 //	data
 //	<bytes>
 //
-// The id is the tag of the temporary files (Exec.Tag); config names the
-// file the run was for (apply: the project's config), for people.
+// The id is the run's, random, and the tag of its temporary files
+// (Exec.Tag); root is the tree's, symlinks resolved; config names the
+// file the run was for (apply: the project's config), for people. Modes
+// are permission bits only.
+//
+// Whatever its home, a journal is checked whole before a step runs
+// (decodeJournal, checkPlan): every path lies inside the root, through no
+// symlink, and below no .git; no mode has the set-user-ID, set-group-ID
+// or sticky bit; and the steps hang together as apply plans them (an
+// edited file is where the moves put it, a directory is created only for
+// a move into it and removed only when a move emptied it).
 
-// JournalDir is the directory under a root where a transaction keeps its
-// journal while it runs; JournalFile is the journal in it. A journal found
-// there is a run that was interrupted (Pending).
-const (
-	JournalDir  = ".fw-migrate"
-	JournalFile = "journal"
-)
+const journalMagic = "fwmigrate journal 2"
 
-const journalMagic = "fwmigrate journal 1"
-
-// Journal is the journal of one transaction, under its plan's root.
+// Journal is the journal of one transaction, in its home.
 type Journal struct {
 	root   string // the plan's root: absolute, symlinks resolved
+	home   string // the journal's directory (journalHome)
 	id     string
 	config string // relative to root
 	plan   *Plan
@@ -71,22 +75,11 @@ type Journal struct {
 	prog *os.File // the progress file, appended
 }
 
-func journalDir(root string) string  { return filepath.Join(root, JournalDir) }
-func journalPath(root string) string { return filepath.Join(root, JournalDir, JournalFile) }
-
-// Pending returns the journal that an interrupted run left under root, or
-// "" when there is none.
-func Pending(root string) string {
-	p := journalPath(root)
-	if _, err := os.Lstat(p); err == nil {
-		return p
-	}
-	return ""
-}
-
-// Commit performs plan through a journal under its root, config naming
-// what the run is for (apply: the project's config, relative to the root).
-// It first checks that every path of the plan stays inside the root and
+// Commit performs plan through a journal in the journal's home (outside
+// the tree, home.go), config naming what the run is for (apply: the
+// project's config, relative to the root). It first checks that every
+// path of the plan stays inside the root and out of .git, that the plan
+// hangs together (checkPlan), that no journal is pending or refused, and
 // that the tree is still as planned. A failure undoes what was done; when
 // even that fails, the journal stays (kept) for a later run to complete
 // (Open, Complete) or undo (Open, Undo).
@@ -98,6 +91,12 @@ func Pending(root string) string {
 func Commit(plan *Plan, config string, hook func(point string, i int)) (kept bool, err error) {
 	root := plan.Root
 	if err := confine(root, plan); err != nil {
+		return false, err
+	}
+	if err := checkPlan(plan); err != nil {
+		return false, err
+	}
+	if _, err := Pending(root); err != nil {
 		return false, err
 	}
 	if err := plan.verify(OS, false); err != nil {
@@ -128,75 +127,116 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 	return false, errors.New(msg)
 }
 
-// begin records plan (whose paths lie inside root) durably under root. An
-// existing journal directory is refused: another apply is running, or an
-// interrupted one must be completed first.
+// begin records plan (whose paths lie inside root) durably in the
+// journal's home, and binds it to this run: the run record (home.go) is
+// written first, then the journal. An existing home is refused when it
+// holds a journal: another apply is running, or an interrupted one must be
+// completed first. Both are private to the user (0700, 0600).
 func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, error) {
 	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
-	dir := journalDir(root)
-	err := os.Mkdir(dir, 0o755)
+	wrap := func(err error) (*Journal, error) { return nil, fmt.Errorf("cannot write the journal: %w", err) }
+	home, err := journalHome(root)
+	if err != nil {
+		return wrap(err)
+	}
+	rec, err := runRecord(root)
+	if err != nil {
+		return wrap(err)
+	}
+	j.home = home
+	path := filepath.Join(home, JournalFile)
+	for _, d := range []string{filepath.Dir(home), filepath.Dir(rec)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return wrap(err)
+		}
+	}
+	err = os.Mkdir(home, 0o700)
 	if errors.Is(err, fs.ErrExist) {
-		if _, jerr := os.Lstat(journalPath(root)); jerr == nil {
-			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", JournalDir+"/"+JournalFile)
+		if _, jerr := os.Lstat(path); jerr == nil {
+			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", path)
 		}
 		// An apply stopped before its journal was complete, or after it
 		// was removed: it wrote nothing else, so what is left goes.
-		if err = os.RemoveAll(dir); err == nil {
-			err = os.Mkdir(dir, 0o755)
+		if err = os.RemoveAll(home); err == nil {
+			err = os.Mkdir(home, 0o700)
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot write the journal: %w", err)
+		return wrap(err)
 	}
 	fail := func(err error) (*Journal, error) {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("cannot write the journal: %w", err)
+		os.RemoveAll(home)
+		return wrap(err)
 	}
 	data, err := j.encode()
 	if err != nil {
 		return fail(err)
 	}
-	tmp := filepath.Join(dir, JournalFile+".tmp")
-	if err := writeNew(tmp, data, 0o644, true); err != nil {
+	if err := replaceDurably(rec, encodeRun(j.id, root, data)); err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(tmp, journalPath(root)); err != nil {
+	tmp := path + ".tmp"
+	if err := writeNew(tmp, data, 0o600, true); err != nil {
 		return fail(err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
 		return fail(err)
 	}
-	if err := syncDir(root); err != nil {
+	if err := syncDir(home); err != nil {
 		return fail(err)
 	}
-	if j.prog, err = os.OpenFile(filepath.Join(dir, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+	if err := syncDir(filepath.Dir(home)); err != nil {
+		return fail(err)
+	}
+	if j.prog, err = os.OpenFile(filepath.Join(home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 		return fail(err)
 	}
 	j.callHook("journal", 0)
 	return j, nil
 }
 
-// Open reads the journal an interrupted run left under root, to complete
-// or undo it; hook is Commit's. Every path in the journal must lie inside
-// root, through no symlink: a journal is trusted no more than any other
-// file of the tree.
+// replaceDurably writes data to name through a synced temporary renamed
+// over it, and syncs the directory.
+func replaceDurably(name string, data []byte) error {
+	tmp := name + ".tmp"
+	os.Remove(tmp) // a leftover of a crash
+	if err := writeNew(tmp, data, 0o600, true); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(name))
+}
+
+// Open reads the journal an interrupted run left for root, to complete or
+// undo it; hook is Commit's. The journal must be bound to this user's run
+// and pass every check (readJournal): one that does not, or one in the
+// tree, is a *RefusedError and nothing runs.
 func Open(root string, hook func(point string, i int)) (*Journal, error) {
-	data, err := os.ReadFile(journalPath(root))
+	if _, err := Pending(root); err != nil {
+		return nil, err
+	}
+	home, err := journalHome(root)
 	if err != nil {
 		return nil, err
 	}
-	j, err := decodeJournal(root, data)
+	j, err := readJournal(root, home)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", JournalDir+"/"+JournalFile, err)
+		return nil, err
 	}
 	j.hook = hook
 	// Without the progress file the steps still run: it is a record for
 	// people, and the tree says what is done.
-	if prog, err := os.OpenFile(filepath.Join(journalDir(root), "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+	if prog, err := os.OpenFile(filepath.Join(home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 		j.prog = prog
 	}
 	return j, nil
 }
+
+// Path is the journal's file.
+func (j *Journal) Path() string { return filepath.Join(j.home, JournalFile) }
 
 // Complete performs the steps of the journal's plan that the interrupted
 // run did not, from whatever state it left. On failure the journal stays;
@@ -251,26 +291,32 @@ func (j *Journal) note(step string, i int) {
 // RollingBack reports whether a rollback of this journal was started: a
 // later plain apply goes on with it rather than redo what was undone.
 func (j *Journal) RollingBack() bool {
-	b, err := os.ReadFile(filepath.Join(journalDir(j.root), "progress"))
+	b, err := os.ReadFile(filepath.Join(j.home, "progress"))
 	return err == nil && (bytes.HasPrefix(b, []byte("rollback ")) || bytes.Contains(b, []byte("\nrollback ")))
 }
 
 // Finish removes the journal: every step is done (or undone) and durable.
 // The journal file goes first: once it is gone, the run is over, whatever
-// is left of the directory.
+// is left of its home and its run record (the next run replaces both).
 func (j *Journal) Finish() error {
 	j.callHook("cleanup", 0)
 	if j.prog != nil {
 		j.prog.Close()
 		j.prog = nil
 	}
-	if err := os.Remove(journalPath(j.root)); err != nil {
+	if err := os.Remove(j.Path()); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)
 	}
-	if err := os.RemoveAll(journalDir(j.root)); err != nil {
+	if err := syncDir(j.home); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)
 	}
-	return syncDir(j.root)
+	if err := os.RemoveAll(j.home); err != nil {
+		return fmt.Errorf("removing the journal: %w", err)
+	}
+	if rec, err := runRecord(j.root); err == nil {
+		os.Remove(rec)
+	}
+	return nil
 }
 
 // close closes the progress file and leaves the journal in place.
@@ -300,7 +346,7 @@ func (j *Journal) encode() ([]byte, error) {
 		}
 		return s
 	}
-	fmt.Fprintf(&b, "%s\nid %s\nconfig %s\n", journalMagic, j.id, strconv.Quote(filepath.ToSlash(j.config)))
+	fmt.Fprintf(&b, "%s\nid %s\nroot %s\nconfig %s\n", journalMagic, j.id, strconv.Quote(j.root), strconv.Quote(filepath.ToSlash(j.config)))
 	for _, d := range p.Mkdirs {
 		fmt.Fprintf(&b, "mkdir %s\n", q(d))
 	}
@@ -315,10 +361,10 @@ func (j *Journal) encode() ([]byte, error) {
 		fmt.Fprintf(&b, "move %s %s %s\n", q(mv.From), q(mv.To), kind)
 	}
 	for _, d := range p.Rmdirs {
-		fmt.Fprintf(&b, "rmdir %s %04o\n", q(d.Path), unixMode(d.Mode))
+		fmt.Fprintf(&b, "rmdir %s %04o\n", q(d.Path), d.Mode.Perm())
 	}
 	for _, e := range p.Edits {
-		fmt.Fprintf(&b, "edit %s %s %04o %x %d %x %d\n", q(e.Path), q(e.NewPath), unixMode(e.Mode),
+		fmt.Fprintf(&b, "edit %s %s %04o %x %d %x %d\n", q(e.Path), q(e.NewPath), e.Mode.Perm(),
 			sha256.Sum256(e.Old), len(e.Old), sha256.Sum256(e.New), len(e.New))
 	}
 	if err != nil {
@@ -337,16 +383,17 @@ func decodeJournal(root string, data []byte) (*Journal, error) {
 	r := bufio.NewReader(bytes.NewReader(data))
 	line := 0
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("line %d: %s: the journal is damaged (restore the project from version control and remove %s)", line, fmt.Sprintf(format, args...), JournalDir)
+		return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
 	}
 	j := &Journal{root: root}
 	var (
-		mkdirs []string
-		rmdirs []Rmdir
-		moves  []Move
-		edits  []Edit
-		sums   [][2][32]byte
-		lens   [][2]int
+		mkdirs  []string
+		rmdirs  []Rmdir
+		moves   []Move
+		edits   []Edit
+		sums    [][2][32]byte
+		lens    [][2]int
+		hasRoot bool
 	)
 	c := newConfiner(root)
 	abs := func(s string) (string, error) {
@@ -403,6 +450,14 @@ func decodeJournal(root string, data []byte) (*Journal, error) {
 				return nil, bad("invalid id")
 			}
 			j.id = fields[0]
+		case "root":
+			if len(fields) != 1 {
+				return nil, bad("invalid root")
+			}
+			if r, err := strconv.Unquote(fields[0]); err != nil || r != root {
+				return nil, bad("the journal is for the project %s, not %s", fields[0], root)
+			}
+			hasRoot = true
 		case "config":
 			if len(fields) != 1 {
 				return nil, bad("invalid config")
@@ -437,9 +492,9 @@ func decodeJournal(root string, data []byte) (*Journal, error) {
 			if err != nil || len(fields) != 2 {
 				return nil, bad("rmdir: %v", err)
 			}
-			mode, ok := parseMode(fields[1])
-			if !ok {
-				return nil, bad("rmdir: invalid mode %q", fields[1])
+			mode, err := parseMode(fields[1])
+			if err != nil {
+				return nil, bad("rmdir: %v", err)
 			}
 			rmdirs = append(rmdirs, Rmdir{Path: ps[0], Mode: mode})
 		case "edit":
@@ -447,9 +502,9 @@ func decodeJournal(root string, data []byte) (*Journal, error) {
 			if err != nil || len(fields) != 7 {
 				return nil, bad("edit: %v", err)
 			}
-			mode, ok := parseMode(fields[2])
-			if !ok {
-				return nil, bad("edit: invalid mode %q", fields[2])
+			mode, err := parseMode(fields[2])
+			if err != nil {
+				return nil, bad("edit: %v", err)
 			}
 			var sum [2][32]byte
 			var n [2]int
@@ -475,6 +530,9 @@ func decodeJournal(root string, data []byte) (*Journal, error) {
 	if j.id == "" {
 		return nil, bad("no id")
 	}
+	if !hasRoot {
+		return nil, bad("no root")
+	}
 	blob, _ := io.ReadAll(r)
 	for i := range edits {
 		for k := 0; k < 2; k++ {
@@ -498,6 +556,9 @@ func decodeJournal(root string, data []byte) (*Journal, error) {
 		return nil, bad("%d bytes of data left over", len(blob))
 	}
 	j.plan = &Plan{Root: root, Mkdirs: mkdirs, Moves: moves, Rmdirs: rmdirs, Edits: edits}
+	if err := checkPlan(j.plan); err != nil {
+		return nil, err
+	}
 	return j, nil
 }
 
@@ -531,36 +592,16 @@ func splitQuoted(s string) ([]string, error) {
 	return out, nil
 }
 
-// unixMode is m's permissions as chmod(1) writes them: 0755, 04755.
-func unixMode(m fs.FileMode) uint32 {
-	u := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		u |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		u |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		u |= 0o1000
-	}
-	return u
-}
-
-// parseMode reads what unixMode writes.
-func parseMode(s string) (fs.FileMode, bool) {
+// parseMode reads a mode as the journal writes it (chmod's octal): the
+// permission bits only. A journal never sets the set-user-ID, set-group-ID
+// or sticky bit, and the steps never write them.
+func parseMode(s string) (fs.FileMode, error) {
 	u, err := strconv.ParseUint(s, 8, 32)
 	if err != nil || u > 0o7777 {
-		return 0, false
+		return 0, fmt.Errorf("invalid mode %q", s)
 	}
-	m := fs.FileMode(u & 0o777)
-	if u&0o4000 != 0 {
-		m |= fs.ModeSetuid
+	if u > 0o777 {
+		return 0, fmt.Errorf("mode %s sets the set-user-ID, set-group-ID or sticky bit, which fwmigrate never writes", s)
 	}
-	if u&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if u&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m, true
+	return fs.FileMode(u), nil
 }

@@ -1,6 +1,7 @@
 package txn
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,11 +11,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // TestJournalFormat: the journal of a plan is the text the format
-// describes, byte for byte (so the journals earlier versions left are read
-// as they were written), and it reads back as the same plan.
+// describes, byte for byte, and it reads back as the same plan. Modes are
+// permission bits only: a set-user-ID bit of the plan is not written.
 func TestJournalFormat(t *testing.T) {
 	root := t.TempDir()
 	at := func(name string) string { return filepath.Join(root, filepath.FromSlash(name)) }
@@ -24,9 +28,9 @@ func TestJournalFormat(t *testing.T) {
 		Moves: []Move{
 			{From: at("components"), To: at("app/components"), Dir: true},
 			{From: at("app.vue"), To: at("app/app.vue")},
-			{From: at("theme.css"), To: at("app/theme.css"), Link: true},
+			{From: at("src/theme.css"), To: at("app/theme.css"), Link: true},
 		},
-		Rmdirs: []Rmdir{{Path: at("src"), Mode: 0o750 | fs.ModeSetgid}},
+		Rmdirs: []Rmdir{{Path: at("src"), Mode: 0o750}},
 		Edits: []Edit{
 			{Path: at("app.vue"), NewPath: at("app/app.vue"), Old: []byte("a\n"), New: []byte("b\n"), Mode: 0o644},
 			{Path: at("tab\t\"q\".ts"), NewPath: at("tab\t\"q\".ts"), Old: []byte("x\n"), New: []byte{}, Mode: 0o755 | fs.ModeSetuid},
@@ -35,16 +39,17 @@ func TestJournalFormat(t *testing.T) {
 	j := &Journal{root: root, id: "0123456789abcdef", config: "fw.config.ts", plan: p}
 	data, err := j.encode()
 	must(t, err)
-	want := `fwmigrate journal 1
+	want := `fwmigrate journal 2
 id 0123456789abcdef
+root ` + strconv.Quote(root) + `
 config "fw.config.ts"
 mkdir "app"
 move "components" "app/components" dir
 move "app.vue" "app/app.vue" file
-move "theme.css" "app/theme.css" link
-rmdir "src" 2750
+move "src/theme.css" "app/theme.css" link
+rmdir "src" 0750
 edit "app.vue" "app/app.vue" 0644 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 2 0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f 2
-edit "tab\t\"q\".ts" "tab\t\"q\".ts" 4755 73cb3858a687a8494ca3323053016282f3dad39d42cf62ca4e79dda2aac7d9ac 2 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 0
+edit "tab\t\"q\".ts" "tab\t\"q\".ts" 0755 73cb3858a687a8494ca3323053016282f3dad39d42cf62ca4e79dda2aac7d9ac 2 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 0
 data
 a
 b
@@ -58,30 +63,48 @@ x
 	if back.id != j.id || back.config != j.config {
 		t.Errorf("id %q config %q, want %q %q", back.id, back.config, j.id, j.config)
 	}
+	p.Edits[1].Mode = 0o755
 	if !reflect.DeepEqual(back.plan, p) {
 		t.Errorf("read back:\n%+v\nwant:\n%+v", back.plan, p)
 	}
 }
 
-// TestJournalDamaged: a journal that is not whole, or not this format's, is
-// refused with the line at fault, before any step runs.
+// journalHead is the start of a journal for root, before its steps.
+func journalHead(root string) string {
+	return journalMagic + "\nid 0123\nroot " + strconv.Quote(root) + "\nconfig \"fw.config.ts\"\n"
+}
+
+// TestJournalDamaged: a journal that is not whole, not this format's, for
+// another root, or whose steps are not a plan apply makes (a step in .git,
+// a set-user-ID mode, a file written where no move puts it, a directory
+// made or removed for no move) is refused with the line or step at fault,
+// before any step runs.
 func TestJournalDamaged(t *testing.T) {
 	root := t.TempDir()
-	head := journalMagic + "\nid 0123\nconfig \"fw.config.ts\"\n"
+	head := journalHead(root)
 	edit := "edit \"a.ts\" \"a.ts\" 0644 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 2 0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f 2\n"
 	for _, c := range []struct{ name, text, want string }{
-		{"another format", "fwmigrate journal 2\nid 0123\ndata\n", "line 1: not a journal of this version"},
+		{"the format of 1", "fwmigrate journal 1\nid 0123\ndata\n", "line 1: not a journal of this version"},
 		{"no data section", head + "mkdir \"app\"\n", "no data section"},
-		{"no id", journalMagic + "\nmkdir \"app\"\ndata\n", "no id"},
-		{"unknown step", head + "chown \"app\"\ndata\n", "line 4: unknown step \"chown\""},
+		{"no id", journalMagic + "\nroot " + strconv.Quote(root) + "\ndata\n", "no id"},
+		{"no root", journalMagic + "\nid 0123\ndata\n", "no root"},
+		{"another root", journalMagic + "\nid 0123\nroot \"/elsewhere\"\ndata\n", "is for the project \"/elsewhere\""},
+		{"unknown step", head + "chown \"app\"\ndata\n", "line 5: unknown step \"chown\""},
 		{"bad mode", head + "rmdir \"src\" 0999\ndata\n", "invalid mode"},
-		{"bad move kind", head + "move \"a\" \"b\" fifo\ndata\n", "unknown kind"},
+		{"setuid", head + "edit \"a.ts\" \"a.ts\" 4755 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 2 0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f 2\ndata\na\nb\n", "sets the set-user-ID"},
+		{"sticky dir", head + "move \"src/a\" \"a\" file\nrmdir \"src\" 1777\ndata\n", "sets the set-user-ID, set-group-ID or sticky bit"},
+		{"into .git", head + "move \"hook.sh\" \".git/hooks/post-checkout\" file\ndata\n", "lies in a git directory (.git)"},
+		{"into .GIT", head + "move \"hook.sh\" \"sub/.GIT/hooks/x\" file\ndata\n", "lies in a git directory (.GIT)"},
+		{"edit in .git", head + "edit \".git/config\" \".git/config\" 0644 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 2 0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f 2\ndata\na\nb\n", "lies in a git directory"},
+		{"edit moved by no move", head + "edit \"a.ts\" \"b.ts\" 0644 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 2 0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f 2\ndata\na\nb\n", "where no move puts it"},
+		{"mkdir for no move", head + "mkdir \"bin\"\ndata\n", "a directory created for no move into it"},
+		{"rmdir no move empties", head + "move \"a\" \"app/a\" file\nrmdir \"src\" 0755\ndata\n", "a directory removed that no move empties"},
 		{"data cut short", head + edit + "data\na\n", "cut short"},
 		{"data changed", head + edit + "data\na\nc\n", "does not match its hash"},
 		{"data left over", head + edit + "data\na\nb\nmore", "left over"},
 	} {
 		_, err := decodeJournal(root, []byte(c.text))
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "the journal is damaged") {
+		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
@@ -95,37 +118,36 @@ func TestJournalConfined(t *testing.T) {
 	outside := t.TempDir()
 	must(t, os.Symlink(outside, filepath.Join(root, "out")))
 	for _, step := range []string{
-		`mkdir "../x"`,
-		`mkdir ".."`,
-		`mkdir "/etc/x"`,
+		`move "a" "../x" file`,
+		`move "a" ".." file`,
+		`move "a" "/etc/x" file`,
 		`move "a" "out/a" file`,
-		`mkdir "a/../../x"`,
-		`mkdir "./a"`,
+		`move "a" "a/../../x" file`,
+		`move "a" "./x" file`,
 	} {
-		data := journalMagic + "\nid 0123\nconfig \"fw.config.ts\"\n" + step + "\ndata\n"
+		data := journalHead(root) + step + "\ndata\n"
 		if _, err := decodeJournal(root, []byte(data)); err == nil {
 			t.Errorf("%s: accepted", step)
 		}
 	}
-	for _, step := range []string{`mkdir "app"`, `mkdir "..x"`, `move "..a/b" "app/..b" file`} {
-		data := journalMagic + "\nid 0123\nconfig \"fw.config.ts\"\n" + step + "\ndata\n"
+	for _, steps := range []string{"mkdir \"app\"\nmove \"a\" \"app/a\" file", "mkdir \"..x\"\nmove \"..a/b\" \"..x/b\" file", `move "..a/b" "app/..b" file`} {
+		data := journalHead(root) + steps + "\ndata\n"
 		if _, err := decodeJournal(root, []byte(data)); err != nil {
-			t.Errorf("%s: %v", step, err)
+			t.Errorf("%s: %v", steps, err)
 		}
 	}
 }
 
-// TestJournalModes: the modes a journal records come back whole,
-// set-user-ID, set-group-ID and sticky included, so that recovery keeps
-// them as a run does.
+// TestJournalModes: a journal's modes are permission bits; one with the
+// set-user-ID, set-group-ID or sticky bit is refused.
 func TestJournalModes(t *testing.T) {
-	for _, m := range []fs.FileMode{0o644, 0o600, 0o755 | fs.ModeSetgid, 0o640 | fs.ModeSetuid | fs.ModeSticky, 0o777 | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky} {
-		if got, ok := parseMode(fmt.Sprintf("%04o", unixMode(m))); !ok || got != m {
-			t.Errorf("journal mode %v comes back as %v", m, got)
+	for _, m := range []fs.FileMode{0o644, 0o600, 0o755, 0o777, 0} {
+		if got, err := parseMode(fmt.Sprintf("%04o", m)); err != nil || got != m {
+			t.Errorf("journal mode %v comes back as %v (%v)", m, got, err)
 		}
 	}
-	for _, s := range []string{"10000", "0x1ff", "-1", "", "0o644"} {
-		if _, ok := parseMode(s); ok {
+	for _, s := range []string{"4755", "2755", "1777", "7777", "10000", "0x1ff", "-1", "", "0o644"} {
+		if _, err := parseMode(s); err == nil {
 			t.Errorf("%q read as a mode", s)
 		}
 	}
@@ -151,30 +173,64 @@ func TestWithin(t *testing.T) {
 	}
 }
 
-// TestCommit: a plan committed gives the tree a run gives, and leaves no
-// journal; a second commit while a journal is there is refused.
+// TestCommit: a plan committed gives the tree a run gives, keeps its
+// journal outside the tree while it runs, and leaves none; a commit while a
+// journal is pending is refused, and so is one in a tree that holds a
+// journal of its own (.fw-migrate/journal), which is neither run nor
+// touched.
 func TestCommit(t *testing.T) {
 	ref, p := freshPlan(t, 3)
 	must(t, p.Run(Exec{}))
 	want := snapshot(t, ref)
 
 	dir, p := freshPlan(t, 3)
-	kept, err := Commit(p, "fw.config.ts", nil)
+	home, err := JournalPath(dir)
+	must(t, err)
+	if pathx.Within(home, dir) {
+		t.Fatalf("the journal %s lies in the tree %s", home, dir)
+	}
+	sawJournal := false
+	kept, err := Commit(p, "fw.config.ts", func(point string, i int) {
+		if point == "journal" {
+			_, err := os.Stat(home)
+			sawJournal = err == nil
+		}
+	})
 	if err != nil || kept {
 		t.Fatalf("kept %v, %v", kept, err)
+	}
+	if !sawJournal {
+		t.Errorf("no journal at %s while the plan ran", home)
 	}
 	if d := diffTrees(want, snapshot(t, dir)); d != "" {
 		t.Fatalf("committed:\n%s", d)
 	}
-	if Pending(dir) != "" {
-		t.Fatal("the journal is left")
+	if j, err := Pending(dir); j != "" || err != nil {
+		t.Fatalf("the journal is left: %q %v", j, err)
+	}
+	if _, err := os.Stat(filepath.Dir(home)); err == nil {
+		t.Errorf("the journal's home %s is left", filepath.Dir(home))
 	}
 
 	dir, p = freshPlan(t, 3)
-	must(t, os.MkdirAll(filepath.Join(dir, JournalDir), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, JournalDir, JournalFile), nil, 0o644))
+	j, err := begin(dir, "fw.config.ts", p, nil)
+	must(t, err)
+	j.close()
 	before := snapshot(t, dir)
-	if _, err := Commit(p, "fw.config.ts", nil); err == nil || !strings.Contains(err.Error(), ".fw-migrate/journal exists: another apply is running") {
+	if _, err := Commit(p, "fw.config.ts", nil); err == nil || !strings.Contains(err.Error(), "exists: another apply is running") {
+		t.Fatalf("got %v", err)
+	}
+	if d := diffTrees(before, snapshot(t, dir)); d != "" {
+		t.Fatalf("tree changed:\n%s", d)
+	}
+	must(t, j.Finish())
+
+	dir, p = freshPlan(t, 3)
+	must(t, os.MkdirAll(filepath.Join(dir, ".fw-migrate"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(LegacyJournal)), nil, 0o644))
+	before = snapshot(t, dir)
+	var re *RefusedError
+	if _, err := Commit(p, "fw.config.ts", nil); !errors.As(err, &re) || !re.Legacy || !strings.Contains(err.Error(), "it lies in the project's tree") {
 		t.Fatalf("got %v", err)
 	}
 	if d := diffTrees(before, snapshot(t, dir)); d != "" {
@@ -233,6 +289,9 @@ func TestCommitConfined(t *testing.T) {
 			link := filepath.Join(dir, "theme.css")
 			return &Plan{Root: dir, Edits: []Edit{{Path: link, NewPath: link, Old: []byte("body {}\n"), New: []byte("")}}}
 		}, "is a symlink: apply does not write through it"},
+		{"into .git", func(dir string) *Plan {
+			return &Plan{Root: dir, Mkdirs: []string{filepath.Join(dir, ".git/hooks")}, Moves: []Move{{From: filepath.Join(dir, "app.vue"), To: filepath.Join(dir, ".git/hooks/post-checkout")}}}
+		}, "lies in a git directory (.git): fwmigrate never writes there"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -249,11 +308,12 @@ func TestCommitConfined(t *testing.T) {
 	}
 	// A name that starts with two dots is inside.
 	dir := t.TempDir()
-	p := &Plan{Root: dir, Mkdirs: []string{filepath.Join(dir, "..x")}}
+	must(t, os.WriteFile(filepath.Join(dir, "a"), nil, 0o644))
+	p := &Plan{Root: dir, Mkdirs: []string{filepath.Join(dir, "..x")}, Moves: []Move{{From: filepath.Join(dir, "a"), To: filepath.Join(dir, "..x", "a")}}}
 	if _, err := Commit(p, "fw.config.ts", nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "..x")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "..x", "a")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -276,7 +336,18 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(envCrashDir); dir != "" {
 		os.Exit(crashChild(dir))
 	}
-	os.Exit(m.Run())
+	// The journals of plans outside git, and the run records, go to the
+	// user's state folder: a temporary one, which the crash children
+	// inherit.
+	state, err := os.MkdirTemp("", "txn-state")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := m.Run()
+	os.RemoveAll(state)
+	os.Exit(code)
 }
 
 // crashChild commits the tests' plan in dir (or undoes the journal left
@@ -324,8 +395,8 @@ func crashAt(t *testing.T, dir, point string, i int, undo bool) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != crashStatus {
 		t.Fatalf("the child did not crash at %s:%d: %v\n%s", point, i, err, out)
 	}
-	if Pending(dir) == "" {
-		t.Fatalf("crash at %s:%d left no journal", point, i)
+	if j, err := Pending(dir); j == "" || err != nil {
+		t.Fatalf("crash at %s:%d left no journal: %v", point, i, err)
 	}
 }
 
@@ -402,6 +473,154 @@ func TestCrash(t *testing.T) {
 			must(t, j.Finish())
 			if d := diffTrees(before, snapshot(t, dir)); d != "" {
 				t.Fatalf("after the crashed undo:\n%s", d)
+			}
+		})
+	}
+}
+
+// gitTree makes dir the top of a git work tree as git lays one out (a .git
+// folder with HEAD, objects/ and refs/), without git.
+func gitTree(t *testing.T, dir string) string {
+	t.Helper()
+	gd := filepath.Join(dir, ".git")
+	for _, d := range []string{"objects", "refs/heads"} {
+		must(t, os.MkdirAll(filepath.Join(gd, d), 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(gd, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	return gd
+}
+
+// TestJournalHome: the journal lives outside the tree: in the git
+// directory of the work tree (the .git folder, or the one a .git file
+// names outside the tree), keyed by the project's root, and outside git,
+// or when the .git file names a folder inside the tree, in the user's
+// state folder.
+func TestJournalHome(t *testing.T) {
+	state, err := stateDir()
+	must(t, err)
+	top := t.TempDir()
+	gd := gitTree(t, top)
+	root := filepath.Join(top, "apps", "shop")
+	must(t, os.MkdirAll(root, 0o755))
+	key := rootKey(root)
+	for _, c := range []struct {
+		name  string
+		setup func()
+		want  string
+	}{
+		{"the .git folder", func() {}, filepath.Join(gd, "fwmigrate", key)},
+		{"a linked work tree", func() {
+			linked := filepath.Join(t.TempDir(), "worktrees", "shop")
+			for _, d := range []string{"objects", "refs"} {
+				must(t, os.MkdirAll(filepath.Join(linked, d), 0o755))
+			}
+			must(t, os.WriteFile(filepath.Join(linked, "HEAD"), []byte("0123\n"), 0o644))
+			must(t, os.RemoveAll(gd))
+			must(t, os.WriteFile(gd, []byte("gitdir: "+linked+"\n"), 0o644))
+		}, ""},
+		{"a .git file into the tree", func() {
+			inside := filepath.Join(top, "fake")
+			gitTree(t, inside)
+			must(t, os.Remove(gd))
+			must(t, os.WriteFile(gd, []byte("gitdir: fake/.git\n"), 0o644))
+		}, filepath.Join(state, "journals", key)},
+		{"outside git", func() { must(t, os.Remove(gd)) }, filepath.Join(state, "journals", key)},
+	} {
+		c.setup()
+		got, err := journalHome(root)
+		must(t, err)
+		if c.want == "" {
+			// the linked work tree's git directory, whatever its temporary name
+			if !strings.HasSuffix(got, filepath.Join("worktrees", "shop", "fwmigrate", key)) {
+				t.Errorf("%s: %s", c.name, got)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestHostileJournal: a journal is run only when the run record of this
+// user names it. A committed one in the tree, one planted in its home with
+// no record or with the record of another journal, and one changed after
+// it was written are refused by Pending and Open with why and which folder
+// to remove, and nothing of the tree changes. One that moves a script into
+// .git/hooks and makes a file set-user-ID is refused by its checks alone,
+// even bound to a run.
+func TestHostileJournal(t *testing.T) {
+	hostile := func(root string) []byte {
+		return []byte(journalHead(root) + `mkdir ".git/hooks"
+move "hook.sh" ".git/hooks/post-checkout" file
+edit "run.sh" "run.sh" 4755 87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7 2 0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f 2
+data
+a
+b
+`)
+	}
+	setup := func(t *testing.T) (dir, home, rec string) {
+		dir = t.TempDir()
+		gitTree(t, dir)
+		testtree.Map(t, dir, map[string]string{"hook.sh": "#!/bin/sh\ntouch pwned\n", "run.sh": "a\n"})
+		var err error
+		home, err = journalHome(dir)
+		must(t, err)
+		rec, err = runRecord(dir)
+		must(t, err)
+		must(t, os.MkdirAll(home, 0o700))
+		must(t, os.MkdirAll(filepath.Dir(rec), 0o700))
+		return dir, home, rec
+	}
+	// A journal in its home, well formed and coherent, that no run wrote.
+	planted := func(root string) []byte {
+		return []byte(journalHead(root) + "mkdir \"app\"\nmove \"hook.sh\" \"app/hook.sh\" file\ndata\n")
+	}
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, dir, home, rec string)
+		want  string
+	}{
+		{"in the tree", func(t *testing.T, dir, home, rec string) {
+			must(t, os.RemoveAll(home))
+			must(t, os.MkdirAll(filepath.Join(dir, ".fw-migrate"), 0o755))
+			must(t, os.WriteFile(filepath.Join(dir, ".fw-migrate", "journal"), hostile(dir), 0o644))
+		}, "it lies in the project's tree"},
+		{"no run record", func(t *testing.T, dir, home, rec string) {
+			must(t, os.WriteFile(filepath.Join(home, JournalFile), planted(dir), 0o600))
+		}, "no run of fwmigrate by this user wrote it"},
+		{"another journal's record", func(t *testing.T, dir, home, rec string) {
+			must(t, os.WriteFile(filepath.Join(home, JournalFile), planted(dir), 0o600))
+			must(t, os.WriteFile(rec, encodeRun("0123", dir, []byte("another journal")), 0o600))
+		}, "names another"},
+		{"changed since", func(t *testing.T, dir, home, rec string) {
+			data := planted(dir)
+			must(t, os.WriteFile(rec, encodeRun("0123", dir, data), 0o600))
+			changed := strings.Replace(string(data), `config "fw.config.ts"`, `config "fw.config.js"`, 1)
+			must(t, os.WriteFile(filepath.Join(home, JournalFile), []byte(changed), 0o600))
+		}, "names another"},
+		{"hooks and set-user-ID, bound", func(t *testing.T, dir, home, rec string) {
+			data := hostile(dir)
+			must(t, os.WriteFile(rec, encodeRun("0123", dir, data), 0o600))
+			must(t, os.WriteFile(filepath.Join(home, JournalFile), data, 0o600))
+		}, "lies in a git directory (.git)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, home, rec := setup(t)
+			c.setup(t, dir, home, rec)
+			before := snapshot(t, dir)
+			var re *RefusedError
+			if j, err := Pending(dir); j != "" || !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "remove the folder") {
+				t.Fatalf("Pending: %q, %v; want a refusal with %q", j, err, c.want)
+			}
+			if _, err := Open(dir, nil); !errors.As(err, &re) {
+				t.Fatalf("Open: %v", err)
+			}
+			if d := diffTrees(before, snapshot(t, dir)); d != "" {
+				t.Fatalf("tree changed:\n%s", d)
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "post-checkout")); err == nil {
+				t.Fatal("the hook was installed")
 			}
 		})
 	}

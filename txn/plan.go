@@ -14,8 +14,8 @@ import (
 // Plan is one transaction: every change it makes to the tree, computed
 // before anything is touched. Paths are absolute and clean.
 type Plan struct {
-	// Root holds the journal (JournalDir), and every path of the plan
-	// when it is committed (Commit refuses the others).
+	// Root holds every path of the plan when it is committed (Commit
+	// refuses the others); its journal is kept outside it (home.go).
 	Root string
 	// Base is what messages name paths relative to; "" is Root. A plan
 	// over a monorepo names them from the workspace.
@@ -52,10 +52,6 @@ type Edit struct {
 	New     []byte
 	Mode    fs.FileMode
 }
-
-// permBits are the mode bits a file or directory keeps across a rewrite,
-// and that the journal records. The others (the type) are the tree's.
-const permBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
 // ChangedError is an edited file that holds neither the bytes the plan
 // read nor the bytes it writes: it changed since the plan was made, and is

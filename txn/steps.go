@@ -209,7 +209,7 @@ func (p *Plan) backwardEntries(x Exec) error {
 		d := p.Rmdirs[i].Path
 		x.hook("undo-rmdir", i)
 		if _, err := fsys.Lstat(d); err != nil {
-			mode := p.Rmdirs[i].Mode & permBits
+			mode := p.Rmdirs[i].Mode.Perm()
 			if err := fsys.Mkdir(d, mode); err != nil {
 				return fmt.Errorf("restoring %s: %w", p.shown(d), err)
 			}
@@ -302,7 +302,15 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 	stage := func(i int, e *Edit, sync bool) error {
 		x.hook(edit, i)
 		_, want := texts(e)
-		if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, e.Mode&permBits, sync); err != nil {
+		// The new file takes the permission bits of the one it replaces,
+		// as it is now: never a mode the file did not have, whatever the
+		// plan (a journal) says, and never set-user-ID, set-group-ID or
+		// sticky.
+		st, err := x.FS.Lstat(at[i])
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+		}
+		if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, st.Mode().Perm(), sync); err != nil {
 			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
 		}
 		return nil

@@ -2,11 +2,14 @@ package txn
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // sizes are the tests' transactions: few edits, done one by one, and more
@@ -35,7 +38,7 @@ func every(gen int) int64 {
 // TestRollback makes each mutating operation of a run fail in turn (a
 // mkdir, a rename, a rmdir, a write): every time, Run undoes what it did
 // and the tree is byte for byte as before, modes included (the removed
-// directories', set-group-ID too). In the batched run that includes a
+// directories' too). In the batched run that includes a
 // failure among the renames of the second pass, with temporaries of the
 // edits not reached still there.
 func TestRollback(t *testing.T) {
@@ -206,5 +209,42 @@ func TestChangedErrorQuotes(t *testing.T) {
 	err := p.Forward(x)
 	if want := `"a\nb.ts": changed since apply read it (edited while apply ran?): not overwritten`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+// TestNoSpecialBits: a rewritten file takes the permission bits of the file
+// it replaces, as it is when it is replaced: never the set-user-ID,
+// set-group-ID or sticky bit, and never a bit the plan asks for that the
+// file did not have; a removed directory comes back on rollback with its
+// permission bits only.
+func TestNoSpecialBits(t *testing.T) {
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	testtree.Map(t, dir, map[string]string{"suid.sh": "a\n", "plain.ts": "a\n", "src/x.ts": "x\n"})
+	must(t, os.Chmod(at("suid.sh"), 0o755|fs.ModeSetuid))
+	must(t, os.Chmod(at("src"), 0o750|fs.ModeSetgid|fs.ModeSticky))
+	p := &Plan{Root: dir,
+		Moves:  []Move{{From: at("src/x.ts"), To: at("x.ts")}},
+		Rmdirs: []Rmdir{{Path: at("src"), Mode: 0o750 | fs.ModeSetgid | fs.ModeSticky}},
+		Edits: []Edit{
+			{Path: at("suid.sh"), NewPath: at("suid.sh"), Old: []byte("a\n"), New: []byte("b\n"), Mode: 0o755 | fs.ModeSetuid},
+			{Path: at("plain.ts"), NewPath: at("plain.ts"), Old: []byte("a\n"), New: []byte("b\n"), Mode: 0o777 | fs.ModeSetuid | fs.ModeSetgid},
+		}}
+	must(t, p.Run(Exec{}))
+	mode := func(name string) fs.FileMode {
+		st, err := os.Lstat(at(name))
+		must(t, err)
+		return st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	}
+	if m := mode("suid.sh"); m != 0o755 {
+		t.Errorf("suid.sh: %v, want -rwxr-xr-x", m)
+	}
+	if m := mode("plain.ts"); m != 0o644 {
+		t.Errorf("plain.ts: %v, want -rw-r--r-- (the plan's mode is not the file's)", m)
+	}
+	_, err := p.Backward(Exec{})
+	must(t, err)
+	if m := mode("src"); m != 0o750 {
+		t.Errorf("src restored as %v, want -rwxr-x---", m)
 	}
 }

@@ -57,8 +57,14 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 		}
 	}
 	o.Workspace = ws
+	o.Hook = writeHook
 	return migrate.Run(projects, outside, o), nil
 }
+
+// writeHook, when set (by the tests' TestMain), is called at every point of
+// apply's journaled writes (migrate.Options.Hook): the scripts end the
+// process there, as a kill -9 would, to leave an interrupted apply.
+var writeHook func(point string, i int)
 
 // applyRun runs apply (and check --fix) and prints its report.
 func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string) error {
@@ -145,14 +151,21 @@ reason and stay as diagnostics. Running apply twice changes nothing the
 second time.
 
 In a git work tree, config files with uncommitted changes are refused
-unless --allow-dirty, so that 'git diff' shows exactly what apply did.
+unless --allow-dirty, so that 'git diff' shows exactly what apply did. git
+runs with the repository's commands off (fsmonitor, hooks, pager); a
+project folder that looks like a git directory (HEAD, objects/, refs/) is
+refused.
 
-Each project is written through a journal, .fw-migrate/journal under its
-root, which records every move and edit before the first write and goes
-once all are durable. A run that was interrupted (killed, a full disk, a
-power cut) is finished by the next apply, or undone by apply --rollback;
-until then check reports the project (FW909). Nothing is written outside a
-project's root, nor through a symlink that leads out of it.
+Each project is written through a journal, kept outside its tree (in the
+repository's .git/fwmigrate/, else in the user's state folder), which
+records every move and edit before the first write and goes once all are
+durable. A run that was interrupted (killed, a full disk, a power cut) is
+finished by the next apply, or undone by apply --rollback; until then check
+reports the project (FW909). A journal found in the tree
+(.fw-migrate/journal) or one that fails its checks is never run: the
+project is refused until it is removed. Nothing is written outside a
+project's root, in a .git folder, nor through a symlink that leads out of
+it.
 
 Exit status: 0 when done (--dry-run: nothing would change), 1 with --dry-run
 when there are changes to make, 2 for usage errors, files that cannot be read
@@ -186,7 +199,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
 	completeValues(cmd, "format", "text", "json")
-	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (its .fw-migrate/journal) and nothing else")
+	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (as its journal recorded it) and nothing else")
 	return cmd
 }
 

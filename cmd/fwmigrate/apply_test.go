@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,11 +178,20 @@ func runIn(t *testing.T, dir string, args []string) (stdout, stderr string, code
 	return o.String(), e.String(), code
 }
 
+// journalKey is the key of a journal's home in its path.
+var journalKey = regexp.MustCompile(`journals/[0-9a-f]{32}/`)
+
 func runApplyFixture(t *testing.T, file string) {
 	c := parseApplyCase(t, file)
 	dir := t.TempDir()
 	in := c.writeTree(t, dir)
+	// The journal lives in the state folder, under a key that is a hash
+	// of the (temporary) project's path: the report names it as $STATE
+	// and <key>.
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
 	stdout, stderr, code := runIn(t, dir, c.args)
+	stdout = journalKey.ReplaceAllString(strings.ReplaceAll(stdout, state, "$STATE"), "journals/<key>/")
 	if code != c.exit {
 		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"golang.org/x/term"
 
+	"github.com/fwmigrate/fwmigrate/internal/gitx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -556,10 +556,19 @@ func frameWidth(width int) int {
 }
 
 // repoRoot is the root of the git work tree holding dir, or "" when dir is
-// not in one (or git is not installed). SARIF URIs are relative to it.
+// not in one (or git is not installed). SARIF URIs are relative to it. git
+// runs as gitx runs it, and not at all where no .git is above, or where a
+// folder on the way looks like a git directory.
 func repoRoot(dir string) string {
-	cmd := exec.Command("git", "rev-parse", "--show-toplevel")
-	cmd.Dir = dir
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ""
+	}
+	top := gitx.Top(real)
+	if top == "" || gitx.Embedded(real, top) != "" {
+		return ""
+	}
+	cmd := gitx.Command(dir, top, "rev-parse", "--show-toplevel")
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

@@ -1,0 +1,237 @@
+package txn
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/gitx"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
+)
+
+// Where a journal lives, and how it is bound to the run that wrote it.
+//
+// A journal is a program: completing it moves and rewrites files. So it is
+// kept where no repository can put one: in the git directory of the work
+// tree that holds the project (<gitdir>/fwmigrate/<key>/, which git never
+// tracks), and outside git in the user's state folder
+// ($XDG_STATE_HOME/fwmigrate/journals/<key>/). The key is a hash of the
+// project's root, symlinks resolved. The run is bound to its journal by a
+// record in the user's state folder, runs/<key>, written before the journal:
+// the run's random id, the root and the journal's hash. A journal is run
+// only when that record names it; one without it (copied, planted, left
+// by another user) is refused (RefusedError), and so is the journal that
+// earlier versions of fwmigrate kept in the tree (LegacyJournal), which a
+// repository can commit.
+
+// LegacyJournal is where fwmigrate versions before the journal's move kept
+// it, under the project's root. A journal there is a file of the tree,
+// which a repository can commit: it is never run.
+const LegacyJournal = ".fw-migrate/journal"
+
+// JournalFile is the journal's name in its home.
+const JournalFile = "journal"
+
+// stateDir is the user's folder for fwmigrate's state: $XDG_STATE_HOME,
+// else ~/.local/state, and the user's config folder on macOS and Windows,
+// which have no state folder.
+func stateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "fwmigrate"), nil
+	}
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "plan9" {
+		d, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("no folder for fwmigrate's state: %w", err)
+		}
+		return filepath.Join(d, "fwmigrate"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		return "", errors.New("no folder for fwmigrate's state: set XDG_STATE_HOME or HOME")
+	}
+	return filepath.Join(home, ".local", "state", "fwmigrate"), nil
+}
+
+// JournalPath is where the journal of a run on root is kept while the run
+// is on (its root, symlinks resolved).
+func JournalPath(root string) (string, error) {
+	home, err := journalHome(root)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, JournalFile), nil
+}
+
+// rootKey names root's journal and run record: a hash of its path.
+func rootKey(root string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(root)))
+	return hex.EncodeToString(sum[:16])
+}
+
+// gitDir is the git directory of the work tree that holds root, "" when
+// root is in none or its .git does not lead to a git directory. A .git file
+// (a linked work tree, a submodule) is followed; the directory it names
+// must look like a git directory and, unless it is the .git folder itself,
+// lie outside the work tree (a .git file cannot be committed, but an
+// archive can hold one).
+func gitDir(root string) string {
+	top := gitx.Top(root)
+	if top == "" {
+		return ""
+	}
+	dotgit := filepath.Join(top, ".git")
+	st, err := os.Lstat(dotgit)
+	if err != nil {
+		return ""
+	}
+	dir := dotgit
+	if st.Mode().IsRegular() {
+		b, err := os.ReadFile(dotgit)
+		if err != nil {
+			return ""
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir: ")
+		if !ok || target == "" {
+			return ""
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(top, target)
+		}
+		dir = target
+	} else if !st.IsDir() {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || !gitx.LooksLikeGitDir(real) {
+		return ""
+	}
+	if real != dotgit && pathx.WithinClean(real, top) {
+		return ""
+	}
+	return real
+}
+
+// journalHome is the directory that holds root's journal while a run is
+// on: <gitdir>/fwmigrate/<key>, or the state folder's journals/<key>.
+func journalHome(root string) (string, error) {
+	key := rootKey(root)
+	if gd := gitDir(root); gd != "" {
+		return filepath.Join(gd, "fwmigrate", key), nil
+	}
+	st, err := stateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(st, "journals", key), nil
+}
+
+// runRecord is the record that binds root's journal to the run that wrote
+// it, in the state folder.
+func runRecord(root string) (string, error) {
+	st, err := stateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(st, "runs", rootKey(root)), nil
+}
+
+const runMagic = "fwmigrate run 1"
+
+// encodeRun is the run record of a journal: its id, its root, the hash of
+// its text.
+func encodeRun(id, root string, journal []byte) []byte {
+	return fmt.Appendf(nil, "%s\nid %s\nroot %s\njournal %x\n", runMagic, id, strconv.Quote(root), sha256.Sum256(journal))
+}
+
+// RefusedError is a journal that is never run: one in the project's tree
+// (Legacy), or one in its home that fails the checks.
+type RefusedError struct {
+	Journal string // its path
+	Reason  string
+	Legacy  bool
+}
+
+func (e *RefusedError) Error() string { return e.Explain(func(p string) string { return p }) }
+
+// Explain says what was refused, why, and how to remove it, with paths as
+// show shows them.
+func (e *RefusedError) Explain(show func(path string) string) string {
+	dir := show(filepath.Dir(e.Journal))
+	remove := "remove the folder " + dir + ", and restore the project from version control if an apply was interrupted"
+	if e.Legacy {
+		remove = "remove the folder " + dir + " (`git rm -r " + filepath.Base(dir) + "` where it is committed), and restore the project from version control if an earlier fwmigrate's apply was interrupted here"
+	}
+	return fmt.Sprintf("the journal %s is not run: %s; %s", show(e.Journal), e.Reason, remove)
+}
+
+// Pending returns the journal that an interrupted run left for root (its
+// root, symlinks resolved), "" when there is none. A journal that may not
+// be run is a *RefusedError (always that type): the one of earlier versions in the tree
+// (LegacyJournal), or one in its home that is not bound to a run of this
+// user (runs/<key>) or fails the checks of Open.
+func Pending(root string) (string, error) {
+	legacy := filepath.Join(root, filepath.FromSlash(LegacyJournal))
+	if _, err := os.Lstat(legacy); err == nil {
+		return "", &RefusedError{Journal: legacy, Legacy: true,
+			Reason: "it lies in the project's tree, where fwmigrate never keeps its journal (a repository can commit one, and running it would move and rewrite files as its author chose)"}
+	}
+	home, err := journalHome(root)
+	if err != nil {
+		return "", nil // no home, so no journal: apply says why when it writes
+	}
+	path := filepath.Join(home, JournalFile)
+	if _, err := os.Lstat(path); err != nil {
+		return "", nil
+	}
+	if _, err := readJournal(root, home); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// read reads and checks the journal in home for root: bound to its run
+// (the run record's id, root and hash), and valid (decodeJournal).
+func readJournal(root, home string) (*Journal, error) {
+	path := filepath.Join(home, JournalFile)
+	refuse := func(reason string) error { return &RefusedError{Journal: path, Reason: reason} }
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, refuse("it cannot be read: " + err.Error())
+	}
+	if !st.Mode().IsRegular() {
+		return nil, refuse("it is not a regular file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, refuse("it cannot be read: " + err.Error())
+	}
+	j, err := decodeJournal(root, data)
+	if err != nil {
+		return nil, refuse(err.Error())
+	}
+	rec, err := runRecord(root)
+	if err != nil {
+		return nil, refuse("its run cannot be checked: " + err.Error())
+	}
+	have, err := os.ReadFile(rec)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, refuse("no run of fwmigrate by this user wrote it (" + rec + " is missing)")
+	} else if err != nil {
+		return nil, refuse("its run cannot be checked: " + err.Error())
+	}
+	if !bytes.Equal(have, encodeRun(j.id, root, data)) {
+		return nil, refuse("it is not the journal that this user's last run in the project wrote (" + rec + " names another)")
+	}
+	j.home = home
+	return j, nil
+}
