@@ -3,12 +3,11 @@ package migrate
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/crashtest"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -22,43 +21,12 @@ import (
 // process (this test binary again, see TestMain), whose testHook calls
 // os.Exit at the chosen point.
 
-const (
-	envCrashDir      = "FWMIGRATE_CRASH_DIR"      // the project to apply in the child
-	envCrashAt       = "FWMIGRATE_CRASH_AT"       // point:index at which the child exits
-	envCrashRollback = "FWMIGRATE_CRASH_ROLLBACK" // the child runs apply --rollback
-	crashStatus      = 77                         // the child's exit status at the point
-)
+func TestMain(m *testing.M) { crashtest.Main(m, crashChild) }
 
-func TestMain(m *testing.M) {
-	if dir := os.Getenv(envCrashDir); dir != "" {
-		os.Exit(crashChild(dir))
-	}
-	// The journals of projects outside git, and the run records, go to
-	// the user's state folder: a temporary one, which the crash children
-	// inherit.
-	state, err := os.MkdirTemp("", "migrate-state")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	os.Setenv("XDG_STATE_HOME", state)
-	code := m.Run()
-	os.RemoveAll(state)
-	os.Exit(code)
-}
-
-// crashChild applies the project in dir, exiting with crashStatus at the
-// point named by envCrashAt. It returns 0 when the run ends without
-// reaching the point, 2 when apply failed.
-func crashChild(dir string) int {
-	point, idx, _ := strings.Cut(os.Getenv(envCrashAt), ":")
-	at, _ := strconv.Atoi(idx)
-	hook := func(p string, i int) {
-		if p == point && i == at {
-			os.Exit(crashStatus)
-		}
-	}
-	for _, r := range applyDirHook(dir, os.Getenv(envCrashRollback) != "", hook) {
+// crashChild applies the project in dir (or, with rollback, rolls it
+// back), with the hook that exits at the chosen point.
+func crashChild(dir string, rollback bool, hook func(string, int)) int {
+	for _, r := range applyDirHook(dir, rollback, hook) {
 		if r.Fatal {
 			fmt.Fprintln(os.Stderr, r.Err)
 			return 2
@@ -79,18 +47,10 @@ func applyDirHook(dir string, rollback bool, hook func(string, int)) []*Result {
 }
 
 // crashAt runs apply in a child process that dies at point:i, and fails
-// the test unless it did.
+// the test unless it did and left its journal.
 func crashAt(t *testing.T, dir, point string, i int, rollback bool) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envCrashDir+"="+dir, fmt.Sprintf("%s=%s:%d", envCrashAt, point, i))
-	if rollback {
-		cmd.Env = append(cmd.Env, envCrashRollback+"=1")
-	}
-	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != crashStatus {
-		t.Fatalf("the child did not crash at %s:%d: %v\n%s", point, i, err, out)
-	}
+	crashtest.Crash(t, dir, point, i, rollback)
 	if j, err := txn.Pending(dir); j == "" || err != nil {
 		t.Fatalf("crash at %s:%d left no journal: %v", point, i, err)
 	}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/crashtest"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
@@ -325,44 +325,13 @@ func TestCommitConfined(t *testing.T) {
 // process (this test binary again, see TestMain) whose hook calls os.Exit
 // at the chosen point.
 
-const (
-	envCrashDir  = "FWMIGRATE_TXN_CRASH_DIR"  // the tree the child commits the tests' plan in
-	envCrashAt   = "FWMIGRATE_TXN_CRASH_AT"   // point:index at which the child exits
-	envCrashUndo = "FWMIGRATE_TXN_CRASH_UNDO" // the child undoes the journal there instead
-	crashStatus  = 77                         // the child's exit status at the point
-)
+func TestMain(m *testing.M) { crashtest.Main(m, crashChild) }
 
-func TestMain(m *testing.M) {
-	if dir := os.Getenv(envCrashDir); dir != "" {
-		os.Exit(crashChild(dir))
-	}
-	// The journals of plans outside git, and the run records, go to the
-	// user's state folder: a temporary one, which the crash children
-	// inherit.
-	state, err := os.MkdirTemp("", "txn-state")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	os.Setenv("XDG_STATE_HOME", state)
-	code := m.Run()
-	os.RemoveAll(state)
-	os.Exit(code)
-}
-
-// crashChild commits the tests' plan in dir (or undoes the journal left
-// there), exiting with crashStatus at the point named by envCrashAt. It
-// returns 0 when the run ends without reaching the point, 2 when it fails.
-func crashChild(dir string) int {
-	point, idx, _ := strings.Cut(os.Getenv(envCrashAt), ":")
-	at, _ := strconv.Atoi(idx)
-	hook := func(p string, i int) {
-		if p == point && i == at {
-			os.Exit(crashStatus)
-		}
-	}
+// crashChild commits the tests' plan in dir (or, with undo, undoes the
+// journal left there), with the hook that exits at the chosen point.
+func crashChild(dir string, undo bool, hook func(string, int)) int {
 	var err error
-	if os.Getenv(envCrashUndo) != "" {
+	if undo {
 		var j *Journal
 		if j, err = Open(dir, hook); err == nil {
 			if _, err = j.Undo(); err == nil {
@@ -386,15 +355,7 @@ func crashChild(dir string) int {
 // unless it did and left its journal.
 func crashAt(t *testing.T, dir, point string, i int, undo bool) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envCrashDir+"="+dir, fmt.Sprintf("%s=%s:%d", envCrashAt, point, i))
-	if undo {
-		cmd.Env = append(cmd.Env, envCrashUndo+"=1")
-	}
-	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != crashStatus {
-		t.Fatalf("the child did not crash at %s:%d: %v\n%s", point, i, err, out)
-	}
+	crashtest.Crash(t, dir, point, i, undo)
 	if j, err := Pending(dir); j == "" || err != nil {
 		t.Fatalf("crash at %s:%d left no journal: %v", point, i, err)
 	}

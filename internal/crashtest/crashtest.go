@@ -1,0 +1,68 @@
+// Package crashtest is the harness of the tests that kill a write at a
+// chosen point, as kill -9 would: the test binary runs itself again as a
+// child whose hook exits at that point, and the test then looks at what the
+// child left. txn's and migrate's crash tests share it.
+package crashtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Status is the child's exit status at the chosen point.
+const Status = 77
+
+// The child's environment: the folder it works in, the point at which it
+// exits (point:index), and a free flag for what the test asks of it.
+const (
+	envDir  = "FWMIGRATE_CRASHTEST_DIR"
+	envAt   = "FWMIGRATE_CRASHTEST_AT"
+	envFlag = "FWMIGRATE_CRASHTEST_FLAG"
+)
+
+// Main is a crash-testing package's TestMain. In the child it runs child on
+// its folder, with the hook that exits at the chosen point and the flag the
+// test set, and exits with child's status (0: the run ended without reaching
+// the point; 2: it failed). In the test it gives the tests, and so their
+// children, a user state folder of their own (journals of plans outside git
+// and run records go there), then runs them.
+func Main(m *testing.M, child func(dir string, flag bool, hook func(point string, i int)) int) {
+	if dir := os.Getenv(envDir); dir != "" {
+		point, idx, _ := strings.Cut(os.Getenv(envAt), ":")
+		at, _ := strconv.Atoi(idx)
+		hook := func(p string, i int) {
+			if p == point && i == at {
+				os.Exit(Status)
+			}
+		}
+		os.Exit(child(dir, os.Getenv(envFlag) != "", hook))
+	}
+	state, err := os.MkdirTemp("", "crashtest-state")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := m.Run()
+	os.RemoveAll(state)
+	os.Exit(code)
+}
+
+// Crash runs the child in dir, to die at point:i (with flag), and fails
+// the test unless it died there.
+func Crash(t testing.TB, dir, point string, i int, flag bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envDir+"="+dir, fmt.Sprintf("%s=%s:%d", envAt, point, i))
+	if flag {
+		cmd.Env = append(cmd.Env, envFlag+"=1")
+	}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != Status {
+		t.Fatalf("the child did not crash at %s:%d: %v\n%s", point, i, err, out)
+	}
+}
