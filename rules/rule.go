@@ -71,6 +71,11 @@ type Doc struct {
 	Fix     string // what the fix does and whether it is safe; "" when there is no fix
 }
 
+// HasFix reports whether the rule's findings come with a fix: its Fix doc
+// is written and does not begin with "None" (a rule may explain there why
+// it has none, and what to do instead).
+func (d Doc) HasFix() bool { return d.Fix != "" && !strings.HasPrefix(d.Fix, "None") }
+
 // Rule is one check.
 type Rule struct {
 	Code     string // FW101: stable forever

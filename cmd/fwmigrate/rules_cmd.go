@@ -35,7 +35,7 @@ func newRulesCmd() *cobra.Command {
 				}
 				out := []jr{}
 				for _, r := range all {
-					out = append(out, jr{r.Code, r.Name, string(r.Category), r.Severity.String(), r.Doc.Summary, r.Doc.Fix != ""})
+					out = append(out, jr{r.Code, r.Name, string(r.Category), r.Severity.String(), r.Doc.Summary, r.Doc.HasFix()})
 				}
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -45,7 +45,7 @@ func newRulesCmd() *cobra.Command {
 				fmt.Fprintln(tw, "CODE\tNAME\tCATEGORY\tSEVERITY\tFIX\tSUMMARY")
 				for _, r := range all {
 					fix := ""
-					if r.Doc.Fix != "" {
+					if r.Doc.HasFix() {
 						fix = "yes"
 					}
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Category, r.Severity, fix, r.Doc.Summary)

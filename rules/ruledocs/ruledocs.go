@@ -59,7 +59,7 @@ func Pages() map[string]string {
 	for _, r := range all {
 		out[r.Code+".md"] = page(r)
 		fix := ""
-		if r.Doc.Fix != "" {
+		if r.Doc.HasFix() {
 			fix = "yes"
 		}
 		fmt.Fprintf(&index, "| [%s](%s.md) | %s | %s | %s | %s | %s |\n", r.Code, r.Code, r.Name, r.Category, r.Severity, fix, escapeCell(r.Doc.Summary))
