@@ -98,10 +98,12 @@ func newCheckCmd() *cobra.Command {
 		Use:   "check [paths...]",
 		Short: "Report what breaks or changes meaning under version 4",
 		Long: `Check finds every fw.config.* under the given paths (directories are walked,
-config files are taken as given, other files are ignored; default: the
-current directory) and reports options that are invalid, removed, layout-B
-only, or change meaning under compatibility version 4 and layout A, with the
-fix where one exists.
+config files are taken as given, a .env file stands for the config beside it,
+a code file (.vue, a script) is checked alone in its project, other files are
+ignored; default: the current directory) and reports options that are
+invalid, removed, layout-B only, or change meaning under compatibility
+version 4 and layout A, and the places in the app's code whose behaviour
+version 4 changes, with the fix where one exists.
 
 Settings come from the fwmigrate.json (or package.json "fwmigrate" key)
 nearest to each project, from its directory upwards; flags override them.

@@ -47,9 +47,13 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "fwmigrate",
 		Short: "Check fw.config files and migrate projects to version 4",
-		Long: `fwmigrate checks fw.config.{ts,js,mjs,cjs,mts,cts} files against the framework's
-configuration reference, reports what breaks or changes meaning under
-compatibility version 4 and layout A, and applies the safe fixes.`,
+		Long: `fwmigrate checks a project for the framework's version-4 upgrade: its
+fw.config.{ts,js,mjs,cjs,mts,cts} against the configuration reference, its
+.env files and directory layout, and its app and module code (.vue files and
+scripts) where version 4 changes what runs. It reports what breaks or changes
+meaning under compatibility version 4 and layout A, with positions, rule codes
+and fixes, and 'fwmigrate apply' makes the safe fixes and moves the sources
+into app/.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
