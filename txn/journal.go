@@ -313,6 +313,11 @@ func (j *Journal) Finish() error {
 	if err := os.RemoveAll(j.home); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)
 	}
+	// The folder that holds the journals (<gitdir>/fwmigrate, or the state
+	// folder's) goes too when no other project's journal is in it: a run
+	// that finished leaves nothing behind. os.Remove fails on a folder
+	// that is not empty, which is the answer wanted.
+	os.Remove(filepath.Dir(j.home))
 	if rec, err := runRecord(j.root); err == nil {
 		os.Remove(rec)
 	}
