@@ -206,7 +206,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 func frameworkText(r *migrate.Result) string {
 	switch r.FrameworkFrom {
 	case "":
-		return "framework major unknown (no fw dependency in package.json, no --framework): treated as 3"
+		return "framework major unknown (package.json pins none: no fw dependency, or a range such as `latest`; no --framework): treated as 3"
 	}
 	return fmt.Sprintf("framework major %d (from %s)", r.Framework, r.FrameworkFrom)
 }
