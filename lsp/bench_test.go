@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // BenchmarkEditLatency times what a user waits for: from a didChange of
@@ -69,21 +70,14 @@ func editLatency(b *testing.B, path, text string, pos Position, edits int) {
 //	go test ./lsp -run '^$' -bench EditLatencyApp -benchtime 1x
 func BenchmarkEditLatencyApp(b *testing.B) {
 	dir := b.TempDir()
+	files := map[string]string{
+		"fw.config.ts": "export default defineFwConfig({\n  ssr: true,\n})\n",
+		"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
+	}
 	for name, src := range appgen.Files(2000) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, src, 0o644); err != nil {
-			b.Fatal(err)
-		}
+		files[name] = string(src)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "fw.config.ts"), []byte("export default defineFwConfig({\n  ssr: true,\n})\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"dependencies": {"fw": "^3.12.0"}}`), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	testtree.Map(b, dir, files)
 	page := filepath.Join(dir, "pages", "section0", "[id]-0.vue")
 	src, err := os.ReadFile(page)
 	if err != nil {

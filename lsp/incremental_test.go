@@ -3,7 +3,6 @@ package lsp
 import (
 	"encoding/json"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -37,13 +37,7 @@ func TestIncrementalSameAsCold(t *testing.T) {
 	for name, src := range appgen.Dense(24) {
 		files[name] = string(src)
 	}
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, path, text)
-	}
+	testtree.Map(t, dir, files)
 	// The documents typed into: the config, and a few code files.
 	var docs []string
 	for name := range files {

@@ -1,11 +1,11 @@
 package workspace
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/settings"
 )
@@ -47,18 +47,11 @@ func TestMajor(t *testing.T) {
 // for a fix there is none.
 func TestOptions(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("fwmigrate.json", `{"ignore": ["FW205"], "baseline": "base.json"}`)
-	write("base.json", `{"version": 1, "findings": []}`)
-	write("a/fw.config.ts", "export default defineFwConfig({})\n")
+	testtree.Map(t, dir, map[string]string{
+		"fwmigrate.json": `{"ignore": ["FW205"], "baseline": "base.json"}`,
+		"base.json":      `{"version": 1, "findings": []}`,
+		"a/fw.config.ts": "export default defineFwConfig({})\n",
+	})
 	ws := New(settings.Flags{})
 	cfg := filepath.Join(dir, "a", "fw.config.ts")
 	opts, res, err := ws.Options(cfg, ForCheck)
@@ -78,7 +71,7 @@ func TestOptions(t *testing.T) {
 	if len(fixOpts.Ignore) != 1 || fixOpts.Finish != nil {
 		t.Errorf("fix options: the settings without the baseline, got %+v", fixOpts)
 	}
-	write("fwmigrate.json", `{"selcet": []}`)
+	testtree.Map(t, dir, map[string]string{"fwmigrate.json": `{"selcet": []}`})
 	ws.Reload()
 	if _, _, err := ws.Options(cfg, ForCheck); err == nil || !strings.Contains(err.Error(), "selcet") {
 		t.Errorf("a bad settings file after Reload: %v", err)

@@ -53,26 +53,24 @@ func TestFrontEnds(t *testing.T) {
 		cases = append(cases, tc{name, func(t *testing.T, dir string) { testtree.WriteFile(t, dir, file, "") }})
 	}
 	cases = append(cases,
-		tc{"shop", func(t *testing.T, dir string) { copyTree(t, "../../examples/shop", dir) }},
+		tc{"shop", func(t *testing.T, dir string) {
+			if err := os.CopyFS(dir, os.DirFS("../../examples/shop")); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		tc{"generated", func(t *testing.T, dir string) {
 			n := 120
 			if testing.Short() {
 				n = 40
 			}
-			write := func(name, text string) {
-				p := filepath.Join(dir, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			files := map[string]string{
+				"fw.config.ts": "export default defineFwConfig({\n  ssr: true,\n  dir: { static: 'static' },\n})\n",
+				"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
 			}
 			for name, src := range appgen.Dense(n) {
-				write(name, string(src))
+				files[name] = string(src)
 			}
-			write("fw.config.ts", "export default defineFwConfig({\n  ssr: true,\n  dir: { static: 'static' },\n})\n")
-			write("package.json", `{"dependencies": {"fw": "^3.12.0"}}`)
+			testtree.Map(t, dir, files)
 		}},
 	)
 	ran := 0
@@ -242,27 +240,6 @@ func uriFile(t *testing.T, uri lsp.DocumentURI) string {
 		t.Fatal(err)
 	}
 	return filepath.Clean(filepath.FromSlash(u.Path))
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // editor is a language client in the test's process.
