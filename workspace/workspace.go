@@ -197,8 +197,6 @@ type Checked struct {
 	// Texts are the texts of the files Diags point into, by
 	// Diagnostic.File (rules.Result.Texts).
 	Texts map[string][]byte
-	// Failing says a finding is at or above the project's failOn.
-	Failing bool
 	// Err is a settings file or baseline that cannot be read: the project
 	// is not checked.
 	Err error
@@ -214,9 +212,19 @@ func (w *Workspace) Check(p *project.Project) *Checked {
 	Major(p, res)
 	r := rules.Run(p, opts)
 	c.Diags, c.Texts = r.Diags, r.Texts
-	threshold, never := res.Threshold()
-	for _, d := range c.Diags {
-		c.Failing = c.Failing || !never && d.Severity >= threshold
-	}
 	return c
+}
+
+// Failing reports whether a finding is at or above the project's failOn.
+func (c *Checked) Failing() bool {
+	if c.Settings == nil {
+		return false
+	}
+	threshold, never := c.Settings.Threshold()
+	for _, d := range c.Diags {
+		if !never && d.Severity >= threshold {
+			return true
+		}
+	}
+	return false
 }

@@ -299,13 +299,8 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		}
 		if only != nil {
 			c.Diags = onlyIn(c.Diags, only)
-			threshold, never := c.Settings.Threshold()
-			c.Failing = false
-			for _, d := range c.Diags {
-				c.Failing = c.Failing || !never && d.Severity >= threshold
-			}
 		}
-		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: c.Failing}
+		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: c.Failing()}
 		if cr.frames && len(c.Diags) > 0 {
 			kept.texts = c.Texts
 		}
