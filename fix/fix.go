@@ -67,6 +67,9 @@ func Config(display string, f *ast.File, groups [][]rewrite.Op) (*ConfigResult, 
 	return out, nil
 }
 
+// errNotRegular refuses a code file that is a symlink, a device or a folder.
+var errNotRegular = errors.New("not a regular file")
+
 // Code makes ops to the code file at path, whose text read returns (the
 // editor's buffer, or the disk's), and validates the result. A path that is
 // not a regular file on disk is refused: a symlink or device is never
@@ -77,7 +80,7 @@ func Code(path string, read func(string) ([]byte, error), ops []rewrite.Op) (*Ed
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
+		return nil, errNotRegular
 	}
 	old, err := read(path)
 	if err != nil {
@@ -102,7 +105,7 @@ func One(p *project.Project, d *rules.Diagnostic, read func(string) ([]byte, err
 		e, err := Code(fx.File, read, fx.Ops)
 		var pe *os.PathError
 		switch {
-		case errors.As(err, &pe) || err != nil && err.Error() == "not a regular file":
+		case errors.As(err, &pe) || errors.Is(err, errNotRegular):
 			return nil, fmt.Sprintf("cannot edit %s: %v", d.Path, err), nil
 		case err != nil:
 			return nil, "", err
