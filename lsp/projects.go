@@ -57,10 +57,6 @@ type checked struct {
 // CheckFunc checks a loaded project with options, as rules.Run does.
 type CheckFunc func(p *project.Project, opts rules.Options) *rules.Result
 
-// ownerOf returns the config of the project a file belongs to
-// (project.OwnerConfig).
-func ownerOf(path string) string { return project.OwnerConfig(path) }
-
 // affected returns the configs of the projects a change of path reaches:
 // its owner, and every checked project with a local layer at or above
 // path. Call with s.mu held.
@@ -126,7 +122,7 @@ func (s *Server) didOpen(p DidOpenTextDocumentParams) {
 		s.logf("fwmigrate lsp: didOpen: %v", err)
 		return
 	}
-	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text), owner: ownerOf(path)}
+	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text), owner: project.OwnerConfig(path)}
 	if r, err := filepath.EvalSymlinks(path); err == nil && r != path {
 		d.real = r
 	}
@@ -176,7 +172,7 @@ func (s *Server) didSave(uri DocumentURI) {
 	case base == settings.FileName, base == "package.json", strings.HasSuffix(base, ".json"):
 		s.touchAll()
 	case s.docs[path] == nil:
-		s.touch(path, ownerOf(path)) // changed on disk
+		s.touch(path, project.OwnerConfig(path)) // changed on disk
 	}
 }
 

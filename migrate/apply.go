@@ -80,8 +80,8 @@ type Result struct {
 	JournalKept bool
 	Recovered   string
 
-	fixed    map[string]bool                // fixKey of every Fixed
-	notFixed map[string]string              // fixKey of every NotFixed: the first reason
+	fixed    map[string]bool                // fix.Key of every Fixed
+	notFixed map[string]string              // fix.Key of every NotFixed: the first reason
 	byFound  map[string][]*rules.Diagnostic // Found by findingKey (onDisk)
 }
 
@@ -318,9 +318,6 @@ func (r *Result) setFramework(o Options) {
 	r.Framework, r.FrameworkFrom = p.Framework, p.FrameworkSource
 }
 
-// fixKey identifies a finding's fix across rounds (fix.Key).
-func fixKey(d *rules.Diagnostic) string { return fix.Key(d) }
-
 func (r *Result) internal(err error) {
 	r.Fatal, r.New = true, nil
 	r.Err = "not written"
@@ -399,13 +396,13 @@ func gitDirty(root string, paths []string) ([]string, error) {
 
 // hasFixed reports whether d's fix is among r.Fixed: a map, not a scan, as
 // an app may have tens of thousands of fixes.
-func (r *Result) hasFixed(d *rules.Diagnostic) bool { return r.fixed[fixKey(d)] }
+func (r *Result) hasFixed(d *rules.Diagnostic) bool { return r.fixed[fix.Key(d)] }
 
 func (r *Result) addFixed(d *rules.Diagnostic) {
 	if r.fixed == nil {
 		r.fixed = map[string]bool{}
 	}
-	r.fixed[fixKey(d)] = true
+	r.fixed[fix.Key(d)] = true
 	r.Fixed = append(r.Fixed, FixReport{D: d})
 }
 
@@ -415,7 +412,7 @@ func (r *Result) NotFixedReason(d *rules.Diagnostic) string {
 	if d.Fix == nil {
 		return ""
 	}
-	return r.notFixed[fixKey(d)]
+	return r.notFixed[fix.Key(d)]
 }
 
 // addNotFixed records that d's fix was not made, and why: the first
@@ -424,7 +421,7 @@ func (r *Result) addNotFixed(d *rules.Diagnostic, reason string) {
 	if r.notFixed == nil {
 		r.notFixed = map[string]string{}
 	}
-	if k := fixKey(d); r.notFixed[k] == "" {
+	if k := fix.Key(d); r.notFixed[k] == "" {
 		r.notFixed[k] = reason
 	}
 	r.NotFixed = append(r.NotFixed, FixReport{d, reason})

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
@@ -73,18 +74,18 @@ func LoadBaseline(path string, missingOK bool) (*Baseline, error) {
 			return b, nil
 		}
 		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("baseline %s does not exist: write it with --update-baseline", display(path))
+			return nil, fmt.Errorf("baseline %s does not exist: write it with --update-baseline", pathx.Display(path))
 		}
-		return nil, fmt.Errorf("baseline %s: %v", display(path), err)
+		return nil, fmt.Errorf("baseline %s: %v", pathx.Display(path), err)
 	}
 	var f baselineFile
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, located(display(path), src, fmt.Errorf("not a fwmigrate baseline: %w", jsonError(err, src)))
+		return nil, located(pathx.Display(path), src, fmt.Errorf("not a fwmigrate baseline: %w", jsonError(err, src)))
 	}
 	if f.Version != baselineVersion {
-		return nil, fmt.Errorf("baseline %s: version %d, this fwmigrate reads version %d: write it again with --update-baseline", display(path), f.Version, baselineVersion)
+		return nil, fmt.Errorf("baseline %s: version %d, this fwmigrate reads version %d: write it again with --update-baseline", pathx.Display(path), f.Version, baselineVersion)
 	}
 	for _, e := range f.Findings {
 		b.left[e.key()] += max(e.Count, 1)

@@ -342,7 +342,7 @@ func (fd *Finder) own(dir string) *found {
 			}
 			return &found{err: fmt.Errorf("%s: %v", p, err)}
 		}
-		g, ok, err := parseFile(display(p), src)
+		g, ok, err := parseFile(pathx.Display(p), src)
 		if err != nil {
 			return &found{err: err}
 		}
@@ -351,7 +351,7 @@ func (fd *Finder) own(dir string) *found {
 		}
 		g.Path = p
 		if f != nil {
-			return &found{err: fmt.Errorf("%s: settings in both %s and %s: keep one", display(dir), FileName, g.Name)}
+			return &found{err: fmt.Errorf("%s: settings in both %s and %s: keep one", pathx.Display(dir), FileName, g.Name)}
 		}
 		f = g
 	}
@@ -360,6 +360,3 @@ func (fd *Finder) own(dir string) *found {
 	}
 	return &found{file: f}
 }
-
-// display is p as shown to the user (pathx.Display).
-func display(p string) string { return pathx.Display(p) }

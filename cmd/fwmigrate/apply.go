@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -34,7 +35,7 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 	}
 	for _, f := range found {
 		if f.only != nil {
-			return nil, usageError{fmt.Errorf("%s: apply migrates whole projects: give the project's folder or its config (%s), not its code files", displayPath(f.only[0]), f.path)}
+			return nil, usageError{fmt.Errorf("%s: apply migrates whole projects: give the project's folder or its config (%s), not its code files", pathx.Display(f.only[0]), f.path)}
 		}
 	}
 	projects := make([]*project.Project, len(found))

@@ -448,13 +448,10 @@ func updateBaselines(w io.Writer, rep *report) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", text.Escape(displayPath(p)), text.Plural(n, "known finding"))
+		fmt.Fprintf(w, "fwmigrate: wrote %s: %s\n", text.Escape(pathx.Display(p)), text.Plural(n, "known finding"))
 	}
 	return nil
 }
-
-// displayPath is p as shown to the user (pathx.Display).
-func displayPath(p string) string { return pathx.Display(p) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

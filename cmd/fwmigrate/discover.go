@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -171,7 +172,7 @@ func discoverEach(args []string, allowEmpty bool, emit func(found)) error {
 			key = real
 		}
 		if !seen[key] {
-			add(found{path: displayPath(cfg), only: codeFiles[cfg]})
+			add(found{path: pathx.Display(cfg), only: codeFiles[cfg]})
 		}
 	}
 	if len(empty) > 0 {

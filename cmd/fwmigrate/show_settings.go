@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/settings"
 )
@@ -67,7 +68,7 @@ func showSettings(w io.Writer, finder *settings.Finder, args []string) error {
 		}
 		base := "none"
 		if res.Baseline != "" {
-			base = text.Escape(filepath.ToSlash(displayPath(res.Baseline)))
+			base = text.Escape(filepath.ToSlash(pathx.Display(res.Baseline)))
 		}
 		row("baseline", base)
 	}
