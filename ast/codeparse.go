@@ -146,13 +146,7 @@ func (p *parser) cTypeStmt(start int, op, name string) *JSNode {
 		p.skipTypeParams()
 		if p.l.tok == tExtends {
 			p.next()
-			for !p.failed() {
-				p.skipType(lLowest)
-				if p.l.tok != tComma {
-					break
-				}
-				p.next()
-			}
+			p.skipTypeList()
 		}
 		p.skipObjectType()
 	case "namespace", "module":
@@ -1234,13 +1228,7 @@ func (p *parser) cClass(start int, decl bool) *JSNode {
 	}
 	if p.ts && p.l.is("implements") {
 		p.next()
-		for !p.failed() {
-			p.skipType(lLowest)
-			if p.l.tok != tComma {
-				break
-			}
-			p.next()
-		}
+		p.skipTypeList()
 	}
 	if !p.expect(tOpenBrace) {
 		return n

@@ -235,6 +235,18 @@ func (p *parser) skipType(lv level) { p.skipTypeFlags(lv, 0) }
 
 func (p *parser) skipReturnType() { p.skipTypeFlags(lLowest, typeReturn) }
 
+// skipTypeList skips `A, B<C>, ...`: an interface's extends, a class's
+// implements.
+func (p *parser) skipTypeList() {
+	for !p.failed() {
+		p.skipType(lLowest)
+		if p.l.tok != tComma {
+			return
+		}
+		p.next()
+	}
+}
+
 func (p *parser) skipTypeFlags(lv level, flags typeFlags) {
 	if !p.enter() {
 		p.leave()
