@@ -213,12 +213,16 @@ func (o Options) finish(diags []*Diagnostic) []*Diagnostic {
 // at a lower severity (an unreadable .env file is a warning) do not.
 func Fatal(diags []*Diagnostic) bool {
 	for _, d := range diags {
-		if d.Severity == Error && !Suppressible(d.Code) {
+		if IsFatal(d) {
 			return true
 		}
 	}
 	return false
 }
+
+// IsFatal reports whether d says a file or project could not be checked
+// (an error of an unsuppressible rule).
+func IsFatal(d *Diagnostic) bool { return d.Severity == Error && !Suppressible(d.Code) }
 
 // Suppressible reports whether the findings of the rule with code may be
 // hidden (Rule.Unsuppressible); an unknown code may.

@@ -487,7 +487,7 @@ func onlyIn(diags []*rules.Diagnostic, files []string) []*rules.Diagnostic {
 	var out []*rules.Diagnostic
 	for _, d := range diags {
 		abs, err := filepath.Abs(d.File)
-		if err == nil && want[abs] || !rules.Suppressible(d.Code) && d.Severity == rules.Error {
+		if err == nil && want[abs] || rules.IsFatal(d) {
 			out = append(out, d)
 		}
 	}
