@@ -57,11 +57,13 @@ const (
 	Env      Category = "env"      // FW4xx: runtimeConfig and environment variables
 	Security Category = "security" // FW5xx
 	Code     Category = "code"     // FW6xx: application and module code that version 4 changes
+	Deps     Category = "deps"     // FW7xx: the framework dependency, Node and the modules
+	Types    Category = "types"    // FW8xx: TypeScript contexts, tsconfig shape, typecheck and tests
 	Tool     Category = "tool"     // FW9xx: the tool itself
 )
 
 // Categories lists every category in code order.
-var Categories = []Category{Layout, Version, Schema, Env, Security, Code, Tool}
+var Categories = []Category{Layout, Version, Schema, Env, Security, Code, Deps, Types, Tool}
 
 // Doc is a rule's documentation, printed by `fwmigrate explain`.
 type Doc struct {
@@ -235,7 +237,7 @@ func Register(r *Rule) {
 	if len(r.Code) != 5 || !strings.HasPrefix(r.Code, "FW") {
 		panic("rules: malformed code " + r.Code)
 	}
-	want := map[Category]byte{Layout: '1', Version: '2', Schema: '3', Env: '4', Security: '5', Code: '6', Tool: '9'}[r.Category]
+	want := map[Category]byte{Layout: '1', Version: '2', Schema: '3', Env: '4', Security: '5', Code: '6', Deps: '7', Types: '8', Tool: '9'}[r.Category]
 	if want == 0 || r.Code[2] != want {
 		panic(fmt.Sprintf("rules: code %s does not match category %q", r.Code, r.Category))
 	}
