@@ -263,6 +263,11 @@ func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
 	s.mu.Lock()
 	s.initialized = true
 	s.caps = p.Capabilities
+	if root, err := uriPath(p.RootURI); p.RootURI != "" && err == nil {
+		// Outside git, what a project reads is confined to the folder
+		// the editor opened.
+		s.ws.Tops = []string{root}
+	}
 	s.mu.Unlock()
 	return InitializeResult{
 		Capabilities: ServerCapabilities{

@@ -152,7 +152,9 @@ func (p *Project) FwIgnore() (*TextFile, error) {
 		}
 		var err error
 		if !ok {
-			src, err = os.ReadFile(path)
+			if err = p.Readable(path); err == nil {
+				src, err = ReadSource(path)
+			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return

@@ -140,7 +140,14 @@ type Loader struct {
 	// Loader's checks and the next Loader's (the language server's).
 	Cache *Cache
 
-	cwd string // real working directory, for displays
+	// Tops are the paths the run was given (the folders or configs named
+	// on the command line, the editor's workspace folders): outside a git
+	// work tree, reads are confined to the one that holds the project
+	// (see checkout).
+	Tops []string
+
+	cwd       string            // real working directory, for displays
+	checkouts map[string]string // checkout by directory
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -184,6 +191,9 @@ func (l *Loader) read(path string) ([]byte, error) {
 		if src, ok := l.Overlay(path); ok {
 			return src, nil
 		}
+	}
+	if err := l.confine(path, filepath.Dir(path)); err != nil {
+		return nil, err
 	}
 	if l.ReadFile != nil {
 		return l.ReadFile(path)
@@ -247,7 +257,7 @@ func (l *Loader) addAuto(ly *Layer) {
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
 		r := &LayerRef{Source: "layers/" + filepath.Base(d), Option: "layers", Kind: SourceLocal}
-		l.resolveLocal(r, d)
+		l.resolveLocal(r, d, ly.Root)
 		ly.auto = append(ly.auto, r)
 	}
 	l.link(ly.auto)
@@ -428,7 +438,7 @@ func (l *Loader) classify(r *LayerRef, dir string) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
-	l.resolveLocal(r, p)
+	l.resolveLocal(r, p, dir)
 }
 
 // installed reports whether node_modules/<name> exists in dir or above.
@@ -447,8 +457,9 @@ func installed(dir, name string) bool {
 
 // resolveLocal points r at the layer at p: a directory (its config, if it
 // has one, in ConfigNames order) or a config file, with or without its
-// extension.
-func (l *Loader) resolveLocal(r *LayerRef, p string) {
+// extension. from is the directory of the config that names it: a layer
+// outside from's checkout is not read (OutsideError).
+func (l *Loader) resolveLocal(r *LayerRef, p, from string) {
 	info, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		for _, ext := range compat.ConfigExts {
@@ -483,17 +494,23 @@ func (l *Loader) resolveLocal(r *LayerRef, p string) {
 		}
 		root, cfg = filepath.Dir(p), p
 	}
-	if root, err = filepath.EvalSymlinks(root); err != nil {
-		r.Err = err
-		return
-	}
-	if cfg != "" {
-		real, err := filepath.EvalSymlinks(cfg)
+	// Each of the layer's folder and its config must lie in the checkout
+	// of the config that names it; the error names each as written.
+	top := l.checkout(realRoot(from))
+	for _, f := range []*string{&root, &cfg} {
+		if *f == "" {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(*f)
 		if err != nil {
 			r.Err = err
 			return
 		}
-		cfg = real
+		if top != "" && !Within(real, top) {
+			r.Err = &OutsideError{Path: filepath.Clean(*f), Real: real, Checkout: top}
+			return
+		}
+		*f = real
 	}
 	r.key = l.entryFor(root, cfg).key
 }
@@ -525,6 +542,14 @@ func (l *Loader) Load(configPath, display string) *Project {
 		p.ConfigOutside = real
 	}
 	p.Journal, p.JournalRefused = pendingJournal(p.RealRoot)
+	p.Checkout = l.checkout(p.RealRoot)
+	if p.ConfigOutside != "" {
+		if err := l.confine(abs, p.RealRoot); err != nil {
+			// Not read: the finding (FW910) names the link only.
+			p.Layer = &Layer{Root: p.RealRoot, ConfigDisplay: display, Err: err}
+			return p
+		}
+	}
 	e := l.entryFor(filepath.Dir(real), real)
 	l.mu.Lock()
 	e.project = true

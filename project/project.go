@@ -41,6 +41,12 @@ type Project struct {
 	// apply writes nothing through it.
 	RealRoot, ConfigReal, ConfigOutside string
 
+	// Checkout is the folder the project's reads are confined to (the git
+	// work tree, else the path given to the run that holds it; "" for a
+	// library caller outside git: see Loader.Tops). Readable says whether
+	// a file may be read.
+	Checkout string
+
 	// Via is the directory symlink a walk followed to reach the config,
 	// below the paths the user gave (set by the caller that walked): the
 	// project lies where the user did not point, and apply writes

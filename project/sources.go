@@ -199,7 +199,8 @@ func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
 
 // file adds one file when it is a regular file (symlinks followed).
 func (w *sourceWalk) file(root, p string, role Role, ly *Layer) {
-	if sourceLang(p) == "" || !w.p.IsFile(p) {
+	if sourceLang(p) == "" || !w.p.IsFile(p) || w.p.Readable(p) != nil {
+		// A link out of the checkout is not read (Project.Readable).
 		return
 	}
 	w.add(root, p, role, ly)

@@ -161,6 +161,12 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 		diags = append(diags, unfinishedApply(p))
 	}
 	if p.File == nil {
+		if p.ConfigOutside != "" && errors.As(p.Err, new(*project.OutsideError)) {
+			// Not read: FW910 says so, naming the link alone.
+			diags = append(diags, outsideProject(p))
+			finish(p, diags)
+			return opts.finish(diags), nil
+		}
 		diags = append(diags, loadErrorDiagnostic(p))
 		finish(p, diags)
 		return opts.finish(diags), nil
@@ -289,7 +295,9 @@ func engineDiagnostics(p *project.Project, opts Options) []*Diagnostic {
 			// parse is a warning at that line.
 			d := ruleIO.Diagnose(ef.Display, ef.ErrSpan, "", fmt.Sprintf("%s: %s", ef.Name, ioMessage(ef.Err)))
 			d.Path = ef.Name
-			if !ef.Unreadable {
+			if !ef.Unreadable || errors.As(ef.Err, new(*project.OutsideError)) {
+				// Not read on purpose (a link out of the checkout): the
+				// check goes on without it.
 				d.Severity = Warning
 			}
 			out = append(out, d)

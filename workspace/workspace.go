@@ -43,6 +43,10 @@ type Workspace struct {
 	// Cache, when set, keeps the code read between checks (a long-lived
 	// front end: the language server); a one-shot run has no use for it.
 	Cache *project.Cache
+	// Tops are the paths the run was given (the command line's, the
+	// editor's workspace folder): outside a git work tree, what a project
+	// reads is confined to the one that holds it (project.Loader.Tops).
+	Tops []string
 
 	flags  settings.Flags
 	finder *settings.Finder
@@ -88,6 +92,7 @@ func (w *Workspace) Loader() *project.Loader {
 		l.Overlay = w.Overlay
 	}
 	l.Cache = w.Cache
+	l.Tops = w.Tops
 	return l
 }
 

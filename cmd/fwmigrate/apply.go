@@ -89,6 +89,7 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	o.Rules = rules.Options{Target: 4, Select: flags.Select, Ignore: flags.Ignore, Framework: flags.Framework}
 	ws := workspace.New(flags)
 	ws.NewLoader = newLoader
+	ws.Tops = topsOf(args)
 	results, err := runApply(args, ws, filter.noConfig, o)
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %s\n", text.Escape(err.Error()))

@@ -157,6 +157,7 @@ Suppress a finding with a comment on its line or the line above:
 				return err
 			}
 			ws := workspace.New(flags)
+			ws.Tops = topsOf(args)
 			if cf.showSettings {
 				return showSettings(cmd.OutOrStdout(), ws.Finder(), args)
 			}

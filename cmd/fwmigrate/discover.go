@@ -313,3 +313,24 @@ func walkConfigs(dir string, emit func(found)) {
 		walk(ln.path, target, ln.rel, ln.gi, true, ln.via)
 	}
 }
+
+// topsOf are the folders the run was given (a file's folder for a file),
+// absolute: outside a git work tree, what a project reads is confined to
+// the one holding it (workspace.Workspace.Tops).
+func topsOf(args []string) []string {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	var out []string
+	for _, a := range args {
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			continue
+		}
+		if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+			abs = filepath.Dir(abs)
+		}
+		out = append(out, abs)
+	}
+	return out
+}
