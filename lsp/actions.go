@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/fix"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -141,7 +140,7 @@ func (s *Server) fixEdit(res *checked, d *rules.Diagnostic, snap snapshot) (edit
 // ranges in before.
 func textEdits(before, after []byte) []TextEdit {
 	lines := ast.NewLines(before)
-	edits := udiff.Strings(string(before), string(after))
+	edits := rewrite.Edits(before, after)
 	out := make([]TextEdit, 0, len(edits))
 	for _, e := range edits {
 		out = append(out, TextEdit{Range: Range{Start: position(lines, e.Start), End: position(lines, e.End)}, NewText: e.New})

@@ -8,6 +8,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -22,7 +23,12 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 	if bytes.Equal(old, content) {
 		return nil
 	}
-	theirs := udiff.Bytes(old, content)
+	theirs := rewrite.Edits(old, content)
+	// The merge below trusts theirs to give content byte for byte: prove
+	// it, so that no drift of a diff ever writes a shifted edit.
+	if got, err := udiff.ApplyBytes(old, theirs); err != nil || !bytes.Equal(got, content) {
+		return fmt.Errorf("%s: the edits could not be computed byte-exactly", path)
+	}
 	if e := p.EditFor(path); e != nil {
 		if !bytes.Equal(e.Old, old) {
 			return fmt.Errorf("%s: changed since the move was planned", path)
