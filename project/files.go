@@ -33,6 +33,8 @@ type tree struct {
 
 	sourcesOnce sync.Once
 	sources     []*Source
+
+	deps depsState // package.json, lockfile, node_modules, Node places, CI files (packages.go)
 }
 
 type stat struct {
