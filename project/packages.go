@@ -3,20 +3,15 @@ package project
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
-	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // What the project depends on and what is installed: package.json's
@@ -372,58 +367,22 @@ func (p *Project) installed(name string) *Installed {
 	return in
 }
 
-// readConfined reads a file of the project with its symlinks resolved
-// inside the project's real root (a link out of it is an error, and so is
-// any file not regular or larger than limit). overlay says whether an
-// editor's buffer may stand for the file (package.json: yes; what a package
-// manager writes: no).
+// readConfined reads a file of the project, refusing one that leads out of
+// the checkout (Readable) and any file not regular or larger than limit.
+// overlay says whether an editor's buffer may stand for the file
+// (package.json: yes; what a package manager writes: no).
 func (p *Project) readConfined(path string, limit int64, overlay bool) ([]byte, error) {
 	if overlay && p.overlay != nil {
 		if src, ok := p.overlay(path); ok {
 			return src, binaryErr(src)
 		}
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
+	if err := p.Readable(path); err != nil {
 		return nil, err
 	}
-	root := p.RealRoot
-	if root == "" {
-		root = realRoot(p.Root)
-	}
-	if !pathx.Within(real, root) {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("a symlink to %s, outside the project: not read", real)}
-	}
-	src, err := readLimited(real, limit)
+	src, err := readLimited(path, limit)
 	if err == nil {
 		err = binaryErr(src)
 	}
 	return src, err
-}
-
-// readLimited is ReadSource with another limit.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file but %s", fileKind(info.Mode()))}
-	}
-	if info.Size() > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d bytes, more than the %d fwmigrate reads", info.Size(), limit)}
-	}
-	src, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(src)) > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d bytes fwmigrate reads", limit)}
-	}
-	return src, nil
 }

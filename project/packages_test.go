@@ -138,7 +138,8 @@ export default defineFwConfig({})
 }
 
 // TestPackagesConfined: node_modules entries that are symlinks out of the
-// project, names with path tricks and FIFOs are not read.
+// checkout (app/ is a git work tree), names with path tricks and FIFOs
+// are not read.
 func TestPackagesConfined(t *testing.T) {
 	dir := writeArchive(t, `
 -- outside/fw/package.json --
@@ -149,6 +150,8 @@ export default defineFwConfig({})
 {"dependencies": {"fw": "^3.12.0", "../outside/fw": "1", "@fw/kit": "^3"}}
 -- app/package-lock.json --
 {"lockfileVersion": 3, "packages": {"node_modules/fw": {"version": "3.12.0"}}}
+-- app/.git/HEAD --
+ref: refs/heads/main
 `)
 	app := filepath.Join(dir, "app")
 	if err := os.MkdirAll(filepath.Join(app, "node_modules", "@fw", "kit"), 0o755); err != nil {

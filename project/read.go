@@ -21,7 +21,11 @@ const MaxSourceSize = 32 << 20
 // FIFO, a device, a socket or a directory given as a config is an error at
 // once instead of a hang or an endless read, and refuses files larger than
 // MaxSourceSize.
-func ReadSource(path string) ([]byte, error) {
+func ReadSource(path string) ([]byte, error) { return readLimited(path, MaxSourceSize) }
+
+// readLimited is ReadSource with another size limit (a lockfile's is
+// larger).
+func readLimited(path string, limit int64) ([]byte, error) {
 	// O_NONBLOCK makes opening a FIFO return at once; reads of regular files
 	// ignore it.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -36,28 +40,19 @@ func ReadSource(path string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file but %s", fileKind(info.Mode()))}
 	}
-	if info.Size() > MaxSourceSize {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d MB, larger than the %d MB fwmigrate reads", info.Size()>>20, MaxSourceSize>>20)}
+	if info.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d MB, larger than the %d MB fwmigrate reads", info.Size()>>20, limit>>20)}
 	}
 	// Read one byte past the size seen, so that a file growing while it is
 	// read is still bounded.
-	buf := make([]byte, 0, info.Size()+1)
-	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if len(buf) == cap(buf) {
-			if len(buf) > MaxSourceSize {
-				return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", MaxSourceSize>>20)}
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
+	src, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
+	if int64(len(src)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", limit>>20)}
+	}
+	return src, nil
 }
 
 // readFile reads a source or text file of the project: the overlay's text
