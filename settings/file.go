@@ -36,6 +36,15 @@ type File struct {
 	Framework      int    // 0 when not set
 	Overrides      []Override
 	Baseline       string // absolute, "" when not set
+
+	// Extends are the settings files this one builds on, absolute, in
+	// the order written (see Finder.extend for how they combine).
+	Extends []string
+
+	extendsAt []int             // offset of each Extends entry in src
+	extendsAs []string          // each Extends entry as written
+	src       []byte            // the text, for the position of an extends error
+	from      map[string]string // key -> Name of the file it comes from, once extended
 }
 
 // RuleSeverity sets the severity of the rules a selector names; Severity
@@ -49,6 +58,9 @@ type RuleSeverity struct {
 // (doublestar globs relative to the settings file's directory; a pattern
 // without a slash matches a file's name in any directory).
 type Override struct {
+	// Dir is the directory of the settings file that holds the override:
+	// its globs are relative to it, also when another file extends it.
+	Dir      string
 	Files    []string
 	Ignore   []string
 	Severity []RuleSeverity
@@ -57,7 +69,7 @@ type Override struct {
 // keys lists the settings a file may hold, for the "did you mean" of an
 // unknown key; the schema test checks that fwmigrate.schema.json lists
 // the same.
-var keys = []string{"$schema", "select", "ignore", "severity", "failOn", "framework", "overrides", "baseline"}
+var keys = []string{"$schema", "extends", "select", "ignore", "severity", "failOn", "framework", "overrides", "baseline"}
 
 var overrideKeys = []string{"files", "ignore", "severity"}
 
@@ -77,7 +89,7 @@ func parseFile(path string, src []byte) (f *File, ok bool, err error) {
 		text = append([]byte("   "), src[3:]...)
 	}
 	dir, _ := filepath.Abs(filepath.Dir(path))
-	f = &File{Path: path, Dir: dir, Name: path}
+	f = &File{Path: path, Dir: dir, Name: path, src: src}
 	fail := func(err error) (*File, bool, error) {
 		return nil, true, located(path, src, err)
 	}
@@ -139,8 +151,13 @@ func parseFile(path string, src []byte) (f *File, ok bool, err error) {
 			} else {
 				f.Framework = int(v.num[0] - '0')
 			}
+		case "extends":
+			err = f.extends(v)
 		case "overrides":
 			f.Overrides, err = overrides(v)
+			for i := range f.Overrides {
+				f.Overrides[i].Dir = dir
+			}
 		case "baseline":
 			if err = wantString(v); err == nil {
 				if v.str == "" {
@@ -156,6 +173,28 @@ func parseFile(path string, src []byte) (f *File, ok bool, err error) {
 		}
 	}
 	return f, true, nil
+}
+
+// extends reads the extends setting: a path or an array of paths of
+// settings files (fwmigrate.json, another .json file, or a package.json
+// with a "fwmigrate" key), relative to this file.
+func (f *File) extends(v *value) error {
+	list := []*value{v}
+	if v.kind == 'a' {
+		list = v.elem
+	}
+	for _, e := range list {
+		if e.kind != 's' || e.str == "" {
+			return errAt(e.off, "extends must be the path of a settings file (such as \"../../fwmigrate.json\") or an array of them, not %s", describe(e))
+		}
+		if !strings.HasSuffix(e.str, ".json") {
+			return errAt(e.off, "extends names a settings file, a .json file: %q is not one", e.str)
+		}
+		f.Extends = append(f.Extends, filepath.Join(f.Dir, filepath.FromSlash(e.str)))
+		f.extendsAt = append(f.extendsAt, e.off)
+		f.extendsAs = append(f.extendsAs, e.str)
+	}
+	return nil
 }
 
 func unknownKey(m member, where string, known []string) error {

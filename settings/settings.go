@@ -22,7 +22,9 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
@@ -75,6 +77,9 @@ func resolve(f *File, fl Flags) *Resolved {
 		set := func(key string, ok bool) {
 			if ok {
 				r.From[key] = f.Name
+				if n := f.from[key]; n != "" {
+					r.From[key] = n
+				}
 			}
 		}
 		r.Select, r.Ignore = f.Select, f.Ignore
@@ -202,10 +207,9 @@ func (r *Resolved) overridesFor(file string) []int {
 	if m, ok := r.matched[file]; ok {
 		return m
 	}
-	rel := relTo(r.File.Dir, file)
 	m := []int{}
 	for i, o := range r.overrides {
-		if matchFiles(o.Files, rel) {
+		if matchFiles(o.Files, relTo(o.Dir, file)) {
 			m = append(m, i)
 		}
 	}
@@ -332,7 +336,9 @@ func (fd *Finder) own(dir string) *found {
 	var f *File
 	for _, name := range []string{FileName, "package.json"} {
 		p := filepath.Join(dir, name)
-		src, err := os.ReadFile(p)
+		// ReadSource: a FIFO or device named fwmigrate.json is an error,
+		// not a hang.
+		src, err := project.ReadSource(p)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || name == "package.json" && errors.Is(err, fs.ErrPermission) {
 				continue
@@ -358,5 +364,137 @@ func (fd *Finder) own(dir string) *found {
 	if f == nil {
 		return nil
 	}
+	f, err := extend(f, nil)
+	if err != nil {
+		return &found{err: err}
+	}
 	return &found{file: f}
+}
+
+// maxExtends bounds a chain of settings files that extend each other.
+const maxExtends = 16
+
+// extend returns f combined with the files it extends (their own extends
+// first), as one File: biome's and eslint's way for nested settings.
+//   - select, failOn, framework and baseline: f's own when it sets them,
+//     else the last extended file's that does;
+//   - ignore: the union of all (a package keeps ignoring what the root
+//     ignores);
+//   - severity and overrides: the extended files' first, then f's, so that
+//     f's win; each override's globs stay relative to its own file.
+//
+// chain holds the files being extended, for cycles. An extended file must
+// lie in the git work tree of the file that names it (when it is in one).
+func extend(f *File, chain []string) (*File, error) {
+	if len(f.Extends) == 0 {
+		return f, nil
+	}
+	chain = append(chain, f.Path)
+	fail := func(i int, format string, args ...any) (*File, error) {
+		return nil, located(f.Name, f.src, errAt(f.extendsAt[i], format, args...))
+	}
+	if len(chain) > maxExtends {
+		return fail(0, "settings files extend each other more than %d deep", maxExtends)
+	}
+	out := &File{Path: f.Path, Dir: f.Dir, Name: f.Name, from: map[string]string{}}
+	for i, path := range f.Extends {
+		as := f.extendsAs[i]
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fail(i, "extends %s: no such file", as)
+		}
+		if top := ignore.RepoTop(f.Dir); top != f.Dir || hasGit(top) {
+			if !pathx.Within(real, realDir(top)) {
+				return fail(i, "extends %s: outside the git work tree (%s): not read", as, pathx.Display(top))
+			}
+		}
+		for _, c := range chain {
+			if c == path || c == real {
+				return fail(i, "extends %s: a cycle (%s)", as, strings.Join(displayAll(append(chain, path)), " -> "))
+			}
+		}
+		src, err := project.ReadSource(path)
+		if err != nil {
+			return fail(i, "extends %s: %v", as, err)
+		}
+		base, ok, err := parseFile(pathx.Display(path), src)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return fail(i, "extends %s: it holds no settings (a package.json without a %q key)", as, PackageKey)
+		}
+		base.Path = path
+		if base, err = extend(base, chain); err != nil {
+			return nil, err
+		}
+		out.merge(base)
+	}
+	out.merge(f)
+	out.Extends = f.Extends
+	return out, nil
+}
+
+// merge lays g's settings over f's (see extend).
+func (f *File) merge(g *File) {
+	// from records where a key's value comes from; for the lists that add
+	// up, every file that adds to them.
+	from := func(key string, adds bool) {
+		n := g.from[key]
+		if n == "" {
+			n = g.Name
+		}
+		if adds && f.from[key] != "" {
+			n = f.from[key] + " + " + n
+		}
+		f.from[key] = n
+	}
+	if g.Select != nil {
+		f.Select = g.Select
+		from("select", false)
+	}
+	if g.Ignore != nil {
+		f.Ignore = append(append([]string{}, f.Ignore...), g.Ignore...)
+		from("ignore", true)
+	}
+	if g.Severity != nil {
+		f.Severity = append(append([]RuleSeverity{}, f.Severity...), g.Severity...)
+		from("severity", true)
+	}
+	if g.Overrides != nil {
+		f.Overrides = append(append([]Override{}, f.Overrides...), g.Overrides...)
+		from("overrides", true)
+	}
+	if g.FailOn != "" {
+		f.FailOn = g.FailOn
+		from("failOn", false)
+	}
+	if g.Framework != 0 {
+		f.Framework = g.Framework
+		from("framework", false)
+	}
+	if g.Baseline != "" {
+		f.Baseline = g.Baseline
+		from("baseline", false)
+	}
+}
+
+func hasGit(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+func realDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+func displayAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = pathx.Display(p)
+	}
+	return out
 }

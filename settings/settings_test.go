@@ -84,7 +84,7 @@ func TestErrorsHavePositions(t *testing.T) {
 		{"{\"failOn\": \"warn\"}", `fwmigrate.json:1:12: failOn must be one of info, warning, error, never, not "warn"`},
 		{"{\"select\": [], \"select\": []}", `fwmigrate.json:1:16: "select" is set twice`},
 		{"{\"a\": 1", `fwmigrate.json:1:8: invalid JSON: unexpected end of the file`},
-		{"\uFEFF{\"zzz\": 1}", `fwmigrate.json:1:2: "zzz" is not a setting (known: $schema, select, ignore, severity, failOn, framework, overrides, baseline)`},
+		{"\uFEFF{\"zzz\": 1}", `fwmigrate.json:1:2: "zzz" is not a setting (known: $schema, extends, select, ignore, severity, failOn, framework, overrides, baseline)`},
 	} {
 		_, _, err := parseFile("fwmigrate.json", []byte(c.text))
 		if err == nil || err.Error() != c.want {

@@ -32,6 +32,13 @@ func showSettings(w io.Writer, finder *settings.Finder, args []string) error {
 		file := "none (no fwmigrate.json, no \"fwmigrate\" key in a package.json, from here upwards)"
 		if res.File != nil {
 			file = text.Escape(res.File.Name)
+			if len(res.File.Extends) > 0 {
+				var ext []string
+				for _, e := range res.File.Extends {
+					ext = append(ext, text.Escape(pathx.Display(e)))
+				}
+				file += ", extending " + strings.Join(ext, ", ")
+			}
 		}
 		fmt.Fprintf(&b, "  settings file: %s\n", file)
 		row := func(key, value string) {
