@@ -83,7 +83,7 @@ func TestEnvSuppression(t *testing.T) {
 		t.Fatal("no suppression")
 	}
 	next := applyEdits(text, a.Edit.Changes[uri])
-	if next != "# fwmigrate-ignore FW403: <reason>\nFW_PUBLIC_APIBASE=x\n" {
+	if next != "# fwmigrate-ignore FW403\nFW_PUBLIC_APIBASE=x\n" {
 		t.Fatalf("suppressed:\n%s", next)
 	}
 	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: next}}})
@@ -188,18 +188,18 @@ func TestCodeSuppression(t *testing.T) {
 	uri := c.open(filepath.Join(dir, "app/pages/index.vue"), vue)
 	pub := c.waitDiags(uri, version(1))
 	// A script line.
-	next := strings.Replace(vue, "const title", "// fwmigrate-ignore FW606: <reason>\nconst title", 1)
+	next := strings.Replace(vue, "const title", "// fwmigrate-ignore FW606\nconst title", 1)
 	pub = suppress(uri, pub, "FW606", 4, vue, next)
 	if at(pub, "FW606", 4) != nil || at(pub, "FW606", 5) != nil || at(pub, "FW606", 9) == nil {
 		t.Fatalf("after the script's suppression: %+v", pub.Diagnostics)
 	}
 	// A template line, then a second code on it, added to the comment.
-	vue, next = next, strings.Replace(next, "    <p v-if", "    <!-- fwmigrate-ignore FW601: <reason> -->\n    <p v-if", 1)
+	vue, next = next, strings.Replace(next, "    <p v-if", "    <!-- fwmigrate-ignore FW601 -->\n    <p v-if", 1)
 	pub = suppress(uri, pub, "FW601", 9, vue, next)
 	if at(pub, "FW601", 10) != nil || at(pub, "FW606", 10) == nil {
 		t.Fatalf("after the template's suppression: %+v", pub.Diagnostics)
 	}
-	vue, next = next, strings.Replace(next, "FW601: <reason> -->", "FW601, FW606: <reason> -->", 1)
+	vue, next = next, strings.Replace(next, "FW601 -->", "FW601, FW606 -->", 1)
 	pub = suppress(uri, pub, "FW606", 10, vue, next)
 	// What is left: the finding in the multi-line start tag, which gets
 	// no suppression.
@@ -212,7 +212,7 @@ func TestCodeSuppression(t *testing.T) {
 	uri = c.open(filepath.Join(dir, "app/composables/title.ts"), ts)
 	pub = c.waitDiags(uri, version(1))
 	noSuppression(uri, pub, "FW606", 4)
-	pub = suppress(uri, pub, "FW606", 5, ts, strings.Replace(ts, "  return", "  // fwmigrate-ignore FW606: <reason>\n  return", 1))
+	pub = suppress(uri, pub, "FW606", 5, ts, strings.Replace(ts, "  return", "  // fwmigrate-ignore FW606\n  return", 1))
 	if len(pub.Diagnostics) != 1 || at(pub, "FW606", 4) == nil {
 		t.Fatalf("after the script file's suppression: %+v", pub.Diagnostics)
 	}
@@ -228,7 +228,7 @@ func TestCodeSuppression(t *testing.T) {
 	}
 	text := "{\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n"
 	next = applyEdits(text, a.Edit.Changes[uri])
-	if next != "{\n  // fwmigrate-ignore FW211: <reason>\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n" {
+	if next != "{\n  // fwmigrate-ignore FW211\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n" {
 		t.Fatalf("tsconfig.json suppressed as\n%s", next)
 	}
 	c.open(tsconfig, next)
@@ -250,7 +250,7 @@ func TestSuppressForms(t *testing.T) {
 		ok         int    // with want "", a line that gets one
 	}{
 		{"a.ts", "const r = useRoute()\r\nif (r) {\r\n\tr.meta.name\r\n}\r\n", 3,
-			"const r = useRoute()\r\nif (r) {\r\n\t// fwmigrate-ignore FW606: <reason>\r\n\tr.meta.name\r\n}\r\n", 0},
+			"const r = useRoute()\r\nif (r) {\r\n\t// fwmigrate-ignore FW606\r\n\tr.meta.name\r\n}\r\n", 0},
 		{"b.ts", "const r = useRoute()\n  /* fwmigrate-ignore FW601 */\n  r.meta.name\n", 3,
 			"const r = useRoute()\n  /* fwmigrate-ignore FW601, FW606 */\n  r.meta.name\n", 0},
 		{"c.ts", "const r = useRoute()\nconst s = 'x' + `\n// fwmigrate-ignore FW601\n${r.meta.name}`\n", 4, "", 2},

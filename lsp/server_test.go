@@ -98,7 +98,7 @@ func TestSession(t *testing.T) {
 
 	// The suppression comment, on the text the action was made for.
 	suppressed := applyEdits(shopConfig, suppress.Edit.Changes[uri])
-	if !strings.Contains(suppressed, "\n  // fwmigrate-ignore FW107: <reason>\n  app: { head:") {
+	if !strings.Contains(suppressed, "\n  // fwmigrate-ignore FW107\n  app: { head:") {
 		t.Errorf("suppression:\n%s", suppressed)
 	}
 	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 3}, ContentChanges: []TextDocumentContentChangeEvent{{Text: suppressed}}})

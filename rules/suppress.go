@@ -19,7 +19,8 @@ import (
 // template) and in tsconfig.json, and `# fwmigrate-ignore CODE` lines in
 // .env files drop the diagnostics on the line they cover; one that drops
 // nothing is reported (FW903). A comment standing first on its line covers
-// the next line; any other covers its own. This file is the one home of
+// the next line; any other covers its own. `fwmigrate-ignore-file CODE`
+// covers its whole file, wherever it stands. This file is the one home of
 // that grammar and placement: the check reads the comments here, and
 // SuppressEdit writes one for the editor's action.
 
@@ -38,11 +39,14 @@ type suppression struct {
 	// codesEnd is the offset just after its last code (after its marker
 	// when it has none): where SuppressEdit adds another.
 	codesEnd int
+	// whole says it is a `fwmigrate-ignore-file` comment: it covers every
+	// line of its file, wherever it stands.
+	whole bool
 }
 
 const suppressMarker = "fwmigrate-ignore"
 
-var suppressRE = regexp.MustCompile(`fwmigrate-ignore(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
+var suppressRE = regexp.MustCompile(`^fwmigrate-ignore(-file)?(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
 
 // suppressions finds the fwmigrate-ignore comments of the config and the
 // .env files.
@@ -190,18 +194,21 @@ func parseSuppression(text string, marker int) *suppression {
 	if m == nil {
 		return nil
 	}
-	s := &suppression{used: map[string]bool{}, codesEnd: marker + m[0] + len(suppressMarker)}
-	if m[2] >= 0 {
-		codes := text[m[2]:m[3]]
+	s := &suppression{used: map[string]bool{}, codesEnd: marker + m[0] + len(suppressMarker), whole: m[2] >= 0}
+	if s.whole {
+		s.codesEnd = marker + m[3]
+	}
+	if m[4] >= 0 {
+		codes := text[m[4]:m[5]]
 		s.codes = strings.FieldsFunc(codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		// A trailing comma is no code: the next one goes before it.
-		s.codesEnd = marker + m[2] + len(strings.TrimRight(codes, ", \t"))
+		s.codesEnd = marker + m[4] + len(strings.TrimRight(codes, ", \t"))
 	}
 	return s
 }
 
 func (s *suppression) covers(d *Diagnostic) (string, bool) {
-	if d.File != s.file || d.Line != s.line {
+	if d.File != s.file || d.Line != s.line && !s.whole {
 		return "", false
 	}
 	if len(s.codes) == 0 {
@@ -231,7 +238,12 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 		line int
 	}
 	byLine := map[fileLine][]*suppression{}
+	byFile := map[string][]*suppression{} // the fwmigrate-ignore-file ones
 	for _, s := range sups {
+		if s.whole {
+			byFile[s.file] = append(byFile[s.file], s)
+			continue
+		}
 		k := fileLine{s.file, s.line}
 		byLine[k] = append(byLine[k], s)
 	}
@@ -239,7 +251,7 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 	for _, d := range diags {
 		suppressed := false
 		if Suppressible(d.Code) {
-			for _, s := range byLine[fileLine{d.File, d.Line}] {
+			for _, s := range append(byLine[fileLine{d.File, d.Line}], byFile[d.File]...) {
 				if c, ok := s.covers(d); ok {
 					s.used[strings.ToUpper(c)] = true
 					suppressed = true
@@ -281,6 +293,9 @@ func applySuppressions(p *project.Project, diags []*Diagnostic, opts Options, ot
 		d.Line, d.Column, d.ColumnUTF16 = s.at.Line, s.at.Column, s.at.ColumnUTF16
 		d.EndLine, d.EndColumn, d.EndColumnUTF16 = s.at.Line, s.at.Column, s.at.ColumnUTF16
 		d.Notes = []string{"nothing on the covered line was reported for it; remove it or correct the code"}
+		if s.whole {
+			d.Notes = []string{"nothing in this file was reported for it; remove it or correct the code"}
+		}
 		kept = append(kept, d)
 	}
 	return kept
@@ -350,7 +365,7 @@ func SuppressEdit(p *project.Project, d *Diagnostic, path string) (edit Insertio
 	if prev := d.Line - 1; prev >= 1 && bytes.Contains(text[lines.Offset(prev, 1):start], []byte(suppressMarker)) {
 		var above *suppression
 		for _, s := range f.suppressions() {
-			if s.at.Line == prev && s.own && takes(opener, s.opener) {
+			if s.at.Line == prev && s.own && !s.whole && takes(opener, s.opener) {
 				above = s
 				break
 			}
@@ -378,7 +393,7 @@ func SuppressEdit(p *project.Project, d *Diagnostic, path string) (edit Insertio
 		if opener == "<!--" {
 			closer = " -->"
 		}
-		edit.Offset, edit.Text = start, string(text[start:indent])+opener+" "+suppressMarker+" "+d.Code+": <reason>"+closer+eol
+		edit.Offset, edit.Text = start, string(text[start:indent])+opener+" "+suppressMarker+" "+d.Code+closer+eol
 	}
 	next := make([]byte, 0, len(text)+len(edit.Text))
 	next = append(append(append(next, text[:edit.Offset]...), edit.Text...), text[edit.Offset:]...)

@@ -33,9 +33,9 @@ func TestSuppressEdit(t *testing.T) {
 	}{
 		// The config.
 		{"config new", "fw.config.ts", "export default defineFwConfig({\n  dir: {\n    static: 'public',\n  },\n})\n", "FW107", 3,
-			"export default defineFwConfig({\n  dir: {\n    // fwmigrate-ignore FW107: <reason>\n    static: 'public',\n  },\n})\n"},
+			"export default defineFwConfig({\n  dir: {\n    // fwmigrate-ignore FW107\n    static: 'public',\n  },\n})\n"},
 		{"config new CRLF", "fw.config.ts", "export default defineFwConfig({\r\n\tssr: false,\r\n})\r\n", "FW301", 2,
-			"export default defineFwConfig({\r\n\t// fwmigrate-ignore FW301: <reason>\r\n\tssr: false,\r\n})\r\n"},
+			"export default defineFwConfig({\r\n\t// fwmigrate-ignore FW301\r\n\tssr: false,\r\n})\r\n"},
 		{"config add", "fw.config.ts", "export default defineFwConfig({\n  dir: {\n    // fwmigrate-ignore FW302: why\n    static: 'public',\n  },\n})\n", "FW107", 4,
 			"export default defineFwConfig({\n  dir: {\n    // fwmigrate-ignore FW302, FW107: why\n    static: 'public',\n  },\n})\n"},
 		{"config add block", "fw.config.ts", "export default defineFwConfig({\n  /* fwmigrate-ignore FW302, */\n  ssr: false,\n})\n", "FW301", 3,
@@ -48,7 +48,7 @@ func TestSuppressEdit(t *testing.T) {
 
 		// A .env file.
 		{"env new", ".env", "FW_PUBLIC_APIBASE=x\n", "FW403", 1,
-			"# fwmigrate-ignore FW403: <reason>\nFW_PUBLIC_APIBASE=x\n"},
+			"# fwmigrate-ignore FW403\nFW_PUBLIC_APIBASE=x\n"},
 		{"env add", ".env", "A=1\n  # fwmigrate-ignore FW506 FW405: why\nFW_PUBLIC_APIBASE=x\n", "FW403", 3,
 			"A=1\n  # fwmigrate-ignore FW506 FW405, FW403: why\nFW_PUBLIC_APIBASE=x\n"},
 		{"env every rule above", ".env", "# fwmigrate-ignore\nFW_PUBLIC_APIBASE=x\n", "FW403", 2, ""},
@@ -56,13 +56,13 @@ func TestSuppressEdit(t *testing.T) {
 
 		// tsconfig.json.
 		{"tsconfig new", "tsconfig.json", "{\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n", "FW211", 2,
-			"{\n  // fwmigrate-ignore FW211: <reason>\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n"},
+			"{\n  // fwmigrate-ignore FW211\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n"},
 		{"tsconfig add", "tsconfig.json", "{\n  // fwmigrate-ignore FW301: r\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n", "FW211", 3,
 			"{\n  // fwmigrate-ignore FW301, FW211: r\n  \"extends\": \"./.fw/tsconfig.json\"\n}\n"},
 
 		// A script file.
 		{"script new", "app/composables/a.ts", "const r = useRoute()\nif (r) {\n\tr.meta.name\n}\n", "FW606", 3,
-			"const r = useRoute()\nif (r) {\n\t// fwmigrate-ignore FW606: <reason>\n\tr.meta.name\n}\n"},
+			"const r = useRoute()\nif (r) {\n\t// fwmigrate-ignore FW606\n\tr.meta.name\n}\n"},
 		{"script add block", "app/composables/a.ts", "const r = useRoute()\n  /* fwmigrate-ignore FW601 */\n  r.meta.name\n", "FW606", 3,
 			"const r = useRoute()\n  /* fwmigrate-ignore FW601, FW606 */\n  r.meta.name\n"},
 		{"script template literal", "app/composables/a.ts", "const r = useRoute()\nconst s = `\n${r.meta.name}`\n", "FW606", 3, ""},
@@ -72,11 +72,11 @@ func TestSuppressEdit(t *testing.T) {
 
 		// A .vue file's script and template.
 		{"vue script new", "app/pages/index.vue", vueScript + "const t = route.meta.name\n</script>\n", "FW606", 3,
-			vueScript + "// fwmigrate-ignore FW606: <reason>\nconst t = route.meta.name\n</script>\n"},
+			vueScript + "// fwmigrate-ignore FW606\nconst t = route.meta.name\n</script>\n"},
 		{"vue script every rule above", "app/pages/index.vue", vueScript + "// fwmigrate-ignore\nconst t = route.meta.name\n</script>\n", "FW606", 4, ""},
 		{"vue outside the blocks", "app/pages/index.vue", "<script setup>const n = useRoute().meta.name\n</script>\n", "FW606", 1, ""},
 		{"vue template new", "app/pages/index.vue", vueScript + "</script>\n<template>\n  <p>{{ route.meta.name }}</p>\n</template>\n", "FW606", 5,
-			vueScript + "</script>\n<template>\n  <!-- fwmigrate-ignore FW606: <reason> -->\n  <p>{{ route.meta.name }}</p>\n</template>\n"},
+			vueScript + "</script>\n<template>\n  <!-- fwmigrate-ignore FW606 -->\n  <p>{{ route.meta.name }}</p>\n</template>\n"},
 		{"vue template add", "app/pages/index.vue", vueScript + "</script>\n<template>\n  <!-- fwmigrate-ignore FW601: r -->\n  <p>{{ route.meta.name }}</p>\n</template>\n", "FW606", 6,
 			vueScript + "</script>\n<template>\n  <!-- fwmigrate-ignore FW601, FW606: r -->\n  <p>{{ route.meta.name }}</p>\n</template>\n"},
 		{"vue template script-form above", "app/pages/index.vue", vueScript + "</script>\n<template>\n  // fwmigrate-ignore FW601\n  <p>{{ route.meta.name }}</p>\n</template>\n", "FW606", 6, ""},
