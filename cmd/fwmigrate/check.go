@@ -87,6 +87,7 @@ type checkFlags struct {
 	statistics, quiet     bool
 	output                string
 	fix                   bool
+	unsafe, dryRun        bool // with --fix only
 }
 
 func newCheckCmd() *cobra.Command {
@@ -130,6 +131,11 @@ Suppress a finding with a comment on its line or the line above:
 			}
 			if cf.fix {
 				return runFix(cmd, args, filter, flags, cf)
+			}
+			for _, name := range []string{"unsafe", "dry-run"} {
+				if cmd.Flags().Changed(name) {
+					return usageError{fmt.Errorf("--%s goes with --fix (or 'fwmigrate apply')", name)}
+				}
 			}
 			if !contains(formats, cf.format) {
 				return usageError{fmt.Errorf("--format must be one of %s, not %q", strings.Join(formats, ", "), cf.format)}
@@ -213,6 +219,8 @@ Suppress a finding with a comment on its line or the line above:
 	cmd.Flags().BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only, without the summary")
 	cmd.Flags().StringVarP(&cf.output, "output-file", "o", "", "write the report to this file instead of the standard output")
 	cmd.Flags().BoolVar(&cf.fix, "fix", false, "apply the safe fixes: the same as 'fwmigrate apply --to=4'")
+	cmd.Flags().BoolVar(&cf.unsafe, "unsafe", false, "with --fix: apply the unsafe fixes too (apply --unsafe)")
+	cmd.Flags().BoolVar(&cf.dryRun, "dry-run", false, "with --fix: print the patch, write nothing (apply --dry-run)")
 	completeValues(cmd, "format", formats...)
 	completeValues(cmd, "color", "auto", "always", "never")
 	completeValues(cmd, "fail-on", settings.FailOnValues...)
@@ -231,7 +239,7 @@ func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings
 	if cf.format != "text" && cf.format != "json" {
 		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text or json, not %q", cf.format)}
 	}
-	o := migrate.Options{Layout: migrate.LayoutMove}
+	o := migrate.Options{Layout: migrate.LayoutMove, Unsafe: cf.unsafe, DryRun: cf.dryRun}
 	return applyRun(cmd, args, filter, flags, o, cf.format)
 }
 
