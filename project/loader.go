@@ -14,6 +14,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/semver"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -591,6 +592,13 @@ func (l *Loader) fill(p *Project, e *entry, base int) {
 	}
 	if p.Framework != 0 {
 		p.FrameworkSource = "package.json"
+	} else if d := p.fwDep(); d != nil && d.Installed != nil {
+		// A range that names no major ("latest", "*", ">=3"): the
+		// version installed (node_modules, else the lockfile) says.
+		if v, err := semver.Parse(d.Installed.Version); err == nil && v.Major >= 2 {
+			p.Framework = int(v.Major)
+			p.FrameworkSource = fmt.Sprintf("package.json: %q names no major, and %s has %s", d.Range, d.Installed.Source, d.Installed.Version)
+		}
 	}
 	p.Env = l.loadEnvFiles(p.Root, filepath.Dir(p.ConfigDisplay))
 	p.TSConfig = l.loadText(p.Root, filepath.Dir(p.ConfigDisplay), "tsconfig.json")

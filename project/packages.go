@@ -386,3 +386,13 @@ func (p *Project) readConfined(path string, limit int64, overlay bool) ([]byte, 
 	}
 	return src, err
 }
+
+// fwDep is the framework's dependency in package.json, nil when there is
+// none (or package.json cannot be read).
+func (p *Project) fwDep() *Dep {
+	ps := p.Packages()
+	if ps == nil {
+		return nil
+	}
+	return ps.Dep(compat.FrameworkPackage)
+}

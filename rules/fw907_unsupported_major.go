@@ -54,7 +54,7 @@ func unsupportedMajor(p *project.Project) *Diagnostic {
 	switch {
 	case p.Framework == 2:
 		why = "the fw dependency of package.json is major 2"
-		if src := p.FrameworkSource; src != "" && src != "package.json" {
+		if src := p.FrameworkSource; src != "" && !strings.HasPrefix(src, "package.json") {
 			why = "major 2, from " + src
 		}
 	case p.Framework != 0:

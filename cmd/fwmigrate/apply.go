@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -206,11 +207,15 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 }
 
 func frameworkText(r *migrate.Result) string {
-	switch r.FrameworkFrom {
-	case "":
-		return "framework major unknown (package.json pins none: no fw dependency, or a range such as `latest`; no --framework): treated as 3"
+	if r.FrameworkFrom != "" {
+		return fmt.Sprintf("framework major %d (from %s)", r.Framework, text.Escape(r.FrameworkFrom))
 	}
-	return fmt.Sprintf("framework major %d (from %s)", r.Framework, r.FrameworkFrom)
+	if r.Project != nil {
+		if d := r.Project.Packages().Dep(compat.FrameworkPackage); d != nil {
+			return fmt.Sprintf("framework major unknown (package.json's %s range %s names no major, and neither node_modules nor a lockfile says which version is installed; no --framework): treated as 3", compat.FrameworkPackage, text.Escape(strconv.Quote(d.Range)))
+		}
+	}
+	return "framework major unknown (package.json has no " + compat.FrameworkPackage + " dependency; no --framework): treated as 3"
 }
 
 // applyState is what happened to one project, for the report's wording.

@@ -336,7 +336,7 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 	par.Each(next, func(f found) {
 		p := loadOne(l, f)
 		ok := check(p, f.only)
-		if ok && p.File != nil && p.FrameworkSource != "package.json" && p.ConfigReal != "" {
+		if ok && p.File != nil && !strings.HasPrefix(p.FrameworkSource, "package.json") && p.ConfigReal != "" {
 			mu.Lock()
 			unknown = append(unknown, found{path: f.path, real: p.ConfigReal, via: f.via, explict: f.explict, only: f.only})
 			mu.Unlock()
