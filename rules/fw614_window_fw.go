@@ -21,8 +21,9 @@ that reads it later (on a client-side navigation, in an event handler, in a
 component set up after the first render) finds undefined. Found: window.__FW__,
 globalThis.__FW__, self.__FW__, window['__FW__'], a bare __FW__ and '__FW__' in
 window in app, module and shared code (window and globalThis as globals, not
-local variables of that name; not at the top level of a plugin's file, which
-runs when the app starts, before the payload is removed), and the inline
+local variables of that name; not at the top level of a plugin's file, the
+app's plugins/ or a module's runtime file that defines a plugin, which runs
+when the app starts, before the payload is removed), and the inline
 scripts of the config's
 app.head.script and of useHead's script entries (innerHTML), which run in the
 page before hydration ends and are reported only.`,
@@ -235,10 +236,18 @@ func inlineScriptSites(f *code.File, n *ast.JSNode) []*site {
 }
 
 // pluginTopLevel reports whether a node with the ancestors up is at the top
-// level of a plugin's file (plugins/, outside any function): that code runs
-// when the app starts, before hydration.
+// level of a plugin's file (outside any function): that code runs when the
+// app starts, before hydration. A plugin's file is one of the app's
+// plugins/, or a module's runtime file that defines a plugin (the module
+// adds it with addPlugin: elk's modules/tauri/runtime/nitro.client.ts).
 func pluginTopLevel(f *code.File, up []*ast.JSNode) bool {
-	if f.Src == nil || f.Src.Role != project.RoleApp || !strings.Contains("/"+f.Rel, "/plugins/") {
+	if f.Src == nil {
+		return false
+	}
+	switch {
+	case f.Src.Role == project.RoleApp && strings.Contains("/"+f.Rel, "/plugins/"):
+	case f.Src.Role == project.RoleModule && strings.Contains("/"+f.Rel, "/runtime/") && bytes.Contains(f.Text, []byte("defineFwPlugin(")):
+	default:
 		return false
 	}
 	for _, n := range up {
