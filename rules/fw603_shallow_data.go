@@ -110,10 +110,11 @@ func mutationOf(u *code.DataUse) (*ast.JSNode, string) {
 	case p.Kind == ast.JSUnary && p.Op == "delete" && p.X == cur && depth > 0:
 		return p, "deletes"
 	case p.Kind == ast.JSCall && p.X == cur && depth > 0 && cur.Kind == ast.JSMember && !cur.Has(ast.FlagComputed) && code.MutatingMethods[cur.Name]:
-		if rendered(u) {
-			// `v-for="r in rows!.sort(byRank)"`, `{{ list.reverse() }}`:
-			// the render reads what the call returns, the sorted array
-			// itself, on both majors.
+		if rendered(u) || computedValue(u.Up[:i+1]) {
+			// `v-for="r in rows!.sort(byRank)"`, `{{ list.reverse() }}`,
+			// `computed(() => rows.value?.sort(byDate))`: the render reads
+			// what the call returns, the sorted array itself, on both
+			// majors.
 			return nil, ""
 		}
 		return p, "changes with `" + cur.Name + "`"
@@ -121,6 +122,42 @@ func mutationOf(u *code.DataUse) (*ast.JSNode, string) {
 		return p, "assigns"
 	}
 	return nil, ""
+}
+
+// computedValue reports whether the last of up (a call) is the value a
+// computed getter returns: `computed(() => list.value.sort(f))`, or
+// `return list.value?.sort(f)` in its body, also as a branch of ?:, ??, ||
+// or &&. The computed's value is the changed array itself, which is what
+// the page reads (shelve's filteredUsers): the same on both majors.
+func computedValue(up []*ast.JSNode) bool {
+	cur := up[len(up)-1]
+	for i := len(up) - 2; i >= 0; i-- {
+		p := up[i]
+		switch {
+		case p.Kind == ast.JSCond && (p.Y == cur || p.Z == cur),
+			p.Kind == ast.JSBinary && (p.Op == "??" || p.Op == "||" || p.Op == "&&") && (p.X == cur || p.Y == cur):
+			cur = p
+			continue
+		case p.Kind == ast.JSReturn && p.X == cur:
+			// The function the return is in.
+			for j := i - 1; j >= 0; j-- {
+				if k := up[j].Kind; k == ast.JSFunction || k == ast.JSArrow {
+					return j > 0 && computedGetter(up[j-1], up[j])
+				}
+			}
+			return false
+		case p.Kind == ast.JSArrow && p.Has(ast.FlagExprBody) && p.Y == cur:
+			return i > 0 && computedGetter(up[i-1], p)
+		}
+		return false
+	}
+	return false
+}
+
+// computedGetter reports whether fn is the getter call passes to
+// computed().
+func computedGetter(call, fn *ast.JSNode) bool {
+	return call.Kind == ast.JSCall && ast.MemberPath(call.X) == "computed" && len(call.List) > 0 && call.List[0] == fn
 }
 
 // rendered reports whether a use in a template is read by the render (an
