@@ -102,6 +102,11 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 	if err := plan.verify(OS, false); err != nil {
 		return false, err
 	}
+	// The journal's id tags the temporaries: any tag of its length
+	// checks their names.
+	if err := plan.preflight(newTag()); err != nil {
+		return false, err
+	}
 	j, err := begin(root, config, plan, hook)
 	if err != nil {
 		return false, err

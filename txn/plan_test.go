@@ -159,12 +159,21 @@ type faultyFS struct {
 	n       atomic.Int64 // edits are written concurrently
 	failAt  int64
 	failAll bool
+	// errno is the error given (EACCES when 0); writesOnly makes failAll
+	// fail the writes alone, as a full disk does (renames and removals
+	// still work).
+	errno      syscall.Errno
+	writesOnly bool
 }
 
 func (f *faultyFS) fail(op, path string) error {
 	n := f.n.Add(1)
-	if n == f.failAt || f.failAll && n > f.failAt {
-		return &fs.PathError{Op: op, Path: path, Err: syscall.EACCES}
+	if n == f.failAt || f.failAll && n > f.failAt && (!f.writesOnly || op == "write") {
+		errno := f.errno
+		if errno == 0 {
+			errno = syscall.EACCES
+		}
+		return &fs.PathError{Op: op, Path: path, Err: errno}
 	}
 	return nil
 }
@@ -185,7 +194,7 @@ func (f *faultyFS) Remove(name string) error {
 
 func (f *faultyFS) Rename(oldpath, newpath string) error {
 	if err := f.fail("rename", oldpath); err != nil {
-		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: syscall.EACCES}
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err.(*fs.PathError).Err}
 	}
 	return f.FS.Rename(oldpath, newpath)
 }

@@ -99,6 +99,11 @@ func (p *Plan) Run(x Exec) error {
 	if x.Tag == "" {
 		x.Tag = newTag()
 	}
+	if x.FS == OS {
+		if err := p.preflight(x.Tag); err != nil {
+			return err
+		}
+	}
 	err := p.Forward(x)
 	if err == nil {
 		return nil
@@ -299,8 +304,37 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		}
 		return e.Old, e.New
 	}
+	// needs reads the file first: one that holds its target already is
+	// done, one that holds neither text was changed by someone else (kept
+	// going backward); only a file that holds the text to replace gets a
+	// temporary. So an undo writes nothing beside a file the forward pass
+	// never reached (where that pass failed, a full disk or a folder it
+	// cannot write, it would fail again).
+	staged := make([]bool, len(p.Edits))
+	needs := func(i int, e *Edit) (bool, error) {
+		have, want := texts(e)
+		cur, err := x.FS.ReadFile(at[i])
+		switch {
+		case err != nil:
+			return false, fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+		case bytes.Equal(cur, have):
+			return true, nil
+		case bytes.Equal(cur, want):
+			x.done(edit, i)
+			return false, nil
+		case back && x.changed != nil:
+			x.changed(i)
+			return false, nil
+		}
+		return false, &ChangedError{Path: p.rel(at[i])}
+	}
 	stage := func(i int, e *Edit, sync bool) error {
 		x.hook(edit, i)
+		need, err := needs(i, e)
+		if err != nil || !need {
+			return err
+		}
+		staged[i] = true
 		_, want := texts(e)
 		// The new file takes the permission bits of the one it replaces,
 		// as it is now: never a mode the file did not have, whatever the
@@ -316,6 +350,9 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		return nil
 	}
 	swap := func(i int, e *Edit) error {
+		if !staged[i] {
+			return nil
+		}
 		x.hook(replace, i)
 		have, want := texts(e)
 		err := p.swap(x, at[i], have, want)

@@ -68,6 +68,75 @@ func TestRollback(t *testing.T) {
 	}
 }
 
+// TestRollbackErrnos: the errors a write phase meets on real systems (a
+// full disk, a name too long, a file deleted or replaced by a folder, one
+// created meanwhile) at each operation in turn, each rolled back to the
+// tree as it was, and reported with the error itself.
+func TestRollbackErrnos(t *testing.T) {
+	errnos := []syscall.Errno{syscall.ENOSPC, syscall.ENAMETOOLONG, syscall.ENOENT, syscall.EISDIR, syscall.EEXIST}
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			step := every(size.gen) * 2
+			for failAt, k := int64(1), 0; ; failAt, k = failAt+step, k+1 {
+				errno := errnos[k%len(errnos)]
+				dir, p := freshPlan(t, size.gen)
+				before := snapshot(t, dir)
+				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt, errno: errno}, Sync: true})
+				if err == nil {
+					break
+				}
+				if !errors.Is(err, errno) || !strings.Contains(err.Error(), "rolled back") {
+					t.Fatalf("op %d (%v): %v", failAt, errno, err)
+				}
+				if d := diffTrees(before, snapshot(t, dir)); d != "" {
+					t.Fatalf("%v at op %d left the tree changed:\n%s", errno, failAt, d)
+				}
+			}
+		})
+	}
+}
+
+// TestDiskStaysFull: from some operation on, every write fails (the disk
+// is full and stays so) while renames and removals work. A rollback that
+// needs no write (nothing it must restore was written) restores the tree
+// at once; one that cannot write says so instead of claiming the tree is
+// intact, and never leaves a file torn: each holds its old or its new text.
+func TestDiskStaysFull(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			rolledBack := 0
+			for failAt := int64(1); ; failAt += every(size.gen) {
+				dir, p := freshPlan(t, size.gen)
+				before := snapshot(t, dir)
+				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt, failAll: true, writesOnly: true, errno: syscall.ENOSPC}, Sync: true})
+				if err == nil {
+					break
+				}
+				switch {
+				case strings.Contains(err.Error(), "rolled back"):
+					rolledBack++
+					if d := diffTrees(before, snapshot(t, dir)); d != "" {
+						t.Fatalf("op %d: rolled back, but the tree changed:\n%s", failAt, d)
+					}
+				case strings.Contains(err.Error(), "needs repair"):
+					for _, e := range p.Edits {
+						for _, path := range []string{e.Path, e.NewPath} {
+							if got, err := os.ReadFile(path); err == nil && string(got) != string(e.Old) && string(got) != string(e.New) {
+								t.Fatalf("op %d: %s holds neither its old nor its new text", failAt, path)
+							}
+						}
+					}
+				default:
+					t.Fatalf("op %d: %v", failAt, err)
+				}
+			}
+			if rolledBack == 0 {
+				t.Fatalf("no run was rolled back: a failure before any edit needs no write to undo")
+			}
+		})
+	}
+}
+
 // TestRollbackFails reports a rollback that cannot finish instead of
 // claiming the tree is intact.
 func TestRollbackFails(t *testing.T) {
