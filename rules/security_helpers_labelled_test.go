@@ -57,8 +57,9 @@ import (
 // secret.
 //
 // FW_SECRETS_DUMP=dir writes the projects of the first seed there (one
-// directory per line of the set, named by its line number), for comparing
-// other scanners on the same strings.
+// directory per line of the set, named by its line number) and an
+// index.tsv (directory, file, line of the string, secret, context), for
+// comparing other scanners on the same strings.
 
 const (
 	minPrecision = 0.97
@@ -362,6 +363,12 @@ func TestLabelledSecrets(t *testing.T) {
 		seeds = seeds[:1]
 	}
 	dump := os.Getenv("FW_SECRETS_DUMP")
+	var index []string // directory, file, line, secret, context: for other scanners
+	defer func() {
+		if dump != "" {
+			write(t, filepath.Join(dump, "index.tsv"), strings.Join(index, ""))
+		}
+	}()
 	for _, seed := range seeds {
 		var total secretScore
 		byContext := map[string]*secretScore{}
@@ -375,6 +382,13 @@ func TestLabelledSecrets(t *testing.T) {
 				dir = filepath.Join(dump, strconv.Itoa(e.line))
 			}
 			cfg, line := labelledProject(t, dir, e, value, withVal)
+			if dump != "" && seed == seeds[0] {
+				file := "fw.config.ts"
+				if strings.HasPrefix(e.context, "env") {
+					file = ".env"
+				}
+				index = append(index, fmt.Sprintf("%d\t%s\t%d\t%v\t%s\n", e.line, file, line, e.secret, e.context))
+			}
 			p := project.LoadProject(cfg, "fw.config.ts")
 			found := false
 			for _, d := range rules.Check(p, rules.Options{Target: 4, Select: []string{"FW502", "FW506"}}) {
