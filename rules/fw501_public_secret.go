@@ -21,7 +21,8 @@ empty in the config and filled by FW_PUBLIC_* at run time, is readable by any
 visitor. The framework has no check of its own.
 
 Secret-looking, reported as errors: a key with the word secret, password,
-passwd, passphrase, pwd or credentials; one ending in jwt; one ending in key
+passwd, passphrase, pwd or credentials; one ending in jwt or pass
+(nodemailer's auth.pass); one ending in key
 after secret, private, access, admin, service, master, signing, encryption,
 webhook or session (privateKey). Ambiguous, reported as warnings because
 browser SDKs take publishable ones: keys ending in token, or in key after api,

@@ -32,11 +32,12 @@ Replicate (r8_), Perplexity (pplx-), xAI (xai-); Slack tokens (xoxb-, xoxp-...,
 xapp-) and webhook URLs (hooks.slack.com/services/T.../B.../...), Discord
 webhook URLs, SendGrid, Brevo, Resend, Linear, Notion, Postman, Sentry,
 Doppler, DigitalOcean, Heroku, Netlify, Databricks, Shopify, Atlassian,
-Mapbox secret (sk.) tokens, Azure storage account keys, Telegram bot tokens,
-PEM private keys with a body, JSON Web Tokens with role service_role, and a
-password in a URL or connection string (postgres://user:password@host/db,
-and mysql, mongodb, mongodb+srv, redis, rediss, amqp, smtp, https...;
-Password= in SQL Server's). Google API keys (AIza) and other JSON Web Tokens
+Mapbox secret (sk.) tokens, Azure storage account keys, Google OAuth client
+secrets (GOCSPX-), application keys written base64:... (Laravel's APP_KEY),
+Telegram bot tokens, PEM private keys with a body, JSON Web Tokens with role
+service_role, and a password in a URL or connection string
+(postgres://user:password@host/db, and mysql, mongodb, mongodb+srv, redis,
+rediss, amqp, smtp, cloudinary, https...; Password= in SQL Server's). Google API keys (AIza) and other JSON Web Tokens
 are reported as warnings, and not at all where they are made for browsers (a
 public, maps, firebase... key path, a Firebase web config, a Supabase anon
 key, whose JWT role is anon).

@@ -22,6 +22,8 @@ var secretWords = map[string]bool{
 // ambiguous: many browser SDKs take publishable ones.
 var secretLastWords = map[string]bool{
 	"token": false, "tokens": false, "jwt": true,
+	// nodemailer's auth: { user, pass }, SMTP_PASS; not passThrough
+	"pass": true,
 	// one-word spellings of qualified keys
 	"apikey": false, "privatekey": true, "secretkey": true, "accesskey": true,
 }

@@ -120,6 +120,9 @@ var tokenFormats = []tokenFormat{
 	{what: "a Doppler token", prefixes: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."}, alphabet: isAlnum, min: 40, max: 44, certain: true},
 	{what: "an Azure storage account key", prefixes: []string{"AccountKey="}, alphabet: isBase64Pad, min: 86, max: 88, certain: true},
 	{what: "an Azure shared access key", prefixes: []string{"SharedAccessKey="}, alphabet: isBase64Pad, min: 43, max: 44, certain: true},
+	// Laravel's APP_KEY (and other frameworks' keys written the same way):
+	// base64: and 32 random bytes.
+	{what: "an application key (base64:...)", prefixes: []string{"base64:"}, alphabet: isBase64Pad, min: 43, max: 88, certain: true, shape: mixedToken},
 
 	// AI providers.
 	{what: "an Anthropic API key", prefixes: []string{"sk-ant-"}, alphabet: isURLBase64, min: 32, max: 200, certain: true, shape: mixedToken},
@@ -130,6 +133,7 @@ var tokenFormats = []tokenFormat{
 	// Moonshot...). A word such as sk-learn is too short and too plain.
 	{what: "a secret API key (sk-)", prefixes: []string{"sk-"}, alphabet: isAlnum, min: 32, max: 64, certain: true, shape: mixedToken},
 	{what: "a Google API key", prefixes: []string{"AIza"}, alphabet: isURLBase64, min: 35, max: 35},
+	{what: "a Google OAuth client secret", prefixes: []string{"GOCSPX-"}, alphabet: isURLBase64, min: 28, max: 28, certain: true, shape: mixedToken},
 	{what: "a Hugging Face token", prefixes: []string{"hf_", "api_org_"}, alphabet: isAlnum, min: 34, max: 34, certain: true, shape: mixedToken},
 	{what: "a Groq API key", prefixes: []string{"gsk_"}, alphabet: isAlnum, min: 52, max: 52, certain: true},
 	{what: "a Replicate API token", prefixes: []string{"r8_"}, alphabet: isAlnum, min: 37, max: 37, certain: true, shape: mixedToken},

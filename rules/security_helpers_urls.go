@@ -96,7 +96,7 @@ var credentialSchemes = map[string]string{
 	"couchbases": "Couchbase", "nats": "NATS", "memcached": "Memcached", "ldap": "LDAP",
 	"ldaps": "LDAP", "smtp": "SMTP", "smtps": "SMTP", "ftp": "FTP", "ftps": "FTP",
 	"sftp": "SFTP", "http": "HTTP", "https": "HTTPS", "git+https": "HTTPS",
-	"jdbc:postgresql": "PostgreSQL", "jdbc:mysql": "MySQL",
+	"jdbc:postgresql": "PostgreSQL", "jdbc:mysql": "MySQL", "cloudinary": "Cloudinary",
 }
 
 // credentialURL reports whether s holds a URL with a password that is not
