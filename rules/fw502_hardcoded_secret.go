@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -21,23 +20,53 @@ exists so that secrets come from the environment instead: declare the key with
 an empty value and set its FW_ variable where the app runs (the configuration
 reference's Authentication section).
 Found by value, anywhere in the config (module options and arrays included),
-as secret scanners such as gitleaks find them: Stripe live keys (sk_live_,
-rk_live_), GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), AWS
-access key IDs (AKIA, ASIA), Slack tokens (xoxb-, xoxa-, xoxp-, xoxr- with
-their numeric ids), PEM private keys with a body, reported as errors; Google
-API keys (AIza) and JSON Web Tokens, reported as warnings and not at all where
-they are made for browsers (a public, maps, firebase... key path, a Firebase
-web config, a Supabase anon key, whose JWT role is anon). Stripe test keys
-are not reported: they cannot move money.
+whatever the key, as secret scanners such as gitleaks find them, reported as
+errors: Stripe and Clerk live keys (sk_live_, rk_live_), webhook signing
+secrets (whsec_), GitHub (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), GitLab
+(glpat-...), npm (npm_) and PyPI tokens, AWS access key IDs (AKIA, ASIA) and,
+beside one or under an aws key, 40-character secret access keys; AI
+providers: Anthropic (sk-ant-), OpenAI (sk-proj-, sk-svcacct-, sk-admin-),
+other sk- keys of 32 to 64 letters and digits (OpenAI's legacy keys,
+DeepSeek...), OpenRouter (sk-or-v1-), Hugging Face (hf_), Groq (gsk_),
+Replicate (r8_), Perplexity (pplx-), xAI (xai-); Slack tokens (xoxb-, xoxp-...,
+xapp-) and webhook URLs (hooks.slack.com/services/T.../B.../...), Discord
+webhook URLs, SendGrid, Brevo, Resend, Linear, Notion, Postman, Sentry,
+Doppler, DigitalOcean, Heroku, Netlify, Databricks, Shopify, Atlassian,
+Mapbox secret (sk.) tokens, Azure storage account keys, Google OAuth client
+secrets (GOCSPX-), application keys written base64:... (Laravel's APP_KEY),
+Telegram bot tokens, PEM private keys with a body, JSON Web Tokens with role
+service_role, and a password in a URL or connection string
+(postgres://user:password@host/db, and mysql, mongodb, mongodb+srv, redis,
+rediss, amqp, smtp, cloudinary, https...; Password= in SQL Server's). Google API keys (AIza) and other JSON Web Tokens
+are reported as warnings, and not at all where they are made for browsers (a
+public, maps, firebase... key path, a Firebase web config, a Supabase anon
+key, whose JWT role is anon).
+Not secrets: Stripe test and publishable keys (test mode moves no money),
+Clerk publishable keys, Mapbox public (pk.) tokens, PostHog project keys;
+Sentry DSNs (a user without a password); a password for a loopback host
+(localhost, 127.0.0.1, ::1, host.docker.internal: a local development
+database's throwaway password) or a documentation host (example.com, .test),
+one taken from a variable (${DB_PASSWORD}), or a placeholder (password,
+changeme, <password>, PASSWORD, the user's own name as in
+postgres:postgres).
 Found by key: under runtimeConfig, a literal under a secret-looking key of
 FW501; elsewhere, a literal under such a key only when it looks generated (16
 characters or more, one word, Shannon entropy of at least 3.5 bits a
 character, 3.0 for hexadecimal), so that module options such as
-password: 'admin' for a local tool stay quiet.
-Placeholders are not reported: values shorter than 8 characters, with spaces,
-<API_KEY>, xxxx, ..., or words such as placeholder, changeme, your, example,
-dummy, null; tokens whose body is one repeated character or holds such a word
-(AWS's documented AKIAIOSFODNN7EXAMPLE); the documentation's example JWT.`,
+password: 'admin' for a local tool stay quiet. A key whose last word names
+the secret rather than holds it is not secret-looking (secretName,
+passwordResetUrl, tokenHeader, apiKeyFile).
+Placeholders and documented examples are not reported: values shorter than 8
+characters, with spaces, <API_KEY>, ${VAR}, {{ var }}, %VAR%, dots
+(sk_live_..., sk-...), one character repeated (xxxx, ****), characters typed
+in order (abcdef, 123456), words rather than generated characters
+(development, my-super-secret-key, password-with-at-least-32-characters,
+API_CLIENT_SECRET), or words such as placeholder, changeme, your, example,
+dummy, null; tokens whose body holds such a word (AWS's documented
+AKIAIOSFODNN7EXAMPLE); the example tokens of vendors' documentation (jwt.io's
+tokens, Supabase's local demo keys, Stripe's test keys, GitHub's, Slack's,
+Firebase's and Google Maps' examples).
+Messages name the format or the key's word, never the value.`,
 		Example: `export default defineFwConfig({
   runtimeConfig: { stripeKey: 'sk_live_51H8aBcDeFgHiJkLmNoPqRsT' },
 })`,
@@ -53,6 +82,7 @@ func init() { Register(ruleHardcodedSecret) }
 
 func runHardcodedSecret(pass *Pass) {
 	seen := map[*ast.Property]bool{}
+	awsObjects := map[*ast.Object]bool{}
 	if set := collectRCKeys(pass); set != nil {
 		prefix, _ := envPrefixOf(pass)
 		for _, k := range set.Keys {
@@ -61,17 +91,11 @@ func runHardcodedSecret(pass *Pass) {
 			if !ok {
 				continue
 			}
-			tok, found := findToken(lit, k.Path, k.Prop.Parent)
-			word := ""
-			if !found {
-				if placeholder(lit) {
-					continue
-				}
-				if word, _, ok = secretLooking(k.Rel, k.Prop.Parent); !ok {
-					continue
-				}
+			f, ok := judgeSecret(lit, valueSite{path: k.Path, siblings: k.Prop.Parent, awsObjects: awsObjects}, k.Rel, true, false)
+			if !ok {
+				continue
 			}
-			d := reportSecret(pass, k.Prop.Value, k.Path, "`runtimeConfig."+k.Dotted()+"`", tok, found, word)
+			d := reportSecret(pass, k.Prop.Value, k.Path, "`runtimeConfig."+k.Dotted()+"`", f)
 			if prefix != "" {
 				d.Notes = append(d.Notes, "declare it empty and set `"+envKeyName(prefix, k)+"` where the app runs")
 			}
@@ -93,7 +117,7 @@ func runHardcodedSecret(pass *Pass) {
 		}
 		_, isArr := ast.Unwrap(w.prop.Value).(*ast.Array)
 		if !seen[w.prop] || isArr {
-			s := secretSite{option: w.path, display: w.path.String(), keys: w.rest, siblings: w.prop.Parent, byKey: !seen[w.prop]}
+			s := secretSite{option: w.path, display: w.path.String(), keys: w.rest, siblings: w.prop.Parent, byKey: !seen[w.prop], awsObjects: awsObjects}
 			s.scan(pass, w.prop.Value)
 		}
 		return true
@@ -111,6 +135,8 @@ type secretSite struct {
 	siblings *ast.Object
 	byKey    bool // judge a literal by its key too (FW502's own keys are)
 	nested   bool // reached through an array: objects are looked into
+	// awsObjects is valueSite's cache, shared by the whole pass.
+	awsObjects map[*ast.Object]bool
 }
 
 // scan reports a literal n that holds a token, or, when byKey is set, a
@@ -146,28 +172,23 @@ func (s secretSite) scan(pass *Pass, n ast.Node) {
 	if !ok {
 		return
 	}
-	tok, found := findToken(lit, s.keys, s.siblings)
-	word := ""
-	if !found {
-		if !s.byKey || placeholder(lit) || strings.Contains(lit, "://") || strings.HasPrefix(lit, "/") || strings.HasPrefix(lit, ".") || !highEntropy(lit) {
-			return
-		}
-		if word, _, ok = secretLooking(s.keys, s.siblings); !ok {
-			return
-		}
+	f, ok := judgeSecret(lit, valueSite{path: s.keys, siblings: s.siblings, awsObjects: s.awsObjects}, s.keys, s.byKey, true)
+	if !ok {
+		return
 	}
-	d := reportSecret(pass, n, s.option, "`"+s.display+"`", tok, found, word)
+	d := reportSecret(pass, n, s.option, "`"+s.display+"`", f)
 	d.Notes = append(d.Notes, "read it from the environment instead (process.env when the app is built), or, for the server at run time, from a runtimeConfig key set by its FW_ variable; rotate it: it stays in the repository's history")
 }
 
-// reportSecret reports a secret written at n: a token of a known format when
-// found, else a value under a key that says secret (word).
-func reportSecret(pass *Pass, n ast.Node, path ast.Path, what string, tok token, found bool, word string) *Diagnostic {
-	if !found {
-		return pass.Report(n.Span(), path.String(), "%s looks like a secret (%s) written in the config: it is committed with the source and built into the server bundle", what, word)
+// reportSecret reports a secret written at n: a token of a known format
+// when found, else a value under a key that says secret. The message names
+// the format or the key's word, never the value.
+func reportSecret(pass *Pass, n ast.Node, path ast.Path, what string, f secretFinding) *Diagnostic {
+	if !f.found {
+		return pass.Report(n.Span(), path.String(), "%s looks like a secret (%s) written in the config: it is committed with the source and built into the server bundle", what, f.word)
 	}
-	d := pass.Report(n.Span(), path.String(), "%s holds %s written in the config: it is committed with the source and built into the server bundle", what, tok.What)
-	if tok.Certain {
+	d := pass.Report(n.Span(), path.String(), "%s holds %s written in the config: it is committed with the source and built into the server bundle", what, f.tok.What)
+	if f.tok.Certain {
 		d.Severity = Error
 	} else {
 		d.Notes = append(d.Notes, "keys and tokens of this format are also made for browsers: if this one is, move it under `runtimeConfig.public` (or a key that says public) to say so")

@@ -1,10 +1,7 @@
 package rules
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -25,6 +22,8 @@ var secretWords = map[string]bool{
 // ambiguous: many browser SDKs take publishable ones.
 var secretLastWords = map[string]bool{
 	"token": false, "tokens": false, "jwt": true,
+	// nodemailer's auth: { user, pass }, SMTP_PASS; not passThrough
+	"pass": true,
 	// one-word spellings of qualified keys
 	"apikey": false, "privatekey": true, "secretkey": true, "accesskey": true,
 }
@@ -41,15 +40,42 @@ var keyQualifiers = map[string]bool{
 
 // Words that mark a value as meant for the browser anywhere in the key path:
 // publicKey, siteKey (reCAPTCHA, Turnstile), publishableKey (Stripe),
-// anonKey (Supabase), searchApiKey and algolia/docsearch (search-only keys),
-// firebase (the web apiKey identifies the project), maps/mapbox (browser map
-// tokens, restricted by referrer), analytics, tracking and scripts (tokens of
-// third-party scripts that run in the browser: corpus 036).
+// anonKey (Supabase), searchApiKey (search-only keys), maps/mapbox (browser
+// map tokens, restricted by referrer), analytics, tracking and scripts
+// (tokens of third-party scripts that run in the browser: corpus 036).
 var publicWords = map[string]bool{
 	"public": true, "publishable": true, "site": true, "sitekey": true, "anon": true,
-	"search": true, "algolia": true, "docsearch": true, "firebase": true,
-	"maps": true, "map": true, "mapbox": true, "measurement": true,
+	"search": true, "maps": true, "map": true, "mapbox": true, "measurement": true,
 	"analytics": true, "tracking": true, "scripts": true,
+}
+
+// Services whose keys in a web app are mostly the public ones: algolia and
+// docsearch (search-only keys), firebase (the web apiKey identifies the
+// project). Their admin, private or service keys are secrets all the same
+// (ALGOLIA_ADMIN_KEY, FIREBASE_PRIVATE_KEY): a word of privateWords in the
+// key's own name overrides them.
+var vendorPublicWords = map[string]bool{"algolia": true, "docsearch": true, "firebase": true}
+
+var privateWords = map[string]bool{
+	"admin": true, "private": true, "secret": true, "secrets": true, "service": true,
+	"master": true, "write": true, "password": true, "credential": true, "credentials": true,
+	"signing": true,
+}
+
+// Last words that make a key name a secret's name, place or setting rather
+// than the secret: secretName (a secret manager's entry), passwordResetUrl,
+// tokenHeader, apiKeyFile (Docker's _FILE convention), passwordMinLength,
+// tokenExpiry.
+var namingWords = map[string]bool{
+	"name": true, "names": true, "id": true, "ids": true, "url": true, "urls": true, "uri": true,
+	"path": true, "file": true, "dir": true, "header": true, "headers": true, "field": true,
+	"param": true, "prefix": true, "suffix": true, "length": true, "len": true, "min": true,
+	"max": true, "policy": true, "type": true, "mode": true, "endpoint": true, "ttl": true,
+	"age": true, "expiry": true, "expires": true, "expiration": true, "enabled": true,
+	"required": true, "rotation": true, "format": true, "provider": true, "strategy": true,
+	"algorithm": true, "alg": true, "cookie": true, "hint": true, "label": true,
+	"location": true, "arn": true, "env": true, "var": true, "version": true, "size": true,
+	"count": true, "pattern": true, "regex": true, "rules": true, "strength": true,
 }
 
 // keyWords splits a key into its lower-case words the way the engine splits
@@ -76,6 +102,9 @@ func secretLooking(rel ast.Path, siblings *ast.Object) (word string, certain, ok
 		return "", false, false
 	}
 	words := keyWords(rel[len(rel)-1])
+	if namingWords[words[len(words)-1]] {
+		return "", false, false
+	}
 	for _, w := range words {
 		if secretWords[w] {
 			return w, true, true
@@ -111,237 +140,172 @@ func mayHoldSecret(n ast.Node) bool {
 }
 
 // placeholder reports whether a literal secret value is a stand-in rather
-// than a real secret: empty, a word such as 'null' or 'changeme', <API_KEY>,
-// xxxx, or text with spaces ('your token here'). Real secrets are single
-// tokens of some length.
+// than a real secret: empty or shorter than 8 characters, text with spaces
+// ('your token here'), a template or a variable (<API_KEY>, ${SECRET},
+// {{ secrets.X }}, %SECRET%, $SECRET), dots (sk_live_..., sk-…), one
+// character repeated (xxxxxxxx, ********), a word such as changeme, your,
+// example, placeholder or null, characters typed in order (abcdef,
+// 123456), words rather than generated characters (development,
+// my-super-secret-key, API_CLIENT_SECRET), or a documentation example.
+// Real secrets are single generated tokens of some length.
 func placeholder(s string) bool {
 	t := strings.TrimSpace(s)
 	if len(t) < 8 || strings.ContainsAny(t, " \t\n") {
 		return true
 	}
-	if strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") || strings.HasPrefix(t, "${") || strings.HasPrefix(t, "{{") {
+	if strings.Contains(t, "<") && strings.Contains(t, ">") || strings.Contains(t, "${") || strings.Contains(t, "{{") ||
+		strings.HasPrefix(t, "%") && strings.HasSuffix(t, "%") || t[0] == '$' && len(t) > 1 && (isAlnum(t[1]) || t[1] == '_') {
 		return true
 	}
-	if strings.Trim(t, t[:1]) == "" { // xxxxxxxx, ********
+	if strings.Contains(t, "...") || strings.Contains(t, "…") || strings.Trim(t, t[:1]) == "" {
 		return true
 	}
 	l := strings.ToLower(t)
-	for _, w := range []string{"placeholder", "changeme", "change-me", "change_me", "your", "example", "dummy", "replace", "todo", "fixme", "xxx", "undefined", "null"} {
+	for _, w := range []string{"placeholder", "changeme", "change-me", "change_me", "your", "example", "dummy", "replace", "todo", "fixme", "xxx", "undefined", "null", "redacted"} {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
-	return false
+	return sequenceRun(l) >= 6 || humanWords(t) || documentedValue(t)
 }
 
-// A token found by its format, as secret scanners find them (gitleaks'
-// rules): provider prefixes and shapes that are secrets wherever they are
-// written, whatever the key that holds them.
-type token struct {
-	What string // "a Stripe live secret key"
-	// Certain: the format is a secret by itself (Stripe, GitHub, AWS, Slack,
-	// private keys). Google API keys and JWTs are also made for browsers
-	// (Maps and Firebase keys, Supabase's anon key): those are judged by
-	// where they are written, and reported as warnings.
-	Certain bool
+// documentedValue reports whether s holds a documentation example: an
+// example token (documented) or an example JSON Web Token.
+func documentedValue(s string) bool {
+	if documented(s) {
+		return true
+	}
+	claims, ok := firstJWT(s)
+	return ok && documentedJWT(claims)
 }
 
-// tokenFormat is one format: a prefix that starts it, the alphabet of its
-// body and the body's length range. Matches are checked at the boundaries
-// (no token character right before or after), so that a longer run of the
-// alphabet is not taken for a token.
-type tokenFormat struct {
-	what     string
-	prefixes []string
-	alphabet func(c byte) bool
-	min, max int // body length
-	certain  bool
-	// shape, when set, also judges the body.
-	shape func(body string) bool
-}
-
-func isAlnum(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-func isBase32Upper(c byte) bool { return 'A' <= c && c <= 'Z' || '2' <= c && c <= '7' }
-
-func isURLBase64(c byte) bool { return isAlnum(c) || c == '-' || c == '_' }
-
-func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
-
-func isSlackByte(c byte) bool { return isAlnum(c) || c == '-' }
-
-var tokenFormats = []tokenFormat{
-	{what: "a Stripe live secret key", prefixes: []string{"sk_live_"}, alphabet: isAlnum, min: 16, max: 247, certain: true},
-	{what: "a Stripe live restricted key", prefixes: []string{"rk_live_"}, alphabet: isAlnum, min: 16, max: 247, certain: true},
-	{what: "a GitHub token", prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, alphabet: isAlnum, min: 36, max: 36, certain: true},
-	{what: "a GitHub fine-grained token", prefixes: []string{"github_pat_"}, alphabet: isWordByte, min: 82, max: 82, certain: true},
-	{what: "an AWS access key ID", prefixes: []string{"AKIA", "ASIA"}, alphabet: isBase32Upper, min: 16, max: 16, certain: true},
-	{what: "a Slack token", prefixes: []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-"}, alphabet: isSlackByte, min: 20, max: 250, certain: true, shape: slackShape},
-	{what: "a Google API key", prefixes: []string{"AIza"}, alphabet: isURLBase64, min: 35, max: 35},
-}
-
-// findToken returns the token format s holds, if any. path and siblings are
-// where s is written (the key path, the object that holds it), for the
-// formats that are also made for browsers.
-func findToken(s string, path ast.Path, siblings *ast.Object) (token, bool) {
-	for _, f := range tokenFormats {
-		for _, p := range f.prefixes {
-			for i := 0; ; {
-				j := strings.Index(s[i:], p)
-				if j < 0 {
-					break
-				}
-				start := i + j
-				i = start + len(p)
-				if start > 0 && (f.alphabet(s[start-1]) || isAlnum(s[start-1])) {
-					continue
-				}
-				end := i
-				for end < len(s) && f.alphabet(s[end]) {
-					end++
-				}
-				if n := end - i; n < f.min || n > f.max || placeholderToken(s[i:end]) {
-					continue
-				}
-				if f.shape != nil && !f.shape(s[i:end]) {
-					continue
-				}
-				if !f.certain && publicByDesign(path, siblings) {
-					continue
-				}
-				return token{What: f.what, Certain: f.certain}, true
+// humanWords reports whether s is words a person typed rather than
+// generated characters: letters of one case, alone or joined by -, _ or .
+// with short numbers (development, my-super-secret-key, API_CLIENT_SECRET,
+// password-with-at-least-32-characters), with vowels as words have them.
+// One run of letters longer than 16 counts only when it holds a word of a
+// secret's name (mysupersecretpassword): a generator that uses only
+// lower-case letters makes long runs without vowels' rhythm.
+func humanWords(s string) bool {
+	segs := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	letters, vowels, lower, upper := 0, 0, false, false
+	for _, seg := range segs {
+		digits := 0
+		for i := 0; i < len(seg); i++ {
+			c := seg[i]
+			switch {
+			case isDigit(c):
+				digits++
+			case 'a' <= c && c <= 'z':
+				lower = true
+			case 'A' <= c && c <= 'Z':
+				upper = true
+			default:
+				return false
+			}
+			if strings.IndexByte("aeiouyAEIOUY", c) >= 0 {
+				vowels++
 			}
 		}
-	}
-	if privateKeyBlock(s) {
-		return token{What: "a private key", Certain: true}, true
-	}
-	if role, ok := jwtRole(s); ok && role != "anon" && !publicByDesign(path, siblings) {
-		// Supabase's anon key is a JWT with role anon, made for browsers.
-		what := "a JSON Web Token"
-		if role != "" {
-			what += " with role " + strconv.Quote(role)
+		if digits > 0 && (digits != len(seg) || digits > 4) {
+			return false // letters and digits mixed, or a long number
 		}
-		return token{What: what, Certain: role == "service_role"}, true
+		letters += len(seg) - digits
 	}
-	return token{}, false
-}
-
-// slackShape reports whether the body of a Slack token (after xoxb-) is
-// one or more numeric ids followed by a secret part of 8 characters or more
-// (xoxb-123456-7890-AbCd...).
-func slackShape(body string) bool {
-	parts := strings.Split(body, "-")
-	if len(parts) < 2 || len(parts[len(parts)-1]) < 8 {
+	if letters == 0 || lower && upper || vowels*4 < letters {
 		return false
 	}
-	for _, p := range parts[:len(parts)-1] {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
-			return false
+	if len(segs) == 1 && letters > 16 {
+		l := strings.ToLower(s)
+		return strings.Contains(l, "secret") || strings.Contains(l, "password") || strings.Contains(l, "token") || strings.Contains(l, "key")
+	}
+	return true
+}
+
+// secretValue reports whether a literal under a secret-looking key may be
+// the secret itself: not a placeholder, not a credential made public
+// (publishable and test keys, anon JWTs).
+func secretValue(s string) bool {
+	return !placeholder(s) && !publicToken(s)
+}
+
+// looksLikePath reports whether s is a file path or a URL path rather than
+// a generated value: it starts with /, ./, ../ or ~/, and its segments are
+// lower-case names (/run/secrets/db, ./certs/key.pem). A base64 secret
+// that happens to start with / has segments of mixed case.
+func looksLikePath(s string) bool {
+	rest, ok := "", false
+	for _, p := range []string{"/", "./", "../", "~/"} {
+		if r, cut := strings.CutPrefix(s, p); cut {
+			rest, ok = r, true
+			break
+		}
+	}
+	if !ok {
+		return strings.HasPrefix(s, ".") // .env.local, .output
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !('a' <= c && c <= 'z' || isDigit(c) || c == '.' || c == '-' || c == '_') {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-// placeholderToken reports whether a token's body is a stand-in: a run of
-// one character (xxxx, 0000, ****), or a word such as example or your
-// (AWS's documented AKIAIOSFODNN7EXAMPLE).
-func placeholderToken(body string) bool {
-	l := strings.ToLower(body)
-	if l == "" || strings.Trim(l, l[:1]) == "" {
-		return true
-	}
-	for _, w := range []string{"xxxx", "0000", "example", "your", "placeholder", "dummy", "fake", "sample", "redacted", "changeme", "replace"} {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	return false
+// secretFinding is what the secret checks found in a literal: a token of
+// a known format, or a value under a key that says secret (word).
+type secretFinding struct {
+	tok   token
+	found bool   // by format
+	word  string // by key
 }
 
-// privateKeyBlock reports whether s holds a PEM private key with a body: a
-// "-----BEGIN ... PRIVATE KEY-----" line followed by at least 64 base64
-// characters before its END line (a header alone, or one around "..." or
-// "<key>", is a placeholder).
-func privateKeyBlock(s string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], "-----BEGIN ")
-		if j < 0 {
-			return false
-		}
-		start := i + j + len("-----BEGIN ")
-		i = start
-		end := strings.Index(s[start:], "-----")
-		if end < 0 {
-			return false
-		}
-		label := s[start : start+end]
-		if !strings.HasSuffix(label, "PRIVATE KEY") && !strings.HasSuffix(label, "PRIVATE KEY BLOCK") {
-			continue
-		}
-		body := s[start+end+5:]
-		if k := strings.Index(body, "-----END"); k >= 0 {
-			body = body[:k]
-		}
-		n := 0
-		for k := 0; k < len(body); k++ {
-			c := body[k]
-			if isAlnum(c) || c == '+' || c == '/' || c == '=' {
-				n++
-			}
-		}
-		if n >= 64 && !placeholderToken(strings.Join(strings.Fields(body), "")) {
-			return true
-		}
+// judgeSecret judges a literal s written at site. It finds tokens of known
+// formats whatever the key; when byKey is set, it also reports a value that
+// may be a secret (secretValue) under a key that says secret (key, judged
+// by secretLooking); with generated set, such a value must also look
+// generated (highEntropy), not be a URL or a path: outside runtimeConfig
+// and in .env files, where keys such as password: 'admin' for a local tool
+// are common.
+func judgeSecret(s string, site valueSite, key ast.Path, byKey, generated bool) (secretFinding, bool) {
+	if tok, ok := findToken(s, site); ok {
+		return secretFinding{tok: tok, found: true}, true
 	}
-}
-
-// jwtRole returns the role claim of a JSON Web Token that s holds
-// ("" when it has none); ok is false when s holds none: three base64url
-// parts whose first two decode to JSON objects. The example token of the
-// JWT documentation (subject 1234567890, John Doe) is not one.
-func jwtRole(s string) (role string, ok bool) {
-	i := strings.Index(s, "eyJ")
-	if i < 0 {
-		return "", false
+	if !byKey || !secretValue(s) {
+		return secretFinding{}, false
 	}
-	end := i
-	for end < len(s) && (isURLBase64(s[end]) || s[end] == '.') {
-		end++
+	if generated && (!highEntropy(s) || strings.Contains(s, "://") || looksLikePath(s)) {
+		return secretFinding{}, false
 	}
-	parts := strings.Split(s[i:end], ".")
-	if len(parts) != 3 || len(parts[1]) < 8 || len(parts[2]) < 16 {
-		return "", false
+	word, _, ok := secretLooking(key, site.siblings)
+	if !ok {
+		return secretFinding{}, false
 	}
-	var header, claims map[string]any
-	for k, dst := range []*map[string]any{&header, &claims} {
-		b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[k], "="))
-		if err != nil || json.Unmarshal(b, dst) != nil {
-			return "", false
-		}
-	}
-	if claims["sub"] == "1234567890" && claims["name"] == "John Doe" {
-		return "", false
-	}
-	role, _ = claims["role"].(string)
-	return role, true
+	return secretFinding{word: word}, true
 }
 
 // publicByDesign reports whether a value at path is meant for the browser:
 // a word of publicWords in any segment of the path (runtimeConfig.public,
-// googleMapsKey, firebase.apiKey), or a sibling of a Firebase web config or
-// a search-only key.
+// googleMapsKey), a word of vendorPublicWords (firebase.apiKey) unless the
+// key's own name says private (algoliaAdminKey), or a sibling of a Firebase
+// web config or a search-only key.
 func publicByDesign(path ast.Path, siblings *ast.Object) bool {
+	private := false
+	if len(path) > 0 {
+		for _, w := range keyWords(path[len(path)-1]) {
+			private = private || privateWords[w]
+		}
+	}
 	for _, seg := range path {
 		for _, w := range keyWords(seg) {
-			if publicWords[w] {
+			if publicWords[w] || vendorPublicWords[w] && !private {
 				return true
 			}
 		}
 	}
-	return siblings != nil && (siblings.Get("authDomain") != nil || siblings.Get("indexName") != nil)
+	return !private && siblings != nil && (siblings.Get("authDomain") != nil || siblings.Get("indexName") != nil)
 }
 
 // highEntropy reports whether s looks random enough to be a generated
