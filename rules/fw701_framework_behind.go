@@ -239,3 +239,15 @@ func installedWord(in *project.Installed) string {
 	}
 	return "locked"
 }
+
+// FrameworkBump returns the framework major that d's fix moves the project
+// to when d is FW701's bump of the fw dependency (4, the major of --to=4,
+// the one target), and 0 for any other diagnostic. apply makes the config's
+// fixes for that major when it makes the bump, so that the version step is
+// not made twice (FW206's compatibilityVersion: 4 is the default there).
+func FrameworkBump(d *Diagnostic) int {
+	if d.Code != ruleFrameworkBehind.Code || d.Fix == nil || d.Fix.File == "" || len(d.Fix.Ops) == 0 {
+		return 0
+	}
+	return 4
+}
