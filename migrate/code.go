@@ -41,6 +41,10 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		if d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
 			continue
 		}
+		if rules.FrameworkBump(d) != 0 && len(o.Pin) > 0 {
+			r.addNotFixed(d, "--pin keeps version-3 behaviour on framework major 3 with compatibility version 4, which major 4 removes in part; bump fw once the code is changed")
+			continue
+		}
 		if !fixAllowed(d, o.Layout) {
 			if r.NotFixedReason(d) == "" {
 				r.addNotFixed(d, layoutSkipReason(d, o.Layout))

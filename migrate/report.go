@@ -52,7 +52,9 @@ func (r *Result) settle() {
 		standing[findingKey(d)] = true
 	}
 	for _, d := range r.Found {
-		if standing[findingKey(d)] || d.Fix != nil && r.hasFixed(d) {
+		// A finding the move resolves is the move's, whatever its words in
+		// the text the rounds made (on the major FW701 bumps to, FW102's).
+		if standing[findingKey(d)] || byMove[moveKey(d)] || d.Fix != nil && r.hasFixed(d) {
 			continue
 		}
 		r.Settled = append(r.Settled, d)

@@ -61,8 +61,15 @@ func (p *Project) NodePlaces() []*NodePlace {
 
 func (p *Project) loadNodePlaces() []*NodePlace {
 	var out []*NodePlace
+	lines := map[*TextFile]ast.Lines{} // one line table per file: many places stay linear
 	add := func(kind string, f *TextFile, start, end int, note string) {
 		np := nodePlace(kind, f, start, end)
+		tbl, ok := lines[f]
+		if !ok {
+			tbl = ast.NewLines(f.Src)
+			lines[f] = tbl
+		}
+		np.Line = tbl.Position(start).Line
 		np.Note = note
 		out = append(out, np)
 	}
@@ -189,8 +196,7 @@ var ltsNames = map[string]int{
 
 func nodePlace(kind string, f *TextFile, start, end int) *NodePlace {
 	text := string(f.Src[start:end])
-	np := &NodePlace{Kind: kind, Path: f.Path, Display: f.Display, Span: ast.Span{Start: start, End: end}, Text: text,
-		Line: 1 + bytes.Count(f.Src[:start], []byte("\n"))}
+	np := &NodePlace{Kind: kind, Path: f.Path, Display: f.Display, Span: ast.Span{Start: start, End: end}, Text: text}
 	if kind == NodeEngines || kind == NodeVolta {
 		// The JSON value: its escapes decoded.
 		var s string
@@ -299,7 +305,16 @@ func workflowNodeSpans(src []byte) []span {
 		vals = append(vals, kv)
 		return true
 	})
+	// The matrix keys by name: a file of many keys and references is read
+	// in linear time.
+	matrix := map[string][]span{}
+	for _, mv := range vals {
+		if mv.inMatrix {
+			matrix[mv.key] = append(matrix[mv.key], mv.spans...)
+		}
+	}
 	var out []span
+	seenRef := map[string]bool{}
 	for _, kv := range vals {
 		if kv.key != "node-version" || kv.inMatrix {
 			continue
@@ -310,18 +325,18 @@ func workflowNodeSpans(src []byte) []span {
 				out = append(out, s)
 				continue
 			}
-			found := false
-			for _, mv := range vals {
-				if mv.inMatrix && mv.key == ref[1] {
-					for _, ms := range mv.spans {
-						ms.note = "matrix." + ref[1]
-						out = append(out, ms)
-						found = true
-					}
-				}
-			}
-			if !found {
+			ms := matrix[ref[1]]
+			if len(ms) == 0 {
 				out = append(out, s)
+				continue
+			}
+			if seenRef[ref[1]] {
+				continue // the same key named again: its places are in already
+			}
+			seenRef[ref[1]] = true
+			for _, m := range ms {
+				m.note = "matrix." + ref[1]
+				out = append(out, m)
 			}
 		}
 	}

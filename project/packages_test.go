@@ -2,11 +2,13 @@ package project_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -285,3 +287,46 @@ from node:18.20.5@sha256:abc
 }
 
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
+
+// TestNodePlacesLinear: a workflow of many matrix keys and as many
+// references to them is read in time proportional to its size.
+func TestNodePlacesLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test: skipped under -short")
+	}
+	var b strings.Builder
+	b.WriteString("jobs:\n  a:\n    strategy:\n      matrix:\n")
+	const n = 10000 // about 600 kB, under the 1 MB a workflow may have
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "        k%d: [1]\n", i)
+	}
+	b.WriteString("    steps:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "      - with:\n          node-version: ${{ matrix.k%d }}\n", i)
+	}
+	dir := writeArchive(t, "-- fw.config.ts --\nexport default defineFwConfig({})\n")
+	if err := os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".github", "workflows", "big.yml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := cpuTime()
+	places := load(t, dir).NodePlaces()
+	if d := cpuTime() - start; d > 3*time.Second {
+		t.Errorf("%v for %d bytes", d, b.Len())
+	}
+	if len(places) != n {
+		t.Errorf("%d places, want %d", len(places), n)
+	}
+}
+
+// cpuTime is the CPU time the process has used (see the one of the
+// package's own tests).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -53,6 +53,11 @@ func EditCode(name string, src []byte, edits []Op) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
+	if plainTextFile(name) {
+		// .nvmrc, a Dockerfile, a workflow: text with no syntax fwmigrate
+		// checks; the edits replace version text only (FW702).
+		return []byte(out), nil
+	}
 	if filepath.Ext(name) == ".json" {
 		if err := validateJSONC(name, []byte(out)); err != nil {
 			return nil, err
@@ -119,4 +124,20 @@ func loaderOf(ext string) api.Loader {
 		return api.LoaderJSX
 	}
 	return api.LoaderJS
+}
+
+// plainTextFile reports a file that EditCode edits as text: the files that
+// write a project's Node version besides package.json (.nvmrc,
+// .node-version, .tool-versions, CI workflows, Dockerfiles).
+func plainTextFile(name string) bool {
+	base := filepath.Base(name)
+	switch {
+	case base == ".nvmrc", base == ".node-version", base == ".tool-versions":
+		return true
+	case base == "Dockerfile", strings.HasPrefix(base, "Dockerfile."), strings.HasSuffix(base, ".Dockerfile"), strings.HasSuffix(base, ".dockerfile"):
+		return true
+	case strings.HasSuffix(base, ".yml"), strings.HasSuffix(base, ".yaml"):
+		return true
+	}
+	return false
 }
