@@ -192,7 +192,17 @@ func (p *Project) loadPackages() *Packages {
 			pe.Path = ps.Manifest.Display
 		}
 	}
-	ps.NodeModules = p.IsDir(filepath.Join(root, "node_modules"))
+	// A workspace's packages share the lockfile and, hoisted, the
+	// node_modules of a folder above them: both are looked for from the
+	// project's root up to its checkout's, as Node resolves a package.
+	up := p.upDirs()
+	var modules []string
+	for _, d := range up {
+		if p.IsDir(filepath.Join(d, "node_modules")) {
+			modules = append(modules, d)
+		}
+	}
+	ps.NodeModules = len(modules) > 0
 
 	// The lockfile: the one of the packageManager field's manager, else
 	// the first found.
@@ -200,9 +210,16 @@ func (p *Project) loadPackages() *Packages {
 		ps.Manager = Manager{Name: name, Source: "the packageManager field of package.json"}
 	}
 	var found []int
-	for i, lf := range lockfiles {
-		if p.IsFile(filepath.Join(root, lf.name)) {
-			found = append(found, i)
+	lockDir := root
+	for _, d := range up {
+		for i, lf := range lockfiles {
+			if p.IsFile(filepath.Join(d, lf.name)) {
+				found = append(found, i)
+			}
+		}
+		if len(found) > 0 {
+			lockDir = d
+			break
 		}
 	}
 	chosen := -1
@@ -224,11 +241,16 @@ func (p *Project) loadPackages() *Packages {
 	if chosen >= 0 {
 		lf := lockfiles[chosen]
 		ps.Lockfile = lf.name
+		if lockDir != root {
+			if rel, err := filepath.Rel(root, filepath.Join(lockDir, lf.name)); err == nil {
+				ps.Lockfile = filepath.ToSlash(rel)
+			}
+		}
 		if ps.Manager.Name == "" {
 			ps.Manager = Manager{Name: lf.manager, Source: lf.name}
 		}
 		if lf.read != nil {
-			lpath := filepath.Join(root, lf.name)
+			lpath := filepath.Join(lockDir, lf.name)
 			src, err := p.readConfined(lpath, maxLockfile, false)
 			if err == nil {
 				resolved, err = lf.read(src)
@@ -242,12 +264,14 @@ func (p *Project) loadPackages() *Packages {
 	}
 
 	for _, d := range ps.Deps {
-		if ps.NodeModules {
-			d.Installed = p.installed(d.Name)
+		for _, m := range modules {
+			if d.Installed = p.installed(m, d.Name); d.Installed != nil {
+				break
+			}
 		}
 		if d.Installed == nil && resolved != nil {
 			if v, ok := resolved.Version(d.Name, d.Range); ok {
-				d.Installed = &Installed{Version: v, Source: ps.Lockfile, File: p.display(filepath.Join(root, ps.Lockfile))}
+				d.Installed = &Installed{Version: v, Source: ps.Lockfile, File: p.display(filepath.Join(root, filepath.FromSlash(ps.Lockfile)))}
 			}
 		}
 	}
@@ -315,11 +339,33 @@ var npmPackageName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z
 // installed reads node_modules/<name>/package.json and, for a module, its
 // dist/module.json; nil when the package is not installed there or its
 // package.json has no version.
-func (p *Project) installed(name string) *Installed {
+// upDirs are the project's root and the folders above it up to its
+// checkout's root (Checkout), nearest first; the root alone when the
+// checkout is not known.
+func (p *Project) upDirs() []string {
+	dirs := []string{p.Root}
+	top := p.Checkout
+	if top == "" || !Within(realRoot(p.Root), top) {
+		return dirs
+	}
+	for d := realRoot(p.Root); d != top; {
+		parent := filepath.Dir(d)
+		if parent == d || len(dirs) > 64 {
+			break
+		}
+		d = parent
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// installed is the package name as installed in dir/node_modules, nil
+// when it is not there (or cannot be read).
+func (p *Project) installed(dir, name string) *Installed {
 	if !npmPackageName.MatchString(name) || len(name) > 214 {
 		return nil
 	}
-	dir := filepath.Join(p.Root, "node_modules", filepath.FromSlash(name))
+	dir = filepath.Join(dir, "node_modules", filepath.FromSlash(name))
 	src, err := p.readConfined(filepath.Join(dir, "package.json"), maxPackageFile, false)
 	if err != nil {
 		return nil

@@ -330,3 +330,33 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestPackagesWorkspace: in a workspace, the lockfile and the hoisted
+// node_modules are the top folder's: the package's version is read from
+// there, up to the checkout and not beyond it.
+func TestPackagesWorkspace(t *testing.T) {
+	dir := writeArchive(t, `
+-- node_modules/fw/package.json --
+{"name": "fw", "version": "9.9.9"}
+-- repo/.git/HEAD --
+ref: refs/heads/main
+-- repo/package-lock.json --
+{"lockfileVersion": 3, "packages": {"node_modules/@fw/kit": {"version": "3.17.2"}}}
+-- repo/node_modules/fw/package.json --
+{"name": "fw", "version": "3.17.2"}
+-- repo/apps/web/fw.config.ts --
+export default defineFwConfig({})
+-- repo/apps/web/package.json --
+{"dependencies": {"fw": "^3.12.0", "@fw/kit": "^3.12.0", "vue": "^3.5.0"}}
+`)
+	ps := load(t, filepath.Join(dir, "repo", "apps", "web")).Packages()
+	if d := ps.Dep("fw"); d.Installed == nil || d.Installed.Version != "3.17.2" || d.Source() != "node_modules" {
+		t.Errorf("fw hoisted to the workspace's node_modules: %+v", d.Installed)
+	}
+	if d := ps.Dep("@fw/kit"); d.Installed == nil || d.Installed.Version != "3.17.2" || ps.Lockfile != "../../package-lock.json" {
+		t.Errorf("@fw/kit from the workspace's lockfile (%q): %+v", ps.Lockfile, d.Installed)
+	}
+	if d := ps.Dep("vue"); d.Installed != nil {
+		t.Errorf("vue is installed nowhere: %+v", d.Installed)
+	}
+}
