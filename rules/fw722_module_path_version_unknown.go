@@ -42,7 +42,7 @@ func runModulePathVersionUnknown(pass *Pass) {
 		}
 		s := f.site
 		subject := s.subject(pass.File)
-		d := pass.Report(s.span(), s.option, "what %s names once the sources move into app/ depends on the module's version, and the installed version is unknown", subject)
+		d := pass.Report(s.span(), s.option, "what %s names in layout A (srcDir `app/`) depends on the module's version, and the installed version is unknown", subject)
 		d.Notes = append(d.Notes, f.which.Describe())
 		for _, c := range f.cases {
 			d.Notes = append(d.Notes, s.need(c))

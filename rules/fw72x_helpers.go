@@ -26,13 +26,16 @@ import (
 type modSpec struct {
 	module string // the package
 	key    string // the config key of its options
-	// option is the data's Option of the entries that describe it.
+	// option is the data's Option of the entries that describe it; also
+	// lists more entries that hold for it in other version ranges.
 	option string
+	also   []string
 	// values finds the option's values in one options object of the
 	// module, with their option path below the object.
 	values func(obj *ast.Object, emit func(sub ast.Path, n ast.Node))
-	// name is the option's name below the key, as messages show it.
-	name string
+	// name is the option's name below the key, as messages show it;
+	// unsetName, when set, names what an unset option stands for.
+	name, unsetName string
 	// unset is the value a case takes when no options object sets the
 	// option, and where the module reads it from; ok false when unset
 	// means nothing to check.
@@ -48,7 +51,9 @@ type modSpec struct {
 	advice string
 	// base overrides the entry's base given the module's options objects
 	// (i18n's restructureDir); ok false when it is only known at run time.
-	base func(o compat.PathOption, objs []*ast.Object) (b compat.PathBase, ok bool)
+	// A folder of the root that is not the root itself (i18n's root/i18n)
+	// is never moved: root says so, and the value needs nothing.
+	base func(o compat.PathOption, objs []*ast.Object) (b compat.PathBase, root string, ok bool)
 	// exists: an unset value is judged only where the folder it names
 	// exists (the module finds nothing there otherwise).
 	exists bool
@@ -104,11 +109,14 @@ var modSpecs = []*modSpec{
 	},
 	{
 		module: "@fw/content", key: "content", option: "content/ folder (default source) and string entries of content.sources", name: "sources",
-		values:  modElemStrings("sources"),
-		unset:   modDataDefault,
-		fromSrc: modpath.Advice,
-		advice:  "update @fw/content to 2.13.0 or later (`^2.13.0`), which reads the root folder under compatibility version 4; moving the folder into app/ instead would break again on that update",
-		exists:  true,
+		// 3.x reads the default content/ from the root (sources is gone).
+		also:      []string{"collection source cwd (content.config, defineCollection source.cwd) and the default content/ folder"},
+		unsetName: "source folder",
+		values:    modElemStrings("sources"),
+		unset:     modDataDefault,
+		fromSrc:   modpath.Advice,
+		advice:    "update @fw/content to 2.13.0 or later (`^2.13.0`), which reads the root folder under compatibility version 4; moving the folder into app/ instead would break again on that update",
+		exists:    true,
 	},
 	{
 		module: "@fw/content", key: "content", option: "content.sources.<name>.base (object form)", name: "sources.<name>.base",
@@ -267,31 +275,37 @@ const (
 // the module's restructureDir: 8.4+ reads root/<restructureDir> when it is
 // set (srcDir otherwise), 9.x reads srcDir when it is false (root/i18n
 // otherwise), 10+ always the root.
-func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, bool) {
+func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, string, bool) {
 	var v any
 	set := false
 	for _, obj := range objs {
 		if pr := obj.Get("restructureDir"); pr != nil {
 			val, ok := staticValue(pr)
 			if !ok {
-				return 0, false
+				return 0, "", false
 			}
 			v, set = val, true
 		}
 	}
+	dir := "i18n" // the default restructureDir of 9.x and later
+	if s, ok := v.(string); set && ok && s != "" {
+		dir = s
+	}
 	switch {
 	case strings.Contains(o.ResolvesFrom, i18nSrcUnlessSet):
 		if s, ok := v.(string); set && ok && s != "" {
-			return compat.BaseRoot, true
+			return compat.BaseRoot, dir, true
 		}
-		return compat.BaseSrcDir, true
+		return compat.BaseSrcDir, "", true
 	case strings.Contains(o.ResolvesFrom, i18nRootUnlessOff):
 		if b, ok := v.(bool); set && ok && !b {
-			return compat.BaseSrcDir, true
+			return compat.BaseSrcDir, "", true
 		}
-		return compat.BaseRoot, true
+		return compat.BaseRoot, dir, true
+	case o.Base == compat.BaseRoot:
+		return compat.BaseRoot, dir, true
 	}
-	return o.Base, true
+	return o.Base, "", true
 }
 
 // modSite is one value of a module path option in the config, or the
@@ -355,7 +369,7 @@ func (p *Pass) findModPaths() []*modFinding {
 		which := modpath.Of(p.Project, spec.module)
 		for _, s := range sites {
 			f := &modFinding{site: s, which: which, moving: v.Moving, layout: v.fixLayout()}
-			f.cases = modpath.Cases(which, spec.module, spec.option, func(o compat.PathOption) modpath.Outcome {
+			f.cases = modpath.Cases(which, spec.module, append([]string{spec.option}, spec.also...), func(o compat.PathOption) modpath.Outcome {
 				return j.judge(s, o, objs)
 			})
 			f.out, f.ok = modpath.Agree(f.cases)
@@ -543,9 +557,12 @@ func (j *modJudge) judge(s *modSite, o compat.PathOption, objs []*ast.Object) mo
 // judgeAt judges value, read from base under the entry o.
 func (j *modJudge) judgeAt(s *modSite, o compat.PathOption, objs []*ast.Object, value string, base compat.PathBase) modpath.Outcome {
 	if s.spec.base != nil && s.node != nil {
-		b, ok := s.spec.base(o, objs)
+		b, sub, ok := s.spec.base(o, objs)
 		if !ok {
 			return modpath.Outcome{Kind: modpath.Unknown, Says: "depends on a value only known when the config runs"}
+		}
+		if b == compat.BaseRoot && sub != "" {
+			return modpath.Outcome{Kind: modpath.None, Says: "reads it from the root's `" + sub + "/` folder (restructureDir), which the move does not touch"}
 		}
 		base = b
 	}
@@ -611,7 +628,11 @@ func (j *modJudge) fromRoot(s *modSite, o compat.PathOption, value string) modpa
 	if aware {
 		says += " (aliases expanded)"
 	}
-	none := modpath.Outcome{Kind: modpath.None, Says: says + ", where `" + seg + "` stays"}
+	shown := seg
+	if j.pass.Project.IsDir(filepath.Join(v.Root, seg)) {
+		shown += "/"
+	}
+	none := modpath.Outcome{Kind: modpath.None, Says: says + ", where `" + shown + "` stays"}
 	plain := filepath.Join(v.Root, filepath.FromSlash(globFree(rel)))
 	if strings.ContainsAny(seg, "*?[]{}!") || seg == "app" {
 		return none
@@ -694,6 +715,9 @@ func (s *modSite) need(c modpath.Case) string {
 // 'locales'` of @nuxtjs/i18n", or "the default componentDir of
 // shadcn-nuxt".
 func (s *modSite) subject(f *ast.File) string {
+	if s.node == nil && s.spec.unsetName != "" {
+		return "the default " + s.spec.unsetName + " of " + s.spec.module
+	}
 	if s.node == nil {
 		return "the default `" + s.shown + "` of " + s.spec.module
 	}

@@ -141,13 +141,14 @@ type Case struct {
 	Out  Outcome
 }
 
-// Cases returns the data's entries of module whose Option is option and
-// that may hold for w (Yes or Unknown), each with the outcome eval gives;
-// nil when none does. When one entry surely holds, it is the only case.
-func Cases(w Which, module, option string, eval func(compat.PathOption) Outcome) []Case {
+// Cases returns the data's entries of module whose Option is one of
+// options and that may hold for w (Yes or Unknown), each with the outcome
+// eval gives; nil when none does. When one entry surely holds, it is the
+// only case.
+func Cases(w Which, module string, options []string, eval func(compat.PathOption) Outcome) []Case {
 	var out []Case
 	for _, o := range compat.Eco().PathOptions(module) {
-		if o.Option != option {
+		if !slices.Contains(options, o.Option) {
 			continue
 		}
 		switch w.Applies(o) {
