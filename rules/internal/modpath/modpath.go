@@ -262,9 +262,10 @@ func indexFrom(text, pat []byte, from int) int {
 }
 
 // SplitRel splits a relative path value ("./components/ui", "locales/",
-// "stores/**") into its leading "./" (or "") and its clean slash path;
+// "stores/**") into its leading "./"s (or "") and the rest as written;
 // ok is false for anything else: absolute paths, aliases, values that
-// climb out (../), the folder itself, or names with backslashes.
+// climb out (../), the folder itself, segments that are not plain names
+// (a/../b), or names with backslashes.
 func SplitRel(v string) (lead, rel string, ok bool) {
 	if v == "" || strings.ContainsAny(v, "\\\x00") || strings.HasPrefix(v, "/") || filepath.IsAbs(v) {
 		return "", "", false
@@ -283,9 +284,13 @@ func SplitRel(v string) (lead, rel string, ok bool) {
 	if strings.Contains(rest, "://") || strings.HasPrefix(rest, "data:") {
 		return "", "", false
 	}
-	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(rest)))
-	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", "", false
+	// Only plain segments (a trailing slash aside): "a/../b", "a//b" and
+	// "a/./b" are not judged, so that a rewrite can keep the text as
+	// written.
+	for _, seg := range strings.Split(strings.TrimSuffix(rest, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", "", false
+		}
 	}
 	return lead, rest, true
 }
