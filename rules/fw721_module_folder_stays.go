@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules/internal/modpath"
 )
 
@@ -63,7 +64,10 @@ func runModuleFolderStays(pass *Pass) {
 		folder := f.out.Folder
 		d := pass.Report(s.span(), s.option, "%s is read from srcDir: in layout A that is `app/%s/`, but `%s/` stays at the root", subject, folder, folder)
 		d.Notes = append(d.Notes, f.versionNote())
-		if f.moving {
+		switch {
+		case move.StaysAtRoot(folder):
+			d.Notes = append(d.Notes, "`"+folder+"/` stays at the root in layout A: the move never takes it")
+		case f.moving:
 			d.Notes = append(d.Notes, "the move takes the app sources by name (pages/, components/, composables/, ...) and the folders the app code imports through `~/` or `@/`; `"+folder+"/` is neither")
 		}
 		switch f.out.Kind {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules/internal/modpath"
 )
 
@@ -525,7 +526,7 @@ func (j *modJudge) moves(seg string) bool {
 			return true
 		}
 	}
-	if slices.Contains(rootStaying, seg) || seg == "node_modules" || strings.HasPrefix(seg, ".") || !j.pass.Project.IsDir(filepath.Join(j.v.Root, seg)) {
+	if move.StaysAtRoot(seg) || !j.pass.Project.IsDir(filepath.Join(j.v.Root, seg)) {
 		return false
 	}
 	if j.asked == nil {
@@ -682,8 +683,14 @@ func (j *modJudge) fromSrc(s *modSite, value string) modpath.Outcome {
 	case j.pass.Project.Exists(filepath.Join(v.Src, seg)):
 		return modpath.Outcome{Kind: modpath.None, Says: says + ", and `app/" + seg + "` exists"}
 	}
-	out := modpath.Outcome{Kind: s.spec.fromSrc, Folder: seg, Src: true, Says: says}
-	switch s.spec.fromSrc {
+	kind := s.spec.fromSrc
+	if kind == modpath.MoveFolder && move.StaysAtRoot(seg) {
+		// A folder the move never takes (server/, content/, a hidden
+		// one): the value must climb out of app/ instead.
+		kind = modpath.Rewrite
+	}
+	out := modpath.Outcome{Kind: kind, Folder: seg, Src: true, Says: says}
+	switch kind {
 	case modpath.Rewrite:
 		out.Texts = []string{"../" + rel}
 	case modpath.Advice:

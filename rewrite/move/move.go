@@ -190,6 +190,12 @@ var staysAtRoot = map[string]bool{
 	"test": true, "tests": true, "__tests__": true, "e2e": true, "cypress": true, "playwright": true, "spec": true, "specs": true,
 }
 
+// StaysAtRoot reports whether the root entry name is one the move never
+// takes into app/, whatever names or imports it (and --also refuses): the
+// folders version 4 resolves from rootDir, those that are not app code,
+// and hidden entries.
+func StaysAtRoot(name string) bool { return staysAtRoot[name] || strings.HasPrefix(name, ".") }
+
 // maxScan is the largest file scanned for imports; bigger ones are generated
 // or vendored code.
 const maxScan = 4 << 20
