@@ -278,15 +278,34 @@ const (
 // otherwise), 10+ always the root.
 func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, string, bool) {
 	var v any
-	set := false
+	set, unsure := false, false
 	for _, obj := range objs {
-		if pr := obj.Get("restructureDir"); pr != nil {
+		spreadAt := -1
+		for _, pr := range obj.Props {
+			if pr.Kind == ast.PropSpread {
+				spreadAt = pr.Loc.Start
+			}
+		}
+		pr := obj.Get("restructureDir")
+		if pr == nil && spreadAt >= 0 || pr != nil && pr.Loc.Start < spreadAt {
+			unsure = true // a spread may set it
+			continue
+		}
+		if pr != nil {
 			val, ok := staticValue(pr)
 			if !ok {
-				return 0, "", false
+				unsure = true
+				continue
 			}
 			v, set = val, true
 		}
+	}
+	conditional := strings.Contains(o.ResolvesFrom, i18nSrcUnlessSet) || strings.Contains(o.ResolvesFrom, i18nRootUnlessOff)
+	switch {
+	case unsure && conditional:
+		return 0, "", false
+	case unsure && o.Base == compat.BaseRoot:
+		return compat.BaseRoot, "?", true // 10.x: a folder of the root, whichever
 	}
 	dir := "i18n" // the default restructureDir of 9.x and later
 	if s, ok := v.(string); set && ok && s != "" {
@@ -422,7 +441,18 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 	dynamic := false
 	add := func(base string, obj *ast.Object) {
 		objs = append(objs, obj)
+		// A spread after a value may replace it at run time.
+		spreadAt := -1
+		for _, pr := range obj.Props {
+			if pr.Kind == ast.PropSpread {
+				spreadAt = pr.Loc.Start
+				dynamic = true
+			}
+		}
 		spec.values(obj, func(sub ast.Path, n ast.Node) {
+			if n.Span().Start < spreadAt {
+				return
+			}
 			// Shown as written below the options ("customCollections[].dir");
 			// the option path without the element marks.
 			s := &modSite{spec: spec, option: base, shown: strings.Join(sub, "."), node: n}
@@ -434,17 +464,13 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 				sites = append(sites, s)
 			}
 		})
-		if obj.HasSpread() {
-			dynamic = true
-		}
 	}
 	var keyProp *ast.Property
 	p.optionProps(spec.key, func(_, path ast.Path, prop *ast.Property) {
-		if prop.Kind != ast.PropInit || prop.Value == nil {
-			return
-		}
 		obj, ok := ast.Unwrap(prop.Value).(*ast.Object)
-		if !ok {
+		if prop.Kind != ast.PropInit || prop.Value == nil || !ok {
+			// A shorthand, a variable, a call: the options are only
+			// known when the config runs.
 			dynamic = true
 			return
 		}
@@ -511,7 +537,6 @@ type modJudge struct {
 	v    layoutView
 	// imported caches modpath.Imported per root folder.
 	imported map[string]bool
-	asked    map[string]bool
 }
 
 // moves reports whether the root entry seg moves into app/ with the
@@ -529,14 +554,12 @@ func (j *modJudge) moves(seg string) bool {
 	if move.StaysAtRoot(seg) || !j.pass.Project.IsDir(filepath.Join(j.v.Root, seg)) {
 		return false
 	}
-	if j.asked == nil {
-		j.asked = map[string]bool{}
+	in, ok := j.imported[seg]
+	if !ok {
+		in = modpath.Imported(j.pass.Project, []string{seg})[seg]
+		j.imported[seg] = in
 	}
-	if !j.asked[seg] {
-		j.asked[seg] = true
-		j.imported[seg] = modpath.Imported(j.pass.Project, []string{seg})[seg]
-	}
-	return j.imported[seg]
+	return in
 }
 
 // judge is the outcome of site s under the data's entry o.
@@ -562,7 +585,10 @@ func (j *modJudge) judgeAt(s *modSite, o compat.PathOption, objs []*ast.Object, 
 		if !ok {
 			return modpath.Outcome{Kind: modpath.Unknown, Says: "depends on a value only known when the config runs"}
 		}
-		if b == compat.BaseRoot && sub != "" {
+		switch {
+		case b == compat.BaseRoot && sub == "?":
+			return modpath.Outcome{Kind: modpath.None, Says: "reads it from a folder of the root (restructureDir), which the move does not touch"}
+		case b == compat.BaseRoot && sub != "":
 			return modpath.Outcome{Kind: modpath.None, Says: "reads it from the root's `" + sub + "/` folder (restructureDir), which the move does not touch"}
 		}
 		base = b

@@ -134,3 +134,37 @@ func TestSplitRel(t *testing.T) {
 		}
 	}
 }
+
+// TestI18nBaseSpread: a spread in i18n's options may set restructureDir:
+// the ranges where it decides are unknown, the others are not.
+func TestI18nBaseSpread(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Map(t, dir, map[string]string{
+		"fw.config.ts":    "const common = {}\nexport default defineFwConfig({\n  modules: ['@nuxtjs/i18n'],\n  i18n: { ...common, langDir: 'locales' },\n})\n",
+		"package.json":    `{"dependencies": {"fw": "^3.13.0", "@nuxtjs/i18n": ">=8.0.0"}}`,
+		"app.vue":         "",
+		"locales/en.json": "{}",
+	})
+	p := project.LoadProject(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
+	x := NewIndex(p, p.File, 4)
+	pass := &Pass{Project: p, File: p.File, Config: x.config, Target: 4, Index: x}
+	fs := pass.modPathFindings()
+	if len(fs) != 1 {
+		t.Fatalf("%d findings, want 1", len(fs))
+	}
+	got := map[string]modpath.Kind{}
+	for _, c := range fs[0].cases {
+		got[c.Entry.Versions] = c.Out.Kind
+	}
+	want := map[string]modpath.Kind{
+		">=8.0.0 <8.4.0":  modpath.MoveFolder, // no restructureDir yet
+		">=8.4.0 <9.0.0":  modpath.Unknown,
+		">=9.0.0 <10.0.0": modpath.Unknown,
+		">=10.0.0":        modpath.None, // always a folder of the root
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %v, want %v (all: %v)", k, got[k], w, got)
+		}
+	}
+}
