@@ -78,7 +78,11 @@ func runModulePathMoved(pass *Pass) {
 		layout := f.layout
 		if strings.HasPrefix(text, s.spec.alias+"/") && s.spec.alias != "" {
 			layout = AnyLayout
-			d.Notes = append(d.Notes, "every version the project may have expands `"+s.spec.alias+"/` to srcDir, which follows the sources in either layout")
+			who := "every version package.json admits"
+			if f.which.Known() {
+				who = f.which.Module + " " + f.which.Version
+			}
+			d.Notes = append(d.Notes, who+" expands `"+s.spec.alias+"/` to srcDir, which follows the sources in either layout")
 		}
 		switch {
 		case s.node == nil && s.setAt != nil:
