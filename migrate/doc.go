@@ -27,6 +27,9 @@ type Options struct {
 	AllowDirty bool     // write files with uncommitted changes in git
 	Layout     string   // LayoutMove or LayoutKeep
 	Also       []string // more root folders to move
+	// alsoWhy gives the reason the move records for a folder of Also that
+	// a rule's fix added (joinFolders).
+	alsoWhy map[string]string
 	// Rollback undoes the apply that was interrupted in each project
 	// (its journal), and does nothing else.
 	Rollback bool

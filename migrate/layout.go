@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,6 +81,11 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	oo.Layout = mode
 	r := applyConfig(p, oo, rules.Check)
 	r.Mode = mode
+	if plan != nil && !r.Fatal {
+		if joined, joinedNotes := r.joinFolders(p, o, plan); joined != nil {
+			plan, notes = joined, joinedNotes
+		}
+	}
 	r.Notes = append(r.Notes, notes...)
 	if len(notes) > 0 && mode == modeKeep && o.Layout == LayoutMove {
 		pinned := false
@@ -131,6 +137,78 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	}
 	r.NotFixed = notFixed
 	return r
+}
+
+// joinFolders adds to the layout move the root folders that the fixes of
+// the findings still standing need moved with the sources (rules.Fix.Also:
+// a module reads the folder from srcDir), planning the move again with
+// them as --also would: the folders move in the same transaction as the
+// sources. A finding whose folders the move cannot take (a name already
+// in app/, a folder that must stay at the root) is not fixed, with the
+// move's reason, and the others still join. It returns the new plan and
+// its notes, nil when no folder was added.
+func (r *Result) joinFolders(p *project.Project, o Options, plan *move.Plan) (*move.Plan, []string) {
+	var want []*rules.Diagnostic
+	for _, d := range r.Remaining {
+		if d.Fix == nil || len(d.Fix.Also) == 0 || !fixAllowed(d, modeMove) || d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			continue
+		}
+		want = append(want, d)
+	}
+	if len(want) == 0 {
+		return nil, nil
+	}
+	try := func(ds []*rules.Diagnostic) (*move.Plan, []string, string) {
+		oo := o
+		oo.Also = slices.Clip(o.Also)
+		oo.alsoWhy = map[string]string{}
+		for _, d := range ds {
+			for _, a := range d.Fix.Also {
+				if !slices.Contains(oo.Also, a) {
+					oo.Also = append(oo.Also, a)
+					oo.alsoWhy[a] = d.Code + ": " + d.Fix.Description
+				}
+			}
+		}
+		np, mode, notes, refusal := planLayout(p, oo)
+		switch {
+		case refusal != "":
+			return nil, nil, refusal
+		case np == nil || mode != modeMove:
+			// One line: the report shows it after the finding.
+			var lines []string
+			for _, n := range notes {
+				for _, l := range strings.Split(strings.TrimPrefix(n, "not moved into app/: "), "\n") {
+					if l = strings.TrimSpace(l); l != "" {
+						lines = append(lines, l)
+					}
+				}
+			}
+			return nil, nil, strings.Join(lines, " ")
+		}
+		return np, notes, ""
+	}
+	taken := want
+	joined, notes, why := try(want)
+	if why != "" {
+		// Together the move cannot take them: one at a time, so that one
+		// folder in the way does not keep the others out.
+		taken = nil
+		for _, d := range want {
+			np, nn, why := try(append(slices.Clip(taken), d))
+			if why != "" {
+				r.addNotFixed(d, "the move cannot take "+strings.Join(d.Fix.Also, ", ")+": "+why)
+				continue
+			}
+			taken = append(taken, d)
+			joined, notes = np, nn
+		}
+	}
+	for _, d := range taken {
+		r.addFixed(d)
+		r.Remaining = slices.DeleteFunc(r.Remaining, func(x *rules.Diagnostic) bool { return x == d })
+	}
+	return joined, notes
 }
 
 // configFixes and codeFixes are the reasons the config's fixes and the
@@ -211,6 +289,7 @@ func planLayout(p *project.Project, o Options) (plan *move.Plan, mode string, no
 		SrcDir:   d.Root, // layout B and mixed: the sources to move are at the root
 		Target:   filepath.Join(d.Root, "app"),
 		Also:     o.Also,
+		AlsoWhy:  o.alsoWhy,
 		BuildDir: d.Current.BuildDir,
 		V4Paths:  d.Compat >= 4,
 	}

@@ -419,6 +419,9 @@ func RenderDiagnostic(d *rules.Diagnostic) string {
 				fmt.Fprintf(&b, "    replace [%d,%d) with %q\n", op.Span.Start, op.Span.End, op.Text)
 			}
 		}
+		for _, dir := range d.Fix.Also {
+			fmt.Fprintf(&b, "    also move %s/ into app/ with the sources\n", dir)
+		}
 	}
 	return b.String()
 }

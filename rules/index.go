@@ -54,6 +54,10 @@ type Index struct {
 	configCodeOnce sync.Once
 	configCodeFile *code.File
 	siteMu         sync.Mutex
+
+	// modPaths are the module path options judged (FW720-FW722).
+	modPathOnce sync.Once
+	modPaths    []*modFinding
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or

@@ -172,6 +172,12 @@ type Fix struct {
 	// Layout is the layout choice the fix assumes; apply leaves out the
 	// fixes of the other choice.
 	Layout FixLayout
+	// Also are root folders (names relative to the project's root, slash
+	// separated) the fix moves into app/ with the sources, as `apply
+	// --also` does: apply adds them to the layout move, in the same
+	// transaction, or says why the move cannot take them. A fix with Also
+	// holds only when the sources move (Layout MoveOnly), and has no Ops.
+	Also []string
 }
 
 // Diagnostic is one finding.

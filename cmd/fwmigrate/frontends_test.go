@@ -58,6 +58,22 @@ func TestFrontEnds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		// Module options whose fixes are config edits (FW720, FW721) and
+		// folders that move with the sources (FW721's Fix.Also).
+		tc{"module-paths", func(t *testing.T, dir string) {
+			testtree.Map(t, dir, map[string]string{
+				"fw.config.ts": "export default defineFwConfig({\n  modules: ['@nuxtjs/i18n', '@pinia/nuxt', 'shadcn-nuxt', '@fw/image'],\n" +
+					"  i18n: { langDir: 'locales' },\n  shadcn: { componentDir: './components/ui' },\n  image: { dir: 'public/img' },\n})\n",
+				"package.json":                           `{"dependencies": {"fw": "^3.13.0", "@nuxtjs/i18n": "^8.3.0", "@pinia/nuxt": "^0.11.0", "shadcn-nuxt": "^2.1.0", "@fw/image": "^1.8.0"}}`,
+				"node_modules/@nuxtjs/i18n/package.json": `{"name": "@nuxtjs/i18n", "version": "8.5.6"}`,
+				"node_modules/shadcn-nuxt/package.json":  `{"name": "shadcn-nuxt", "version": "2.1.0"}`,
+				"locales/en.json":                        "{}\n",
+				"stores/cart.ts":                         "export const useCartStore = defineStore('cart', {})\n",
+				"components/ui/Button.vue":               "<template><button /></template>\n",
+				"pages/index.vue":                        "<template><p /></template>\n",
+				"public/img/a.png":                       "",
+			})
+		}},
 		tc{"generated", func(t *testing.T, dir string) {
 			n := 120
 			if testing.Short() {
@@ -202,8 +218,16 @@ func compareFrontEnds(t *testing.T, dir string) {
 	t.Logf("%d findings, %d safe fixes: apply makes %d; %d published, %d editor fixes", len(rep.diags), fixable, made, len(published), editorFixes)
 	totalFindings.Add(int64(len(rep.diags)))
 	diffFindings(t, "lsp", checked, published)
-	if editorFixes != fixable {
-		t.Errorf("check counts %d safe fixes; the editor offers %d", fixable, editorFixes)
+	// A fix that moves folders with the sources (Fix.Also) is apply's
+	// alone: the editor edits files, it does not move the sources.
+	moves := 0
+	for _, d := range rep.diags {
+		if d.Fix != nil && d.Fix.Applicability == rules.Safe && len(d.Fix.Also) > 0 && len(d.Fix.Ops) == 0 {
+			moves++
+		}
+	}
+	if editorFixes != fixable-moves {
+		t.Errorf("check counts %d safe fixes (%d of them folder moves, apply's alone); the editor offers %d", fixable, moves, editorFixes)
 	}
 }
 

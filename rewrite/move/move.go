@@ -68,6 +68,9 @@ type Input struct {
 	V4Paths bool
 	Target  string   // where the sources go (normally Root/app)
 	Also    []string // extra folders to move (--also), relative to SrcDir
+	// AlsoWhy gives the reason recorded for a folder of Also ("--also"
+	// when it has none): a rule's fix that needs the folder moved.
+	AlsoWhy map[string]string
 	// Layers are local layer roots besides Root/layers; they stay and are
 	// not scanned, like Root/layers.
 	Layers []string
@@ -186,6 +189,12 @@ var staysAtRoot = map[string]bool{
 	"node_modules": true, "dist": true, "coverage": true,
 	"test": true, "tests": true, "__tests__": true, "e2e": true, "cypress": true, "playwright": true, "spec": true, "specs": true,
 }
+
+// StaysAtRoot reports whether the root entry name is one the move never
+// takes into app/, whatever names or imports it (and --also refuses): the
+// folders version 4 resolves from rootDir, those that are not app code,
+// and hidden entries.
+func StaysAtRoot(name string) bool { return staysAtRoot[name] || strings.HasPrefix(name, ".") }
 
 // maxScan is the largest file scanned for imports; bigger ones are generated
 // or vendored code.
@@ -668,7 +677,11 @@ func (p *Plan) also(a string, in Input, add func(from, to, why string), stay map
 		p.conflict(from, "--also=%s: %v", a, err)
 		return
 	}
-	add(from, filepath.Join(in.Target, clean), "--also")
+	why := in.AlsoWhy[a]
+	if why == "" {
+		why = "--also"
+	}
+	add(from, filepath.Join(in.Target, clean), why)
 }
 
 // checkMoves finds every reason not to move: targets that exist, names that
