@@ -41,7 +41,8 @@ transaction as the move ('fwmigrate apply' adds it to the move, as --also
 does, and says why when the move cannot take it: a name already in app/).
 @fw/image's dir must keep naming the root's folder (public/ stays at the
 root): the string is rewritten to climb out of app/ ('public' becomes
-'../public'), byte for byte. @fw/content before 2.13 is reported without a
+'../public'), byte for byte; so is a value in a folder the move never takes
+(langDir: 'shared/locales' becomes '../shared/locales'). @fw/content before 2.13 is reported without a
 fix: update it to 2.13 or later, which reads the root content/. In layout A
 (sources already in app/) a folder left at the root is reported with the
 command that moves it.`,
