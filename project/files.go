@@ -33,6 +33,9 @@ type tree struct {
 
 	sourcesOnce sync.Once
 	sources     []*Source
+
+	tsOnce sync.Once // TSFiles (tscontext_load.go)
+	ts     *TSFiles
 }
 
 type stat struct {
