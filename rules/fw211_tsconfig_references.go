@@ -165,4 +165,3 @@ func (tc *tsconfig) fix(pass *Pass, ext jsonc.Item, elems []jsonc.Item, which in
 	}
 	return &Fix{Description: desc, Applicability: Unsafe, Ops: mergeEdits(edits), ConfigOps: configOps}, ""
 }
-
