@@ -45,10 +45,11 @@ type DeclFile struct {
 	// level), whose top-level declarations are global.
 	Global bool
 	// Names are the global names it declares (interfaces, types,
-	// variables, functions, namespaces) and the members it declares in
-	// global interfaces (Window.myGlobal gives Window and myGlobal);
-	// Modules the module names of its `declare module '…'` blocks.
-	Names, Modules []string
+	// variables, functions, namespaces), Members the members it declares
+	// in global interfaces (Window.myGlobal gives the name Window and the
+	// member myGlobal), Modules the module names of its `declare module
+	// '…'` blocks.
+	Names, Members, Modules []string
 }
 
 // MaxTSWalk bounds the walk: a tree with more entries is checked in part
@@ -203,24 +204,34 @@ func ParseDecl(src []byte, decl bool) *DeclFile {
 		return d // a module .d.ts: it declares for those that import it
 	}
 	seen := map[string]bool{}
-	add := func(s string) {
+	add := func(list *[]string, s string) {
 		if !seen[s] {
 			seen[s] = true
-			d.Names = append(d.Names, s)
+			*list = append(*list, s)
 		}
 	}
-	for _, m := range reDeclName.FindAllSubmatchIndex(global, -1) {
-		add(string(global[m[4]:m[5]]))
-		if string(global[m[2]:m[3]]) == "interface" {
-			if open := bytes.IndexByte(global[m[5]:], '{'); open >= 0 {
-				body := block(global, m[5]+open)
-				if len(body) > 2 {
+	// Top-level names only: a block's contents (an interface's members, a
+	// namespace's) are skipped but for the members of interfaces.
+	for pos := 0; pos < len(global); {
+		m := reDeclName.FindSubmatchIndex(global[pos:])
+		if m == nil {
+			break
+		}
+		kind, name := string(global[pos+m[2]:pos+m[3]]), string(global[pos+m[4]:pos+m[5]])
+		add(&d.Names, name)
+		next := pos + m[1]
+		if kind == "interface" || kind == "namespace" || kind == "class" || kind == "enum" {
+			if open := bytes.IndexByte(global[next:], '{'); open >= 0 {
+				body := block(global, next+open)
+				if kind == "interface" && len(body) > 2 {
 					for _, mm := range reMember.FindAllSubmatch(body[1:len(body)-1], -1) {
-						add(string(mm[1]))
+						add(&d.Members, string(mm[1]))
 					}
 				}
+				next += open + len(body)
 			}
 		}
+		pos = next
 	}
 	return d
 }

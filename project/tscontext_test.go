@@ -103,7 +103,7 @@ func TestTSContextsHolding(t *testing.T) {
 
 func TestParseDecl(t *testing.T) {
 	d := project.ParseDecl([]byte("// c\ndeclare global {\n  interface Window {\n    myGlobal: string\n    run(): void\n  }\n  const VERSION: string\n}\nexport {}\n"), true)
-	if d == nil || !d.Global || !reflect.DeepEqual(d.Names, []string{"Window", "myGlobal", "run", "VERSION"}) {
+	if d == nil || !d.Global || !reflect.DeepEqual(d.Names, []string{"Window", "VERSION"}) || !reflect.DeepEqual(d.Members, []string{"myGlobal", "run"}) {
 		t.Errorf("declare global: %+v", d)
 	}
 	d = project.ParseDecl([]byte("declare module 'thing' {\n  export const t: number\n}\n"), true)
@@ -111,7 +111,7 @@ func TestParseDecl(t *testing.T) {
 		t.Errorf("declare module: %+v", d)
 	}
 	d = project.ParseDecl([]byte("declare const G: number\ninterface Foo { a: 1 }\n"), true)
-	if d == nil || !d.Global || !reflect.DeepEqual(d.Names, []string{"G", "Foo", "a"}) {
+	if d == nil || !d.Global || !reflect.DeepEqual(d.Names, []string{"G", "Foo"}) || !reflect.DeepEqual(d.Members, []string{"a"}) {
 		t.Errorf("script .d.ts: %+v", d)
 	}
 	if d := project.ParseDecl([]byte("export const x = 1\n"), false); d != nil {
