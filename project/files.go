@@ -36,6 +36,8 @@ type tree struct {
 
 	tsOnce sync.Once // TSFiles (tscontext_load.go)
 	ts     *TSFiles
+
+	deps depsState // package.json, lockfile, node_modules, Node places, CI files (packages.go)
 }
 
 type stat struct {
