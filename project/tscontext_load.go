@@ -16,8 +16,8 @@ import (
 
 // What the TypeScript rules (FW8xx) need from the disk, loaded once per
 // project: the tsconfig.json files below the root (per-folder ones), the
-// declaration files and the files that declare globals or modules, and
-// package.json. The walk reads names only; it reads the .d.ts files, and
+// declaration files and the files that declare globals or modules
+// (package.json is Packages'). The walk reads names only; it reads the .d.ts files, and
 // the scripts that lie outside every source folder (where a `declare
 // global` may sit in a plain .ts file), never the sources again.
 
@@ -30,8 +30,6 @@ type TSFiles struct {
 	// .d.ts file, and every script outside the sources that holds
 	// `declare global` or `declare module`, sorted by path.
 	Declarations []*DeclFile
-	// PackageJSON is the root package.json, nil when there is none.
-	PackageJSON *TextFile
 	// Truncated says the walk stopped at its limit (MaxTSWalk entries).
 	Truncated bool
 }
@@ -73,9 +71,6 @@ func (p *Project) walkTS() *TSFiles {
 	out := &TSFiles{}
 	if p.Root == "" {
 		return out
-	}
-	if tf, err := p.ReadText(filepath.Join(p.Root, "package.json")); err == nil {
-		out.PackageJSON = tf
 	}
 	sources := map[string]bool{}
 	for _, s := range p.Sources() {

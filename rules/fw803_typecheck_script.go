@@ -1,11 +1,13 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
@@ -51,10 +53,6 @@ func runTypecheckScript(pass *Pass) {
 	if !ok || !v.gen.Solution || pr.TSConfig == nil {
 		return
 	}
-	pkg := pr.TSFiles().PackageJSON
-	if pkg == nil {
-		return
-	}
 	tc := readTSConfig(pr.TSConfig.Src)
 	if tc == nil {
 		return
@@ -75,6 +73,17 @@ func runTypecheckScript(pass *Pass) {
 	if !solution && !legacy {
 		return
 	}
+	if pkg := pr.Packages().Manifest; pkg != nil {
+		packageScripts(pass, v, pkg, solution)
+	}
+	for _, wf := range pr.Workflows() {
+		workflowSteps(pass, v, wf, solution)
+	}
+}
+
+// packageScripts reports the checker runs without -b in package.json's
+// scripts.
+func packageScripts(pass *Pass, v tsView, pkg *project.TextFile, solution bool) {
 	data := pkg.Src
 	members, ok := jsonc.Members(data)
 	if !ok {
@@ -145,4 +154,74 @@ func needsBuild(args string) bool {
 		}
 	}
 	return true
+}
+
+var reRunKey = regexp.MustCompile(`^(\s*)(?:-\s+)?run:\s*(.*)$`)
+
+// workflowSteps reports the checker runs without -b in a CI workflow's
+// run steps (a `run:` line, or the lines of a `run: |` block).
+func workflowSteps(pass *Pass, v tsView, wf *project.TextFile, solution bool) {
+	data := wf.Src
+	blockIndent := -1 // the run key's indentation while in its block
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += off
+		}
+		line := string(data[off:end])
+		lineStart := off
+		off = end + 1
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		cmd, cmdAt := "", -1
+		if blockIndent >= 0 {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if indent > blockIndent {
+				cmd, cmdAt = line, 0
+			} else {
+				blockIndent = -1
+			}
+		}
+		if cmdAt < 0 {
+			m := reRunKey.FindStringSubmatchIndex(line)
+			if m == nil {
+				continue
+			}
+			val := strings.TrimSpace(line[m[4]:m[5]])
+			if strings.HasPrefix(val, "|") || strings.HasPrefix(val, ">") {
+				blockIndent = m[3] - m[2]
+				continue
+			}
+			cmd, cmdAt = line[m[4]:], m[4]
+		}
+		for _, loc := range reChecker.FindAllStringSubmatchIndex(cmd, -1) {
+			tool := cmd[loc[6]:loc[7]]
+			rest := cmd[loc[7]:]
+			if e := reCmdEnd.FindStringIndex(rest); e != nil {
+				rest = rest[:e[0]]
+			}
+			if !needsBuild(strings.Trim(rest, "'\"\r")) {
+				continue
+			}
+			at := lineStart + cmdAt + loc[6]
+			span := ast.Span{Start: at, End: at + len(tool)}
+			var d *Diagnostic
+			if solution {
+				d = pass.reportIn(wf.Display, data, span, "a step of this workflow runs `%s` without `-b` on tsconfig.json, which references the generated projects: it checks nothing and passes whatever errors the code has", tool)
+			} else {
+				d = pass.reportIn(wf.Display, data, span, "a step of this workflow runs `%s` without `-b`: it will check nothing once tsconfig.json references the generated projects of framework major %d (FW211)", tool, v.gen.Major)
+				d.Severity = Info
+			}
+			d.Path = rootRel(pass.Project, wf.Path)
+			d.Fix = &Fix{
+				Description:   "run `" + tool + " -b` in the workflow step",
+				Applicability: Safe,
+				File:          wf.Path,
+				Ops:           []rewrite.Op{edit(ast.Span{Start: span.End, End: span.End}, " -b")},
+			}
+		}
+	}
 }
