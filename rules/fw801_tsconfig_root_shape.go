@@ -326,7 +326,9 @@ func (tc *tsconfig) insertBefore(m jsonc.Item, text string) rewrite.Op {
 // rootOverlap returns the root-relative files that the root's own program
 // takes (through the legacy file it extends, its include, or everything
 // when it has neither) and a referenced context holds too: one TS6305
-// each. Declarations have no output and .vue files no tsc program.
+// each (declarations have no output). The .vue files count: vue-tsc, the
+// framework's checker, reports them (the oracle test runs it); plain tsc
+// does not read them.
 func rootOverlap(pass *Pass, v tsView, tc *tsconfig, extendsLegacy bool, refs []rootRef) []string {
 	var include []string
 	if m, ok := tc.member("include"); ok {
@@ -337,9 +339,19 @@ func rootOverlap(pass *Pass, v tsView, tc *tsconfig, extendsLegacy bool, refs []
 			}
 		}
 	}
+	var listed map[string]bool // "files": the root program when no include
+	if m, ok := tc.member("files"); ok {
+		listed = map[string]bool{}
+		its, _ := jsonc.Items(tc.data, m.ValStart)
+		for _, it := range its {
+			if s, ok := it.String(tc.data); ok {
+				listed[strings.TrimPrefix(filepath.ToSlash(filepath.Clean(s)), "./")] = true
+			}
+		}
+	}
 	legacy := v.ctx.Legacy()
 	var out []string
-	for _, rel := range tsProgramFiles(pass.Project, false) {
+	for _, rel := range tsProgramFiles(pass.Project, true) {
 		if isDeclPath(rel) {
 			continue
 		}
@@ -349,9 +361,11 @@ func rootOverlap(pass *Pass, v tsView, tc *tsconfig, extendsLegacy bool, refs []
 		case len(include) > 0:
 			f := *legacy
 			f.Include, f.Exclude = include, []string{"node_modules"}
-			inRoot = f.Holds(after, false)
+			inRoot = f.Holds(after, true)
 		case extendsLegacy && legacy != nil:
-			inRoot = legacy.Holds(after, false)
+			inRoot = legacy.Holds(after, true)
+		case listed != nil:
+			inRoot = listed[after]
 		default:
 			inRoot = true
 		}
@@ -359,7 +373,7 @@ func rootOverlap(pass *Pass, v tsView, tc *tsconfig, extendsLegacy bool, refs []
 			continue
 		}
 		held := false
-		for _, f := range v.ctx.Holding(after, false) {
+		for _, f := range v.ctx.Holding(after, true) {
 			for _, r := range refs {
 				held = held || r.name == f.Name
 			}
