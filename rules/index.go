@@ -54,6 +54,12 @@ type Index struct {
 	configCodeOnce sync.Once
 	configCodeFile *code.File
 	siteMu         sync.Mutex
+
+	// reported are the files besides the config, the .env files and the
+	// code index's that rules reported in (Pass.reportIn: package.json, a
+	// workflow, a declaration file): their suppressions count too.
+	reportedMu sync.Mutex
+	reported   map[string][]byte // display -> text
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or
