@@ -143,7 +143,7 @@ func runTSRootShape(pass *Pass) {
 			}
 		}
 	}
-	incl, hasInclude := tc.member("include")
+	_, hasInclude := tc.member("include")
 	files, hasFiles := tc.member("files")
 	filesEmpty := false
 	if hasFiles {
@@ -225,7 +225,6 @@ func runTSRootShape(pass *Pass) {
 		}
 		if hasInclude {
 			del[tc.at["include"]] = true
-			_ = incl
 		}
 		if co, ok := tc.member("compilerOptions"); ok {
 			keys, ops, reason := tc.carry(pass, co)
