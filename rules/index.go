@@ -58,6 +58,11 @@ type Index struct {
 	// modPaths are the module path options judged (FW720-FW722).
 	modPathOnce sync.Once
 	modPaths    []*modFinding
+	// reported are the files besides the config, the .env files and the
+	// code index's that rules reported in (Pass.reportIn: package.json, a
+	// workflow, a declaration file): their suppressions count too.
+	reportedMu sync.Mutex
+	reported   map[string][]byte // display -> text
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or
