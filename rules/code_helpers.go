@@ -227,7 +227,8 @@ func configKeyPath(ci *codeIndex, span ast.Span) ast.Path {
 
 // otherFiles are the files besides the config and the .env files that the
 // check read and may report in: the code files the code rules read (none
-// when no code rule ran) and tsconfig.json.
+// when no code rule ran), tsconfig.json, and the files the type rules
+// read besides (typeFiles).
 func (x *Index) otherFiles() []*project.TextFile {
 	var out []*project.TextFile
 	if x.codeIdx != nil {
@@ -240,5 +241,5 @@ func (x *Index) otherFiles() []*project.TextFile {
 	if x.project.TSConfig != nil {
 		out = append(out, x.project.TSConfig)
 	}
-	return out
+	return append(out, x.typeFiles()...)
 }

@@ -51,6 +51,11 @@ type Index struct {
 	codeOnce sync.Once
 	codeIdx  *codeIndex
 
+	// moreCode is what the type rules (FW85x) read beyond codeIdx
+	// (types_helpers.go).
+	moreOnce sync.Once
+	moreCode *code.More
+
 	configCodeOnce sync.Once
 	configCodeFile *code.File
 	siteMu         sync.Mutex

@@ -106,7 +106,11 @@ type Index struct {
 	Config  compat.Config // the config's static values (some sites depend on them)
 	Files   []*File       // the files read, in path order (the config first)
 	Failed  []*File       // files that could not be read fully, reported once (FW908)
-	Data    *DataIndex
+	// Rest are the files read but not parsed (no code rule's word in
+	// them), in path order: the type rules (FW85x) parse those their own
+	// detectors need (More) instead of reading them again.
+	Rest []*File
+	Data *DataIndex
 }
 
 // Read reads the code of p, whose config's static values are cfg: config
@@ -166,6 +170,11 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 		for _, f := range more {
 			ci.keep(f)
 			ci.Data.addFile(f)
+		}
+	}
+	for _, f := range rest {
+		if f.Code == nil && f.Err == nil {
+			ci.Rest = append(ci.Rest, f)
 		}
 	}
 	ci.Data.resolve()
