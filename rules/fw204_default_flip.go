@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 )
@@ -169,17 +168,6 @@ func flipsUnseen(pass *Pass, to int) (unreached, untested []compat.Flip) {
 var flipCompanions = map[string][]string{
 	"experimental.resetAsyncDataToUndefined": {"experimental.defaults.useAsyncData.value", "experimental.defaults.useAsyncData.errorValue"},
 	"experimental.templateUtils":             {"experimental.compileTemplate"},
-}
-
-// flipSet reports whether the config sets the option, at the top level or
-// in an environment override: its value is then the author's.
-func flipSet(pass *Pass, path string) bool {
-	if _, st := pass.Config.Value(path); st != compat.Absent {
-		return true
-	}
-	set := false
-	pass.Index.optionProps(path, func(ast.Path, ast.Path, *ast.Property) { set = true })
-	return set
 }
 
 // hasSites reports whether r's detector finds a site that depends on the

@@ -1,0 +1,205 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/text"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
+)
+
+var ruleUncheckedIndexAccess = &Rule{
+	Code:     "FW851",
+	Name:     "unchecked-index-access",
+	Category: Types,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "an estimate, per file, of the index reads that noUncheckedIndexedAccess (on in version 4) makes `T | undefined` and that the code uses unguarded",
+		Why: `Version 4 generates every TypeScript context with noUncheckedIndexedAccess: true
+(framework major 3 on compatibility version 3 had it off for app code, which
+the root typecheck also used for server code; typescript-contexts.md §3). A read
+by index (list[i], record[key], s.split(',')[1]) is then T | undefined, and
+code that uses it where undefined is an error fails to type-check: TS2532
+(Object is possibly 'undefined') when its property is read or it is an operand
+of arithmetic, TS18048 for a variable that holds it, TS2322 when it is assigned
+to a typed variable or returned from a function with a return type, TS2722
+when called. Real apps have dozens to hundreds of them. Nothing changes when
+the code runs.
+This rule counts them per file, from the code's syntax: an estimate, and it
+says so. fwmigrate does not know the types: a read of a tuple or of an object
+with known keys is not affected, but is counted when it looks like an array or
+record read (a const holding an object literal or an as-const array is known); a read passed to a function whose parameter refuses undefined (TS2345)
+and a Record read with a dot are not counted. Reads guarded by ?., !, as, ??,
+|| or a test before (an enclosing if, while, && or ?: that tests the same read,
+an earlier if (...) return) are not counted. Reported for projects known to run
+framework major 3 on compatibility version 3 (package.json) whose config and
+root tsconfig.json do not set the flag: app, shared, module and server code
+(server code was checked with the app's options by the root typecheck).`,
+		Example: `// package.json: "fw": "^3.12.0"
+const first: string = names[0]            // TS2322
+const label = items[i].label              // TS2532
+const [key, value] = line.split('=')
+value.trim()                              // TS18048`,
+		Fix: `Two ways out. Safe: pin the flag off, as version 3 had it:
+typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false (the app,
+shared and node contexts and the legacy file) and, for server files,
+engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false too
+(on the released 4.x the server's context takes only the engine's setting).
+Or keep the flag and fix the listed sites by hand: ?. or ?? a default, a check
+before the use, or ! where the index is known to exist.`,
+	},
+	Run: runUncheckedIndexAccess,
+}
+
+func init() { Register(ruleUncheckedIndexAccess) }
+
+const (
+	uncheckedFlag       = "typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
+	uncheckedEngineFlag = "engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
+	// uncheckedListed is how many sites a finding lists.
+	uncheckedListed = 20
+)
+
+// uncheckedRoles are the sources whose contexts get the flag in version 4.
+var uncheckedRoles = []project.Role{project.RoleApp, project.RoleShared, project.RoleModule, project.RoleServer}
+
+func runUncheckedIndexAccess(pass *Pass) {
+	if pass.Target < 4 || pass.Project.Framework != 3 || projectCompat(pass) != 3 || flipSet(pass, uncheckedFlag) || tsconfigSets(pass.Project, "noUncheckedIndexedAccess") {
+		return
+	}
+	engineSet := flipSet(pass, uncheckedEngineFlag)
+	for _, fs := range pass.Index.indexReads() {
+		server := fs.file.Src != nil && fs.file.Src.Role == project.RoleServer
+		if server && engineSet {
+			continue
+		}
+		reportIndexReads(pass, fs, server)
+	}
+}
+
+// fileReads are the index reads of one file.
+type fileReads struct {
+	file  *code.File
+	reads []code.IndexRead
+}
+
+// indexReads returns the unguarded index reads of the project's code,
+// per file in path order: the files the code rules parsed, and those they
+// read (and the server's) whose text has an index read, parsed now.
+func (x *Index) indexReads() []fileReads {
+	var out []fileReads
+	for _, f := range x.more().Files(uncheckedRoles, func(f *code.File) bool {
+		return x.project.Memo(f.Path, f.Text, "fw851.index", func() bool { return maybeIndexRead(f.Text) })
+	}) {
+		if reads := code.IndexReads(f); len(reads) > 0 {
+			out = append(out, fileReads{f, reads})
+		}
+	}
+	return out
+}
+
+// maybeIndexRead reports text that may hold an index read: a `[` after an
+// identifier, `)` or `]` (with no space between), not followed by `]` (a
+// type's `T[]`).
+func maybeIndexRead(src []byte) bool {
+	for i := 1; i < len(src)-1; i++ {
+		if src[i] != '[' || src[i+1] == ']' {
+			continue
+		}
+		if c := src[i-1]; c == ')' || c == ']' || c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func reportIndexReads(pass *Pass, fs fileReads, server bool) {
+	f, reads := fs.file, fs.reads
+	codes := map[string]int{}
+	for _, r := range reads {
+		codes[r.Code]++
+	}
+	var tally []string
+	for c, n := range codes {
+		tally = append(tally, fmt.Sprintf("%s ×%d", c, n))
+	}
+	sort.Strings(tally)
+	first := reads[0]
+	d := pass.reportCode(f, first.Span, uncheckedFlag, "an estimated %s here: with noUncheckedIndexedAccess, which version 4 turns on, the type checker reports %s",
+		text.Plural(len(reads), "index read")+" "+verbUsed(len(reads)), strings.Join(tally, ", "))
+	d.Notes = append(d.Notes, "an estimate from the code's syntax, not its types: a tuple or an object with known keys is not affected; a read passed to a function (TS2345) is not counted")
+	for i, r := range reads {
+		if i == uncheckedListed {
+			d.Notes = append(d.Notes, fmt.Sprintf("and %d more", len(reads)-uncheckedListed))
+			break
+		}
+		pos := f.Code.Position(r.Span.Start)
+		what := "`" + excerptOf(f.Text, r.Read) + "`"
+		if r.Var != "" {
+			what = "`" + r.Var + "`, which holds " + what + ","
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("%d:%d: %s %s (%s)", pos.Line, pos.Column, what, r.What, r.Code))
+	}
+	d.Notes = append(d.Notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
+	ops := []rewrite.Op{{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedFlag), Value: false}}
+	desc := "pin `" + uncheckedFlag + ": false`, as version 3 had it"
+	if server {
+		ops = append(ops, rewrite.Op{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedEngineFlag), Value: false})
+		desc = "pin `" + uncheckedFlag + ": false` and, for the server's context, `" + uncheckedEngineFlag + ": false`, as version 3 had it"
+	}
+	d.Fix = &Fix{Description: desc, Applicability: Safe, Ops: ops}
+}
+
+func verbUsed(n int) string {
+	if n == 1 {
+		return "is used where undefined is an error"
+	}
+	return "are used where undefined is an error"
+}
+
+// excerptOf is the source of a span on one line, shortened.
+func excerptOf(src []byte, s ast.Span) string {
+	t := src[s.Start:s.End]
+	if i := bytes.IndexAny(t, "\r\n"); i >= 0 {
+		t = append(append([]byte(nil), t[:i]...), []byte("...")...)
+	}
+	if len(t) > 60 {
+		t = append(append([]byte(nil), t[:57]...), []byte("...")...)
+	}
+	return string(t)
+}
+
+// tsconfigSets reports whether the root tsconfig.json's compilerOptions
+// set an option (the project's choice, which today overrides the generated
+// file, and which FW211 carries into the config).
+func tsconfigSets(p *project.Project, option string) bool {
+	tc := p.TSConfig
+	if tc == nil {
+		return false
+	}
+	members, ok := jsonc.Members(tc.Src)
+	if !ok {
+		return false
+	}
+	for _, m := range members {
+		if m.Key(tc.Src) != "compilerOptions" {
+			continue
+		}
+		opts, ok := jsonc.Items(tc.Src, m.ValStart)
+		if !ok {
+			return false
+		}
+		for _, o := range opts {
+			if o.Key(tc.Src) == option {
+				return true
+			}
+		}
+	}
+	return false
+}
