@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -161,18 +160,6 @@ func verbUsed(n int) string {
 		return "is used where undefined is an error"
 	}
 	return "are used where undefined is an error"
-}
-
-// excerptOf is the source of a span on one line, shortened.
-func excerptOf(src []byte, s ast.Span) string {
-	t := src[s.Start:s.End]
-	if i := bytes.IndexAny(t, "\r\n"); i >= 0 {
-		t = append(append([]byte(nil), t[:i]...), []byte("...")...)
-	}
-	if len(t) > 60 {
-		t = append(append([]byte(nil), t[:57]...), []byte("...")...)
-	}
-	return string(t)
 }
 
 // tsconfigSets reports whether the root tsconfig.json's compilerOptions

@@ -55,6 +55,9 @@ type Index struct {
 	// (types_helpers.go).
 	moreOnce sync.Once
 	moreCode *code.More
+	// vitest are the test runner's configs, parsed (FW852).
+	vitestOnce sync.Once
+	vitest     []*code.File
 
 	configCodeOnce sync.Once
 	configCodeFile *code.File
