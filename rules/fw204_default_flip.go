@@ -94,7 +94,7 @@ func runDefaultFlip(pass *Pass) {
 func detectors() map[string]*Rule {
 	detector := map[string]*Rule{}
 	for _, r := range All() {
-		if r.detect == nil {
+		if r.detect == nil && r.scan == nil {
 			continue
 		}
 		for _, f := range r.Flips {
@@ -173,7 +173,7 @@ var flipCompanions = map[string][]string{
 // hasSites reports whether r's detector finds a site that depends on the
 // default change at path.
 func hasSites(pass *Pass, r *Rule, path string) bool {
-	for _, s := range pass.Index.sitesOf(r.Code, r.detect) {
+	for _, s := range pass.Index.sitesOf(r) {
 		option := s.option
 		if option == "" {
 			option = r.Flips[0]

@@ -40,6 +40,12 @@ type File struct {
 	Code    *ast.Code // nil when the file could not be read at all
 	Err     error     // why it could not be read fully (then it is never edited)
 	Config  bool
+
+	// For the data index: the declarations initialized by a call of a
+	// use* function (collectFile), and the reads of data results found
+	// in the file (FileUses).
+	decls []*ast.JSNode
+	uses  []*DataUse
 }
 
 // Page reports whether the file is a page of the app (under pages/).
@@ -134,26 +140,36 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 		}
 		srcs = append(srcs, s)
 	}
+	// Each file is read, parsed and walked for the data index by one
+	// worker; the index then takes the facts in, in file order.
 	read := make([]*File, len(srcs))
+	facts := make([]*fileFacts, len(srcs))
 	par.For(len(srcs), func(i int) {
 		s := srcs[i]
 		f := &File{Src: s, Path: s.Path, Display: s.Display, Rel: s.Rel}
 		f.Text, f.Err = s.Read()
 		if f.Err == nil && p.Memo(f.Path, f.Text, "code.Triggers", func() bool { return Triggered(f.Text, Triggers) }) {
 			f.Code, f.Err = p.ReadCode(f.Path, f.Text)
+			facts[i] = collectFile(f)
 		}
 		read[i] = f
 	})
+	ci.Data = newDataIndex(ci)
+	if config != nil {
+		ci.Data.addFacts(config, collectFile(config))
+	}
 	var rest []*File // read, not parsed: no trigger word
-	for _, f := range read {
+	for i, f := range read {
 		switch {
 		case f.Code == nil && f.Err == nil:
 			rest = append(rest, f)
 		default:
 			ci.keep(f)
+			if f.Code != nil {
+				ci.Data.addFacts(f, facts[i])
+			}
 		}
 	}
-	ci.Data = newDataIndex(ci)
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
 	if names := ci.Data.composableNames(); len(names) > 0 {
@@ -166,10 +182,16 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 				more = append(more, f)
 			}
 		}
-		par.For(len(more), func(i int) { more[i].Code, more[i].Err = p.ReadCode(more[i].Path, more[i].Text) })
-		for _, f := range more {
+		facts := make([]*fileFacts, len(more))
+		par.For(len(more), func(i int) {
+			more[i].Code, more[i].Err = p.ReadCode(more[i].Path, more[i].Text)
+			facts[i] = collectFile(more[i])
+		})
+		for i, f := range more {
 			ci.keep(f)
-			ci.Data.addFile(f)
+			if f.Code != nil {
+				ci.Data.addFacts(f, facts[i])
+			}
 		}
 	}
 	for _, f := range rest {
@@ -177,7 +199,6 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 			ci.Rest = append(ci.Rest, f)
 		}
 	}
-	ci.Data.resolve()
 	sort.SliceStable(ci.Files, func(i, j int) bool {
 		if ci.Files[i].Config != ci.Files[j].Config {
 			return ci.Files[i].Config
