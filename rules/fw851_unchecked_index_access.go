@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -56,7 +57,10 @@ before the use, or ! where the index is known to exist.`,
 	Run: runUncheckedIndexAccess,
 }
 
-func init() { Register(ruleUncheckedIndexAccess) }
+func init() {
+	ruleUncheckedIndexAccess.scan = scanIndexReads
+	Register(ruleUncheckedIndexAccess)
+}
 
 const (
 	uncheckedFlag       = "typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
@@ -69,38 +73,60 @@ const (
 var uncheckedRoles = []project.Role{project.RoleApp, project.RoleShared, project.RoleModule, project.RoleServer}
 
 func runUncheckedIndexAccess(pass *Pass) {
-	if pass.Target < 4 || pass.Project.Framework != 3 || projectCompat(pass) != 3 || flipSet(pass, uncheckedFlag) || tsconfigSets(pass.Project, "noUncheckedIndexedAccess") {
-		return
+	for _, s := range pass.Index.sitesOf(pass.Rule) {
+		d := pass.reportCode(s.file, s.span, uncheckedFlag, "%s", s.msg)
+		d.Notes = append(d.Notes, s.notes...)
+		d.Fix = s.fix
+	}
+}
+
+// scanIndexReads finds the unguarded index reads of the project's code
+// when the flag will change for it: in the one walk of the files the code
+// rules read (a visitor each), and in the files no code rule reads (the
+// server's, and those without a code rule's word: parsed and walked once,
+// when their text may hold an index read).
+func scanIndexReads(ci *codeIndex) *fileScan {
+	x := ci.index
+	pass := &Pass{Project: ci.Project, File: x.file, Config: x.config, Target: x.target, Index: x}
+	if x.target < 4 || ci.Project == nil || ci.Project.Framework != 3 || projectCompat(pass) != 3 || flipSet(pass, uncheckedFlag) || tsconfigSets(ci.Project, "noUncheckedIndexedAccess") {
+		return nil
 	}
 	engineSet := flipSet(pass, uncheckedEngineFlag)
-	for _, fs := range pass.Index.indexReads() {
-		server := fs.file.Src != nil && fs.file.Src.Role == project.RoleServer
-		if server && engineSet {
-			continue
+	wanted := func(f *code.File) bool {
+		if f.Config || f.Src == nil || f.Src.Role == project.RoleServer && engineSet {
+			return false
 		}
-		reportIndexReads(pass, fs, server)
-	}
-}
-
-// fileReads are the index reads of one file.
-type fileReads struct {
-	file  *code.File
-	reads []code.IndexRead
-}
-
-// indexReads returns the unguarded index reads of the project's code,
-// per file in path order: the files the code rules parsed, and those they
-// read (and the server's) whose text has an index read, parsed now.
-func (x *Index) indexReads() []fileReads {
-	var out []fileReads
-	for _, f := range x.more().Files(uncheckedRoles, func(f *code.File) bool {
-		return x.project.Memo(f.Path, f.Text, "fw851.index", func() bool { return maybeIndexRead(f.Text) })
-	}) {
-		if reads := code.IndexReads(f); len(reads) > 0 {
-			out = append(out, fileReads{f, reads})
+		ok := false
+		for _, r := range uncheckedRoles {
+			ok = ok || f.Src.Role == r
 		}
+		return ok && ci.Project.Memo(f.Path, f.Text, "fw851.index", func() bool { return maybeIndexRead(f.Text) })
 	}
-	return out
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
+		if f.Code == nil || !wanted(f) {
+			return nil
+		}
+		return code.IndexReadVisitor(f, func(reads []code.IndexRead) {
+			if len(reads) > 0 {
+				*out = append(*out, indexReadSite(f, reads))
+			}
+		})
+	}, func() []*site {
+		extra := x.more().Extra(uncheckedRoles, wanted)
+		per := make([]*site, len(extra))
+		par.For(len(extra), func(i int) {
+			if reads := code.IndexReads(extra[i]); len(reads) > 0 {
+				per[i] = indexReadSite(extra[i], reads)
+			}
+		})
+		var out []*site
+		for _, s := range per {
+			if s != nil {
+				out = append(out, s)
+			}
+		}
+		return out
+	})
 }
 
 // maybeIndexRead reports text that may hold an index read: a `[` after an
@@ -118,8 +144,9 @@ func maybeIndexRead(src []byte) bool {
 	return false
 }
 
-func reportIndexReads(pass *Pass, fs fileReads, server bool) {
-	f, reads := fs.file, fs.reads
+// indexReadSite is the finding of one file's reads: where the first is,
+// the sites listed, and the pin (with the engine's for a server file).
+func indexReadSite(f *code.File, reads []code.IndexRead) *site {
 	codes := map[string]int{}
 	for _, r := range reads {
 		codes[r.Code]++
@@ -129,13 +156,14 @@ func reportIndexReads(pass *Pass, fs fileReads, server bool) {
 		tally = append(tally, fmt.Sprintf("%s ×%d", c, n))
 	}
 	sort.Strings(tally)
-	first := reads[0]
-	d := pass.reportCode(f, first.Span, uncheckedFlag, "an estimated %s here: with noUncheckedIndexedAccess, which version 4 turns on, the type checker reports %s",
-		text.Plural(len(reads), "index read")+" "+verbUsed(len(reads)), strings.Join(tally, ", "))
-	d.Notes = append(d.Notes, "an estimate from the code's syntax, not its types: a tuple or an object with known keys is not affected; a read passed to a function (TS2345) is not counted")
+	s := &site{file: f, span: reads[0].Span,
+		msg: fmt.Sprintf("an estimated %s %s here: with noUncheckedIndexedAccess, which version 4 turns on, the type checker reports %s",
+			text.Plural(len(reads), "index read"), verbUsed(len(reads)), strings.Join(tally, ", ")),
+		notes: []string{"an estimate from the code's syntax, not its types: a tuple or an object with known keys is not affected; a read passed to a function (TS2345) is not counted"},
+	}
 	for i, r := range reads {
 		if i == uncheckedListed {
-			d.Notes = append(d.Notes, fmt.Sprintf("and %d more", len(reads)-uncheckedListed))
+			s.notes = append(s.notes, fmt.Sprintf("and %d more", len(reads)-uncheckedListed))
 			break
 		}
 		pos := f.Code.Position(r.Span.Start)
@@ -143,16 +171,17 @@ func reportIndexReads(pass *Pass, fs fileReads, server bool) {
 		if r.Var != "" {
 			what = "`" + r.Var + "`, which holds " + what + ","
 		}
-		d.Notes = append(d.Notes, fmt.Sprintf("%d:%d: %s %s (%s)", pos.Line, pos.Column, what, r.What, r.Code))
+		s.notes = append(s.notes, fmt.Sprintf("%d:%d: %s %s (%s)", pos.Line, pos.Column, what, r.What, r.Code))
 	}
-	d.Notes = append(d.Notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
+	s.notes = append(s.notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
 	ops := []rewrite.Op{{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedFlag), Value: false}}
 	desc := "pin `" + uncheckedFlag + ": false`, as version 3 had it"
-	if server {
+	if f.Src != nil && f.Src.Role == project.RoleServer {
 		ops = append(ops, rewrite.Op{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedEngineFlag), Value: false})
 		desc = "pin `" + uncheckedFlag + ": false` and, for the server's context, `" + uncheckedEngineFlag + ": false`, as version 3 had it"
 	}
-	d.Fix = &Fix{Description: desc, Applicability: Safe, Ops: ops}
+	s.fix = &Fix{Description: desc, Applicability: Safe, Ops: ops}
+	return s
 }
 
 func verbUsed(n int) string {

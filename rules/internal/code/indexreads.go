@@ -65,15 +65,22 @@ var iterCallbacks = map[string]bool{
 // type), assigned to a property, or read with a dot from a Record
 // (`record.key`).
 func IndexReads(f *File) []IndexRead {
-	if f.Code == nil {
-		return nil
-	}
+	var out []IndexRead
+	WalkFile(f, []*Visitor{IndexReadVisitor(f, func(reads []IndexRead) { out = reads })}, nil)
+	return out
+}
+
+// IndexReadVisitor is IndexReads as f's visitor in a shared walk
+// (WalkFile): done receives the file's reads once the walk is over.
+func IndexReadVisitor(f *File, done func([]IndexRead)) *Visitor {
 	r := &indexReader{f: f, held: map[*ast.Binding]*heldRead{}, pairs: map[*ast.Binding]bool{}, props: map[*ast.Binding]bool{}}
-	Walk(f, func(n *ast.JSNode, up []*ast.JSNode, _ *ast.TemplateExpr) bool {
-		r.visit(n, up)
-		return true
-	})
-	return r.out
+	return &Visitor{
+		Visit: func(n *ast.JSNode, up []*ast.JSNode, _ *ast.TemplateExpr) bool {
+			r.visit(n, up)
+			return true
+		},
+		Done: func() { done(r.out) },
+	}
 }
 
 // heldRead is a variable that holds an index read (or an element of an

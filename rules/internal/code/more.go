@@ -57,7 +57,8 @@ func (m *More) Server() []*File {
 	return m.server
 }
 
-// Files returns the files among the code rules' parsed files, the files
+// Files returns the files among the code rules' parsed files (Index.Files),
+// the files
 // they read without parsing and (when roles has RoleServer) the server's
 // files, whose role is among roles and that want accepts (it sees the
 // file's path and text, not its code), parsed: the ones not parsed yet are
@@ -140,5 +141,20 @@ func (m *More) Parsed() []*File {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Extra is Files without the code rules' parsed files: the files no code
+// rule's detector walks, which a type rule walks itself (once).
+func (m *More) Extra(roles []project.Role, want func(f *File) bool) []*File {
+	files := m.Files(roles, want)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*File
+	for _, f := range files {
+		if m.parsed[f] {
+			out = append(out, f)
+		}
+	}
 	return out
 }
