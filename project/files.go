@@ -33,6 +33,11 @@ type tree struct {
 
 	sourcesOnce sync.Once
 	sources     []*Source
+
+	tsOnce sync.Once // TSFiles (tscontext_load.go)
+	ts     *TSFiles
+
+	deps depsState // package.json, lockfile, node_modules, Node places, CI files (packages.go)
 }
 
 type stat struct {

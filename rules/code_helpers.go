@@ -2,11 +2,11 @@ package rules
 
 import (
 	"path/filepath"
-
-	"github.com/fwmigrate/fwmigrate/internal/par"
+	"sort"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
@@ -490,8 +490,9 @@ func configKeyPath(ci *codeIndex, span ast.Span) ast.Path {
 
 // otherFiles are the files besides the config and the .env files that the
 // check read and may report in: the code files the code rules read (none
-// when no code rule ran), tsconfig.json, and the files the type rules
-// read besides (typeFiles).
+// when no code rule ran), tsconfig.json, the files the type rules read
+// besides (typeFiles), and the files rules reported in through
+// Pass.reportIn.
 func (x *Index) otherFiles() []*project.TextFile {
 	var out []*project.TextFile
 	if x.codeIdx != nil {
@@ -504,5 +505,22 @@ func (x *Index) otherFiles() []*project.TextFile {
 	if x.project.TSConfig != nil {
 		out = append(out, x.project.TSConfig)
 	}
-	return append(out, x.typeFiles()...)
+	out = append(out, x.typeFiles()...)
+	x.reportedMu.Lock()
+	defer x.reportedMu.Unlock()
+	names := make([]string, 0, len(x.reported))
+	for name := range x.reported {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	for _, f := range out {
+		seen[f.Display] = true
+	}
+	for _, name := range names {
+		if !seen[name] {
+			out = append(out, &project.TextFile{Display: name, Src: x.reported[name]})
+		}
+	}
+	return out
 }

@@ -71,6 +71,12 @@ type Index struct {
 	sites     map[string]*detected
 	usesDone  bool      // the data index's uses were found (one walk gathers them)
 	codeFail  *detected // the data index's walk panicked: every detector fails with it
+
+	// reported are the files besides the config, the .env files and the
+	// code index's that rules reported in (Pass.reportIn: package.json, a
+	// workflow, a declaration file): their suppressions count too.
+	reportedMu sync.Mutex
+	reported   map[string][]byte // display -> text
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or

@@ -435,6 +435,14 @@ func shownRel(root, p string, dir bool) string {
 func (p *Pass) reportIn(file string, src []byte, span ast.Span, format string, args ...any) *Diagnostic {
 	d := p.Report(span, "", format, args...)
 	d.File = file
+	if x := p.Index; x != nil {
+		x.reportedMu.Lock()
+		if x.reported == nil {
+			x.reported = map[string][]byte{}
+		}
+		x.reported[file] = src
+		x.reportedMu.Unlock()
+	}
 	lines := ast.NewLines(src)
 	start, end := lines.Position(span.Start), lines.Position(span.End)
 	d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16

@@ -1,0 +1,704 @@
+package compat
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fwmigrate/fwmigrate/internal/semver"
+)
+
+// The ecosystem around the framework, as data: every framework release
+// with its engines.node and the core packages it pins, the modules'
+// declared compatibility per version read, and the module options that hold
+// paths (ecosystem.json, a copy of the shared spec's file, described in
+// its ecosystem.md; generated from the npm registry by the spec's
+// tools/ecosystem/gen.py). Where the data is silent, the answers below say
+// Unknown: they never guess.
+
+//go:embed ecosystem.json
+var ecosystemJSON []byte
+
+// EcosystemJSON returns the embedded data file as it is (the test that
+// keeps it equal to the shared spec's copy compares these bytes).
+func EcosystemJSON() []byte { return append([]byte(nil), ecosystemJSON...) }
+
+// Answer is a yes, a no, or what the data does not say.
+type Answer uint8
+
+const (
+	Unknown Answer = iota
+	Yes
+	No
+)
+
+func (a Answer) String() string {
+	return [...]string{"unknown", "yes", "no"}[a]
+}
+
+func answer(b bool) Answer {
+	if b {
+		return Yes
+	}
+	return No
+}
+
+// FrameworkPackage is the framework's own package name.
+const FrameworkPackage = "fw"
+
+// FwRelease is one published framework version.
+type FwRelease struct {
+	Version semver.Version
+	// EnginesNode is the release's engines.node as published; Node is it
+	// parsed (NodeOK false when it cannot be).
+	EnginesNode string
+	Node        semver.Range
+	NodeOK      bool
+	// Released is the date of the release (YYYY-MM-DD).
+	Released string
+	// Pins are the ranges its package.json gives its core dependencies
+	// (@fw/kit, @fw/schema, @fw/vite-builder, ...).
+	Pins map[string]string
+	// LockstepPublished are the lockstep packages found in the registry at
+	// the same version number.
+	LockstepPublished []string
+}
+
+// FwMajor is what the data says of one framework major: its latest
+// release, that release's engines.node and pins.
+type FwMajor struct {
+	Major       int
+	Latest      string
+	EnginesNode string
+	Pins        map[string]string
+}
+
+// LockstepPackage is a core package published with the framework's own
+// version number (@fw/kit, @fw/schema, the builders).
+type LockstepPackage struct {
+	Name string
+	// FirstWithFw is the first framework version it was published with.
+	FirstWithFw string
+	// MissingFor are framework versions the registry queried did not have
+	// the package at (a gap may be the registry's, not a missing release).
+	MissingFor []string
+}
+
+// OwnLinePackage is a core package with its own version line (@fw/devtools,
+// @fw/cli, fwi).
+type OwnLinePackage struct {
+	Name          string
+	First, Latest string
+	Majors        []int
+}
+
+// Module is a module package of the table.
+type Module struct {
+	Name string
+	// Group is "known" (the most used modules) or "corpus" (named in the
+	// shared corpus's configs).
+	Group  string
+	Latest string
+	// DeclaresCompatibility: some version read declares a range.
+	DeclaresCompatibility bool
+	// Versions are the versions read, oldest first.
+	Versions []ModuleVersion
+
+	lastExcluding   map[int]string
+	firstCompatible map[int]string
+	newestAdmits    map[int]Answer
+}
+
+// ModuleVersion is one version of a module as read from its package.
+type ModuleVersion struct {
+	Version semver.Version
+	// CompatibilityFw is its declared meta.compatibility.fw ("" when it
+	// declares none); PeerFw its peerDependencies' fw range ("" when none).
+	CompatibilityFw string
+	PeerFw          string
+	// KitRange is the @fw/kit range it depends on.
+	KitRange string
+	// MetaFrom is the file the declaration was read from.
+	MetaFrom string
+
+	admits map[int]Answer // admitsFw<major>: absent when nothing is declared
+}
+
+// Declares reports whether the version declares the framework versions it
+// supports (its compatibility, else its peer dependency on fw).
+func (v ModuleVersion) Declares() bool { return len(v.admits) > 0 }
+
+// Declared returns the range the version declares (compatibility, else
+// the peer dependency), "" when none.
+func (v ModuleVersion) Declared() string {
+	if v.CompatibilityFw != "" {
+		return v.CompatibilityFw
+	}
+	return v.PeerFw
+}
+
+// Admits says whether the version's declared range admits some version of
+// the framework major (npm's intersection, as the framework tests it);
+// Unknown when it declares nothing or the data has no answer for the major.
+func (v ModuleVersion) Admits(major int) Answer { return v.admits[major] }
+
+// ModuleMajor is what the table says of a module and one framework major.
+type ModuleMajor struct {
+	// LastExcluding is the newest version read whose declared range
+	// excludes the major, "" when none does.
+	LastExcluding string
+	// FirstCompatible is the version right after it (bisected to be
+	// adjacent in the registry), "" when none excludes it or the newest
+	// read still does.
+	FirstCompatible string
+	// NewestAdmits: whether the newest version read admits the major;
+	// Unknown when it declares nothing.
+	NewestAdmits Answer
+	// Known is false when the data says nothing of this major.
+	Known bool
+}
+
+// PathBase is where a module resolves a path option from.
+type PathBase uint8
+
+const (
+	BaseUnknown PathBase = iota
+	BaseRoot             // the config's folder (the layer's rootDir)
+	BaseSrcDir           // the source folder (app/ after the move)
+	BaseAsGiven          // passed on unresolved
+)
+
+func (b PathBase) String() string {
+	return [...]string{"unknown", "root", "srcDir", "as given"}[b]
+}
+
+// PathOption is a module option holding a path, for a range of the
+// module's versions.
+type PathOption struct {
+	Module string
+	// Versions is the range the entry holds for, as the data writes it;
+	// Range is it parsed (RangeOK false when it is not a range).
+	Versions string
+	Range    semver.Range
+	RangeOK  bool
+	// Option is the option's path ("i18n.langDir") or a description of
+	// what is read ("content/ folder (default source) ...").
+	Option string
+	// Kind is "folder" or "file".
+	Kind string
+	// ResolvesFrom says from which folder, in the data's words; Base is
+	// its first word classified (conditions are in ResolvesFrom and Note).
+	ResolvesFrom string
+	Base         PathBase
+	// Default is the default value as the data writes it; HasDefault is
+	// false when the data gives none (null).
+	Default    string
+	HasDefault bool
+	Note       string
+	Evidence   []PathEvidence
+}
+
+// PathEvidence is where, in a version's published files, the resolving
+// code or default was read.
+type PathEvidence struct {
+	Version string
+	Refs    []string
+}
+
+// AppliesTo says whether the entry holds for the module version v (text);
+// Unknown when v or the entry's range cannot be read.
+func (o PathOption) AppliesTo(v string) Answer {
+	ver, err := semver.Parse(v)
+	if err != nil || !o.RangeOK {
+		return Unknown
+	}
+	return answer(o.Range.Satisfies(ver))
+}
+
+// AppliesToRange says whether the entry holds for every version r admits
+// (Yes), for none of them (No), or for some (Unknown: the installed version
+// decides).
+func (o PathOption) AppliesToRange(r semver.Range) Answer {
+	if !o.RangeOK {
+		return Unknown
+	}
+	switch {
+	case r.Subset(o.Range):
+		return Yes
+	case !r.Intersects(o.Range):
+		return No
+	}
+	return Unknown
+}
+
+// Ecosystem is the embedded data, read.
+type Ecosystem struct {
+	// Generated is the date the data was generated.
+	Generated string
+
+	releases  []*FwRelease
+	byVersion map[string]*FwRelease
+	majors    map[int]FwMajor
+	lockstep  []LockstepPackage
+	ownLine   []OwnLinePackage
+	modules   map[string]*Module
+	names     []string
+	paths     []PathOption
+}
+
+var (
+	ecoOnce sync.Once
+	eco     *Ecosystem
+	ecoErr  error
+)
+
+// Eco returns the embedded ecosystem data, read once. The data is part of
+// the program: a file that does not read is a build error, which a test
+// catches; Eco panics on it.
+func Eco() *Ecosystem {
+	ecoOnce.Do(func() { eco, ecoErr = ParseEcosystem(ecosystemJSON) })
+	if ecoErr != nil {
+		panic("compat/ecosystem.json: " + ecoErr.Error())
+	}
+	return eco
+}
+
+// ecosystemFile is the JSON's shape.
+type ecosystemFile struct {
+	Generated string `json:"generated"`
+	Framework struct {
+		Package  string `json:"package"`
+		Versions []struct {
+			Version           string            `json:"version"`
+			EnginesNode       string            `json:"enginesNode"`
+			Released          string            `json:"released"`
+			Pins              map[string]string `json:"pins"`
+			LockstepPublished []string          `json:"lockstepPublished"`
+		} `json:"versions"`
+		Majors map[string]struct {
+			Latest      string            `json:"latest"`
+			EnginesNode string            `json:"enginesNode"`
+			Pins        map[string]string `json:"pins"`
+		} `json:"majors"`
+		LockstepPackages map[string]struct {
+			FirstWithFw string   `json:"firstWithFw"`
+			MissingFor  []string `json:"missingFor"`
+		} `json:"lockstepPackages"`
+		OwnLinePackages map[string]struct {
+			First  string `json:"first"`
+			Latest string `json:"latest"`
+			Majors []int  `json:"majors"`
+		} `json:"ownLinePackages"`
+	} `json:"framework"`
+	Modules []struct {
+		Name                  string             `json:"name"`
+		Group                 string             `json:"group"`
+		Latest                string             `json:"latest"`
+		DeclaresCompatibility bool               `json:"declaresCompatibility"`
+		LastExcluding         map[string]*string `json:"lastExcluding"`
+		FirstCompatible       map[string]*string `json:"firstCompatible"`
+		NewestAdmits          map[string]*bool   `json:"newestAdmits"`
+		Versions              []map[string]json.RawMessage
+	} `json:"modules"`
+	PathOptions []struct {
+		Module       string          `json:"module"`
+		Versions     string          `json:"versions"`
+		Option       string          `json:"option"`
+		ResolvesFrom string          `json:"resolvesFrom"`
+		Default      json.RawMessage `json:"default"`
+		Kind         string          `json:"kind"`
+		Note         string          `json:"note"`
+		Evidence     []struct {
+			Version string   `json:"version"`
+			Refs    []string `json:"refs"`
+		} `json:"evidence"`
+	} `json:"pathOptions"`
+}
+
+// fwKey reads "fw4" as 4.
+func fwKey(k string) (int, bool) {
+	var m int
+	if _, err := fmt.Sscanf(k, "fw%d", &m); err != nil || fmt.Sprintf("fw%d", m) != k {
+		return 0, false
+	}
+	return m, true
+}
+
+// ParseEcosystem reads data in ecosystem.json's shape.
+func ParseEcosystem(data []byte) (*Ecosystem, error) {
+	var f ecosystemFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, err
+	}
+	if f.Framework.Package != FrameworkPackage {
+		return nil, fmt.Errorf("framework.package is %q, not %q", f.Framework.Package, FrameworkPackage)
+	}
+	e := &Ecosystem{Generated: f.Generated, byVersion: map[string]*FwRelease{}, majors: map[int]FwMajor{}, modules: map[string]*Module{}}
+	for _, v := range f.Framework.Versions {
+		ver, err := semver.Parse(v.Version)
+		if err != nil {
+			return nil, fmt.Errorf("framework version: %w", err)
+		}
+		r := &FwRelease{Version: ver, EnginesNode: v.EnginesNode, Released: v.Released, Pins: v.Pins, LockstepPublished: v.LockstepPublished}
+		if rng, err := semver.ParseRange(v.EnginesNode); err == nil && v.EnginesNode != "" {
+			r.Node, r.NodeOK = rng, true
+		}
+		e.releases = append(e.releases, r)
+		e.byVersion[ver.String()] = r
+	}
+	sort.Slice(e.releases, func(i, j int) bool { return e.releases[i].Version.Less(e.releases[j].Version) })
+	for k, m := range f.Framework.Majors {
+		var n int
+		if _, err := fmt.Sscanf(k, "%d", &n); err != nil {
+			return nil, fmt.Errorf("framework.majors: key %q", k)
+		}
+		e.majors[n] = FwMajor{Major: n, Latest: m.Latest, EnginesNode: m.EnginesNode, Pins: m.Pins}
+	}
+	for name, p := range f.Framework.LockstepPackages {
+		e.lockstep = append(e.lockstep, LockstepPackage{Name: name, FirstWithFw: p.FirstWithFw, MissingFor: p.MissingFor})
+	}
+	sort.Slice(e.lockstep, func(i, j int) bool { return e.lockstep[i].Name < e.lockstep[j].Name })
+	for name, p := range f.Framework.OwnLinePackages {
+		e.ownLine = append(e.ownLine, OwnLinePackage{Name: name, First: p.First, Latest: p.Latest, Majors: p.Majors})
+	}
+	sort.Slice(e.ownLine, func(i, j int) bool { return e.ownLine[i].Name < e.ownLine[j].Name })
+
+	for _, m := range f.Modules {
+		mod := &Module{Name: m.Name, Group: m.Group, Latest: m.Latest, DeclaresCompatibility: m.DeclaresCompatibility,
+			lastExcluding: map[int]string{}, firstCompatible: map[int]string{}, newestAdmits: map[int]Answer{}}
+		for k, v := range m.LastExcluding {
+			if n, ok := fwKey(k); ok && v != nil {
+				mod.lastExcluding[n] = *v
+			}
+		}
+		for k, v := range m.FirstCompatible {
+			if n, ok := fwKey(k); ok && v != nil {
+				mod.firstCompatible[n] = *v
+			}
+		}
+		for k, v := range m.NewestAdmits {
+			if n, ok := fwKey(k); ok {
+				a := Unknown
+				if v != nil {
+					a = answer(*v)
+				}
+				mod.newestAdmits[n] = a
+			}
+		}
+		for _, raw := range m.Versions {
+			mv, err := moduleVersion(raw)
+			if err != nil {
+				return nil, fmt.Errorf("module %s: %w", m.Name, err)
+			}
+			mod.Versions = append(mod.Versions, mv)
+		}
+		sort.Slice(mod.Versions, func(i, j int) bool { return mod.Versions[i].Version.Less(mod.Versions[j].Version) })
+		if e.modules[m.Name] != nil {
+			return nil, fmt.Errorf("module %s listed twice", m.Name)
+		}
+		e.modules[m.Name] = mod
+		e.names = append(e.names, m.Name)
+	}
+	sort.Strings(e.names)
+
+	for _, p := range f.PathOptions {
+		o := PathOption{Module: p.Module, Versions: p.Versions, Option: p.Option, Kind: p.Kind, ResolvesFrom: p.ResolvesFrom, Note: p.Note}
+		// "0.9.x (the only line read)": the range is before the remark.
+		text, _, _ := strings.Cut(p.Versions, " (")
+		if r, err := semver.ParseRange(text); err == nil {
+			o.Range, o.RangeOK = r, true
+		}
+		o.Base = pathBase(p.ResolvesFrom)
+		var s string
+		if len(p.Default) > 0 && string(p.Default) != "null" {
+			if err := json.Unmarshal(p.Default, &s); err != nil {
+				return nil, fmt.Errorf("pathOptions %s %s: default is not a string", p.Module, p.Option)
+			}
+			o.Default, o.HasDefault = s, true
+		}
+		for _, ev := range p.Evidence {
+			o.Evidence = append(o.Evidence, PathEvidence{Version: ev.Version, Refs: ev.Refs})
+		}
+		e.paths = append(e.paths, o)
+	}
+	return e, nil
+}
+
+func pathBase(s string) PathBase {
+	switch {
+	case strings.HasPrefix(s, "srcDir"), strings.HasPrefix(s, "bundler root"):
+		return BaseSrcDir
+	case strings.HasPrefix(s, "root"):
+		return BaseRoot
+	case strings.HasPrefix(s, "as given"):
+		return BaseAsGiven
+	}
+	return BaseUnknown
+}
+
+func moduleVersion(raw map[string]json.RawMessage) (ModuleVersion, error) {
+	var mv ModuleVersion
+	str := func(k string) string {
+		var s string
+		if b, ok := raw[k]; ok {
+			_ = json.Unmarshal(b, &s)
+		}
+		return s
+	}
+	v, err := semver.Parse(str("version"))
+	if err != nil {
+		return mv, err
+	}
+	mv.Version = v
+	mv.CompatibilityFw, mv.PeerFw, mv.KitRange, mv.MetaFrom = str("compatibilityFw"), str("peerFw"), str("kitRange"), str("metaFrom")
+	for k, b := range raw {
+		rest, ok := strings.CutPrefix(k, "admitsFw")
+		if !ok {
+			continue
+		}
+		n, ok := fwKey("fw" + rest)
+		if !ok {
+			continue
+		}
+		var a bool
+		if err := json.Unmarshal(b, &a); err != nil {
+			return mv, fmt.Errorf("%s %s: %w", v, k, err)
+		}
+		if mv.admits == nil {
+			mv.admits = map[int]Answer{}
+		}
+		mv.admits[n] = answer(a)
+	}
+	return mv, nil
+}
+
+// Releases returns the framework's releases, oldest first (pre-releases
+// are not in the data).
+func (e *Ecosystem) Releases() []*FwRelease { return append([]*FwRelease(nil), e.releases...) }
+
+// ReleasesOf returns the releases of one major, oldest first.
+func (e *Ecosystem) ReleasesOf(major int) []*FwRelease {
+	var out []*FwRelease
+	for _, r := range e.releases {
+		if r.Version.Major == uint64(major) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Release returns the release of version v ("4.5.2"), nil when the data
+// does not have it.
+func (e *Ecosystem) Release(v string) *FwRelease {
+	ver, err := semver.Parse(v)
+	if err != nil {
+		return nil
+	}
+	return e.byVersion[ver.String()]
+}
+
+// Major returns what the data says of a framework major.
+func (e *Ecosystem) Major(m int) (FwMajor, bool) {
+	x, ok := e.majors[m]
+	return x, ok
+}
+
+// HighestRelease returns the newest release of major that ok accepts
+// (ok nil accepts all), nil when none does.
+func (e *Ecosystem) HighestRelease(major int, ok func(*FwRelease) bool) *FwRelease {
+	for i := len(e.releases) - 1; i >= 0; i-- {
+		r := e.releases[i]
+		if r.Version.Major == uint64(major) && (ok == nil || ok(r)) {
+			return r
+		}
+	}
+	return nil
+}
+
+// LockstepPackages returns the core packages that carry the framework's
+// own version number, by name.
+func (e *Ecosystem) LockstepPackages() []LockstepPackage {
+	return append([]LockstepPackage(nil), e.lockstep...)
+}
+
+// Lockstep returns the lockstep package name, false when name is not one.
+func (e *Ecosystem) Lockstep(name string) (LockstepPackage, bool) {
+	for _, p := range e.lockstep {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return LockstepPackage{}, false
+}
+
+// LockstepPublished says whether the lockstep package name was published
+// at the framework version v: Yes when the registry queried had it, No when
+// v is before the package's first version with the framework, Unknown when
+// the registry queried lacked it (its gaps are not always the public
+// registry's) or the data does not have v.
+func (e *Ecosystem) LockstepPublished(name, v string) Answer {
+	p, ok := e.Lockstep(name)
+	r := e.Release(v)
+	if !ok || r == nil {
+		return Unknown
+	}
+	for _, n := range r.LockstepPublished {
+		if n == name {
+			return Yes
+		}
+	}
+	if first, err := semver.Parse(p.FirstWithFw); err == nil && r.Version.Less(first) {
+		return No
+	}
+	return Unknown
+}
+
+// OwnLinePackages returns the core packages with version lines of their
+// own, by name.
+func (e *Ecosystem) OwnLinePackages() []OwnLinePackage {
+	return append([]OwnLinePackage(nil), e.ownLine...)
+}
+
+// OwnLine returns the own-line package name, false when name is not one.
+func (e *Ecosystem) OwnLine(name string) (OwnLinePackage, bool) {
+	for _, p := range e.ownLine {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return OwnLinePackage{}, false
+}
+
+// Module returns the module package name, nil when the table does not
+// know it.
+func (e *Ecosystem) Module(name string) *Module { return e.modules[name] }
+
+// ModuleNames returns the names of the table's modules, sorted.
+func (e *Ecosystem) ModuleNames() []string { return append([]string(nil), e.names...) }
+
+// PathOptions returns the path-option entries of module (all of them for
+// ""), in the data's order.
+func (e *Ecosystem) PathOptions(module string) []PathOption {
+	var out []PathOption
+	for _, o := range e.paths {
+		if module == "" || o.Module == module {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Major returns what the table says of the module and framework major m.
+func (m *Module) Major(major int) ModuleMajor {
+	na, known := m.newestAdmits[major]
+	return ModuleMajor{
+		LastExcluding:   m.lastExcluding[major],
+		FirstCompatible: m.firstCompatible[major],
+		NewestAdmits:    na,
+		Known:           known,
+	}
+}
+
+// Version returns the version read, false when v was not read.
+func (m *Module) Version(v string) (ModuleVersion, bool) {
+	ver, err := semver.Parse(v)
+	if err != nil {
+		return ModuleVersion{}, false
+	}
+	for _, mv := range m.Versions {
+		if mv.Version.Compare(ver) == 0 {
+			return mv, true
+		}
+	}
+	return ModuleVersion{}, false
+}
+
+// Verdict is what the table says of one module version and one framework
+// major.
+type Verdict struct {
+	// Admits: whether the version's declared range admits the major. No
+	// means the framework disables the module on that major.
+	Admits Answer
+	// Declares is Yes when the version declares a range, No when it
+	// declares none (the framework then loads it), Unknown when the data
+	// cannot say.
+	Declares Answer
+	// Range is the declared range ("" when none or unknown).
+	Range string
+	// Read is true when the version itself was read; false when the answer
+	// comes from the two versions read around it, which agree.
+	Read bool
+	// Why says where the answer comes from, for a message.
+	Why string
+}
+
+// Check says whether module version v (text) declares compatibility with
+// framework major.
+func (m *Module) Check(v string, major int) Verdict {
+	ver, err := semver.Parse(v)
+	if err != nil {
+		return Verdict{Why: fmt.Sprintf("%q is not a version", v)}
+	}
+	var lo, hi *ModuleVersion
+	for i := range m.Versions {
+		mv := &m.Versions[i]
+		switch c := mv.Version.Compare(ver); {
+		case c == 0:
+			return verdictOf(*mv, major, true, "")
+		case c < 0:
+			lo = mv
+		case hi == nil:
+			hi = mv
+		}
+	}
+	if lo == nil || hi == nil {
+		return Verdict{Why: fmt.Sprintf("the table read %s %s to %s: %s is outside", m.Name, m.Versions[0].Version, m.Versions[len(m.Versions)-1].Version, ver)}
+	}
+	a, b := verdictOf(*lo, major, false, ""), verdictOf(*hi, major, false, "")
+	if a.Declares != Yes || b.Declares != Yes || a.Admits != b.Admits || a.Admits == Unknown {
+		return Verdict{Why: fmt.Sprintf("%s was not read; %s and %s, read around it, do not agree", ver, lo.Version, hi.Version)}
+	}
+	a.Range = ""
+	a.Why = fmt.Sprintf("%s was not read; %s (%s) and %s (%s), read around it, agree", ver, lo.Version, lo.Declared(), hi.Version, hi.Declared())
+	return a
+}
+
+func verdictOf(mv ModuleVersion, major int, read bool, why string) Verdict {
+	if !mv.Declares() {
+		return Verdict{Declares: No, Read: read, Why: fmt.Sprintf("%s declares no framework versions", mv.Version)}
+	}
+	a := mv.Admits(major)
+	if why == "" {
+		why = fmt.Sprintf("%s declares %s", mv.Version, mv.Declared())
+	}
+	return Verdict{Admits: a, Declares: Yes, Range: mv.Declared(), Read: read, Why: why}
+}
+
+// AdmitsMajor says whether a declared compatibility range (a module's
+// meta.compatibility.fw as installed) admits some version of the framework
+// major, the framework's own test; Unknown when the range does not read.
+func AdmitsMajor(declared string, major int) Answer {
+	r, err := semver.ParseRange(declared)
+	if err != nil || major < 0 {
+		return Unknown
+	}
+	return answer(r.AdmitsMajor(uint64(major)))
+}
+
+// AdmitsVersion says whether a declared range admits the framework version
+// v (npm's satisfies, as the framework tests the version it runs);
+// Unknown when either does not read.
+func AdmitsVersion(declared, v string) Answer {
+	r, err := semver.ParseRange(declared)
+	if err != nil {
+		return Unknown
+	}
+	ver, err := semver.Parse(v)
+	if err != nil {
+		return Unknown
+	}
+	return answer(r.Satisfies(ver))
+}
