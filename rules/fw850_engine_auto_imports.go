@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -33,7 +34,11 @@ TS2304 "Cannot find name" at each use, and the engine's build no longer inserts
 the imports, so the server code fails when it runs (typescript-contexts.md
 §4.3; the app's own code keeps shared/utils). Found: each server or shared file
 that uses one of those names without declaring or importing it, with the names
-and where each comes from. Reported for projects of framework major 4 on
+and where each comes from, and the errors the type checker reports: TS2304 at
+each use (TS2552, "Did you mean", where a global of a close spelling exists,
+as FormData for formatDate), and TS7006, TS7031 or TS7019 for the parameters of
+a callback passed to a lost name (defineEventHandler((event) => ...)), which
+lose their type with it. Reported for projects of framework major 4 on
 compatibility version 5 that do not set experimental.engineAutoImports (or
 imports.autoImport: false, where nothing is auto-imported anyway).`,
 		Example: `// fw.config.ts: future: { compatibilityVersion: 5 }
@@ -57,7 +62,7 @@ file's text, and imported with import type.`,
 }
 
 func init() {
-	ruleEngineAutoImports.detect = detectEngineAutoImports
+	ruleEngineAutoImports.scan = scanEngineAutoImports
 	Register(ruleEngineAutoImports)
 }
 
@@ -78,7 +83,14 @@ type autoSources struct {
 	serverUtils, sharedUtils, sharedTypes string
 }
 
-func detectEngineAutoImports(ci *codeIndex) []*site {
+// scanEngineAutoImports finds the files that use names they no longer
+// see: the exports of the scanned directories are read first (every file
+// of them, parsed once), then each server and shared file that holds one
+// of the names is judged from its references, in the one walk of the files
+// the code rules read (a visitor counts the callbacks' parameters that
+// lose their types) or, for the files no code rule reads, in a walk of
+// their own.
+func scanEngineAutoImports(ci *codeIndex) *fileScan {
 	p := ci.Project
 	if p == nil || p.Detection == nil {
 		return nil
@@ -157,17 +169,45 @@ func detectEngineAutoImports(ci *codeIndex) []*site {
 			}
 		}
 	}
-	files := more.Files([]project.Role{project.RoleServer, project.RoleShared}, func(f *code.File) bool {
-		return code.Triggered(f.Text, words[f.Src.Role])
-	})
-	var out []*site
-	for _, f := range files {
-		role := f.Src.Role
-		if s := engineAutoImportSite(f, names[role], typeNames[role], providers, lost[role]); s != nil {
-			out = append(out, s)
+	x := ci.index
+	pass := &Pass{Project: p, File: x.file, Config: x.config, Target: x.target, Index: x}
+	view, viewOK := pass.tsTarget()
+	roles := []project.Role{project.RoleServer, project.RoleShared}
+	wanted := func(f *code.File) bool {
+		if f.Config || f.Src == nil || f.Src.Role != project.RoleServer && f.Src.Role != project.RoleShared {
+			return false
 		}
+		return code.Triggered(f.Text, words[f.Src.Role])
 	}
-	return out
+	visit := func(f *code.File, out *[]*site) *code.Visitor {
+		if f.Code == nil || !wanted(f) {
+			return nil
+		}
+		role := f.Src.Role
+		return code.ImplicitAnyVisitor(f, names[role], func(implicit map[string]int) {
+			rel := rootRel(p, f.Path)
+			// The contexts that lose the names report them: not the app's,
+			// which keeps shared/utils and never had the server's.
+			times := errorsPerSite(view, viewOK, rel, func(c compat.TSContext) bool { return c == compat.CtxServer || c == compat.CtxShared })
+			if s := engineAutoImportSite(f, rel, times, implicit, names[role], typeNames[role], providers, lost[role]); s != nil {
+				*out = append(*out, s)
+			}
+		})
+	}
+	return perFileSites(ci, visit, func() []*site {
+		extra := more.Extra(roles, wanted)
+		per := make([][]*site, len(extra))
+		par.For(len(extra), func(i int) {
+			if v := visit(extra[i], &per[i]); v != nil {
+				code.WalkFile(extra[i], []*code.Visitor{v}, nil)
+			}
+		})
+		var out []*site
+		for _, s := range per {
+			out = append(out, s...)
+		}
+		return out
+	})
 }
 
 // autoDirs returns the scanned directories of a root as version 4 resolves
@@ -216,7 +256,10 @@ func containsSource(list []compat.AutoImportSource, s compat.AutoImportSource) b
 // engineAutoImportSite is the site of a file that uses names it no longer
 // sees (nil when it uses none): the names, where each comes from, and the
 // fix that imports the ones whose module is known.
-func engineAutoImportSite(f *code.File, names, typeNames map[string]bool, providers map[string][]autoProvider, lost []compat.AutoImportSource) *site {
+//
+// times is how many times the type check reports each use (errorsPerSite);
+// implicit are the parameters that lose their types, by code.
+func engineAutoImportSite(f *code.File, rel string, times int, implicit map[string]int, names, typeNames map[string]bool, providers map[string][]autoProvider, lost []compat.AutoImportSource) *site {
 	uses := map[string][]ast.Span{}
 	asType := map[string]bool{} // used in types only
 	for n, refs := range code.Free(f, names) {
@@ -280,15 +323,33 @@ func engineAutoImportSite(f *code.File, names, typeNames map[string]bool, provid
 	if f.Src.Role == project.RoleShared {
 		where = "shared code"
 	}
-	msg := autoNameList(used) + " no longer auto-imported in " + where + " on compatibility version 5: the type checker reports TS2304 (Cannot find name)"
 	var values []string
 	for _, n := range used {
 		if !asType[n] {
 			values = append(values, n)
 		}
 	}
+	var why []string
+	if ts(f) {
+		why = append(why, "the type checker reports TS2304 (Cannot find name)")
+	}
 	if len(values) > 0 {
-		msg += ", and the engine's build no longer imports " + pronoun(len(values), values[0]) + ": the code fails when it runs"
+		why = append(why, "the engine's build no longer imports "+pronoun(len(values), values[0])+": the code fails when it runs")
+	}
+	msg := autoNameList(used) + " no longer auto-imported in " + where + " on compatibility version 5"
+	if len(why) > 0 {
+		msg += ": " + strings.Join(why, ", and ")
+	}
+	if ts(f) && times > 0 {
+		total := 0
+		for _, n := range used {
+			total += len(uses[n])
+		}
+		ps := []prediction{{code: "TS2304", file: rel, n: total * times}}
+		for c, n := range implicit {
+			ps = append(ps, prediction{code: c, file: rel, n: n * times})
+		}
+		notes = append(notes, predictNote(ps))
 	}
 	s := &site{file: f, span: first, msg: msg, notes: notes}
 	if len(order) == 0 {
@@ -360,6 +421,17 @@ func pickProvider(f *code.File, ps []autoProvider, lost []compat.AutoImportSourc
 		return presets[0], ""
 	}
 	return pr, "no longer auto-imported here: import it by hand"
+}
+
+// ts reports whether a file has a TypeScript script (a JavaScript file is
+// not type-checked: it fails only when it runs).
+func ts(f *code.File) bool {
+	for _, s := range f.Code.Scripts {
+		if s.TS {
+			return true
+		}
+	}
+	return false
 }
 
 // autoNameList writes names as `a`, `b` and `c` is/are.

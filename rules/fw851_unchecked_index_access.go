@@ -92,6 +92,8 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		return nil
 	}
 	engineSet := flipSet(pass, uncheckedEngineFlag)
+	view, viewOK := pass.tsTarget()
+	times := func(f *code.File) int { return errorsPerSite(view, viewOK, rootRel(ci.Project, f.Path), nil) }
 	wanted := func(f *code.File) bool {
 		if f.Config || f.Src == nil || f.Src.Role == project.RoleServer && engineSet {
 			return false
@@ -108,7 +110,7 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		}
 		return code.IndexReadVisitor(f, func(reads []code.IndexRead) {
 			if len(reads) > 0 {
-				*out = append(*out, indexReadSite(f, reads))
+				*out = append(*out, indexReadSite(f, rootRel(ci.Project, f.Path), times(f), reads))
 			}
 		})
 	}, func() []*site {
@@ -116,7 +118,7 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		per := make([]*site, len(extra))
 		par.For(len(extra), func(i int) {
 			if reads := code.IndexReads(extra[i]); len(reads) > 0 {
-				per[i] = indexReadSite(extra[i], reads)
+				per[i] = indexReadSite(extra[i], rootRel(ci.Project, extra[i].Path), times(extra[i]), reads)
 			}
 		})
 		var out []*site
@@ -146,7 +148,9 @@ func maybeIndexRead(src []byte) bool {
 
 // indexReadSite is the finding of one file's reads: where the first is,
 // the sites listed, and the pin (with the engine's for a server file).
-func indexReadSite(f *code.File, reads []code.IndexRead) *site {
+//
+// times is how many times the type check reports each (errorsPerSite).
+func indexReadSite(f *code.File, rel string, times int, reads []code.IndexRead) *site {
 	codes := map[string]int{}
 	for _, r := range reads {
 		codes[r.Code]++
@@ -174,6 +178,15 @@ func indexReadSite(f *code.File, reads []code.IndexRead) *site {
 		s.notes = append(s.notes, fmt.Sprintf("%d:%d: %s %s (%s)", pos.Line, pos.Column, what, r.What, r.Code))
 	}
 	s.notes = append(s.notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
+	var ps []prediction
+	for c, n := range codes {
+		ps = append(ps, prediction{code: c, file: rel, n: n * times})
+	}
+	if times > 0 {
+		s.notes = append(s.notes, predictNote(ps))
+	} else {
+		s.notes = append(s.notes, "the file is in none of the target's generated contexts: the type checker reports these only where a checked file imports it")
+	}
 	ops := []rewrite.Op{{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedFlag), Value: false}}
 	desc := "pin `" + uncheckedFlag + ": false`, as version 3 had it"
 	if f.Src != nil && f.Src.Role == project.RoleServer {
@@ -195,26 +208,24 @@ func verbUsed(n int) string {
 // set an option (the project's choice, which today overrides the generated
 // file, and which FW211 carries into the config).
 func tsconfigSets(p *project.Project, option string) bool {
-	tc := p.TSConfig
+	if p.TSConfig == nil {
+		return false
+	}
+	tc := readTSConfig(p.TSConfig.Src)
 	if tc == nil {
 		return false
 	}
-	members, ok := jsonc.Members(tc.Src)
+	co, ok := tc.member("compilerOptions")
 	if !ok {
 		return false
 	}
-	for _, m := range members {
-		if m.Key(tc.Src) != "compilerOptions" {
-			continue
-		}
-		opts, ok := jsonc.Items(tc.Src, m.ValStart)
-		if !ok {
-			return false
-		}
-		for _, o := range opts {
-			if o.Key(tc.Src) == option {
-				return true
-			}
+	opts, ok := jsonc.Items(tc.data, co.ValStart)
+	if !ok {
+		return false
+	}
+	for _, o := range opts {
+		if o.Key(tc.data) == option {
+			return true
 		}
 	}
 	return false

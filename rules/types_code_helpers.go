@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
@@ -46,4 +47,34 @@ func excerptOf(src []byte, s ast.Span) string {
 		t = append(append([]byte(nil), t[:57]...), []byte("...")...)
 	}
 	return string(t)
+}
+
+// errorsPerSite returns how many times the target's type check reports an
+// error of the file rel (root-relative; .vue files count, as vue-tsc reads
+// them): on major 4, once per generated context that holds the file and in
+// which counts says it is an error (the references are checked one by one,
+// and a file in two contexts is reported by each); on major 3, once (the
+// root extends the one generated file). 1 when the contexts are not known;
+// 0 when the file is in no context that counts (then only an import from a
+// checked file brings it in).
+//
+// v is pass.tsTarget()'s view, ok its answer: it is computed once per
+// check by the caller (the contexts' globs are resolved in it).
+func errorsPerSite(v tsView, ok bool, rel string, counts func(compat.TSContext) bool) int {
+	if !ok || v.ctx == nil || v.ctx.Unknown != "" {
+		return 1
+	}
+	if v.gen.Major < 4 {
+		if l := v.ctx.Legacy(); l != nil && l.Holds(rel, true) {
+			return 1
+		}
+		return 0
+	}
+	n := 0
+	for _, f := range v.ctx.Holding(rel, true) {
+		if counts == nil || counts(f.Context) {
+			n++
+		}
+	}
+	return n
 }

@@ -524,3 +524,72 @@ func skipRegExp(text []byte, i int) int {
 	}
 	return len(text)
 }
+
+// ImplicitAnyVisitor is f's visitor (in a shared walk) that counts, by the
+// code the type checker reports, the parameters it types as implicitly
+// any in the functions passed to a call of one of callees, a name f uses
+// without declaring or importing it (which the checker then does not
+// know, so the functions get no type from it): TS7006 for a parameter,
+// TS7031 for each name a destructured one binds, TS7019 for a rest
+// parameter, each without a type annotation or a default. Only in
+// TypeScript scripts (noImplicitAny is part of strict). done receives the
+// counts once the walk is over.
+func ImplicitAnyVisitor(f *File, callees map[string]bool, done func(map[string]int)) *Visitor {
+	counts := map[string]int{}
+	return &Visitor{
+		ScriptsOnly: true,
+		Visit: func(n *ast.JSNode, up []*ast.JSNode, _ *ast.TemplateExpr) bool {
+			if len(up) == 0 {
+				for _, s := range f.Code.Scripts {
+					if s.Program == n && !s.TS {
+						return false
+					}
+				}
+			}
+			if n.Kind != ast.JSCall || n.X == nil || n.X.Kind != ast.JSIdent || !callees[n.X.Name] || n.X.Resolve() != nil {
+				return true
+			}
+			for _, a := range n.List {
+				if a.Kind != ast.JSArrow && a.Kind != ast.JSFunction {
+					continue
+				}
+				for _, p := range a.List {
+					implicitAny(f, p, counts)
+				}
+			}
+			return true
+		},
+		Done: func() { done(counts) },
+	}
+}
+
+// implicitAny counts the implicitly-any names of the parameter p.
+func implicitAny(f *File, p *ast.JSNode, counts map[string]int) {
+	annotated := func(n *ast.JSNode) bool {
+		rest := bytes.TrimLeft(f.Text[n.Loc.End:], " \t\r\n?")
+		return len(rest) > 0 && rest[0] == ':'
+	}
+	switch p.Kind {
+	case ast.JSIdent:
+		if p.Name != "this" && !annotated(p) {
+			counts["TS7006"]++
+		}
+	case ast.JSSpread:
+		if !annotated(p) {
+			counts["TS7019"]++
+		}
+	case ast.JSObject, ast.JSArray:
+		if annotated(p) {
+			return
+		}
+		ast.WalkJS(p, func(n *ast.JSNode, up []*ast.JSNode) bool {
+			if n.Kind == ast.JSDefault && n != p {
+				return false // `{ a = 1 }`: a takes the default's type
+			}
+			if n.Kind == ast.JSIdent && n.DeclBinding() != nil {
+				counts["TS7031"]++
+			}
+			return true
+		})
+	}
+}

@@ -75,8 +75,13 @@ func IndexReads(f *File) []IndexRead {
 func IndexReadVisitor(f *File, done func([]IndexRead)) *Visitor {
 	r := &indexReader{f: f, held: map[*ast.Binding]*heldRead{}, pairs: map[*ast.Binding]bool{}, props: map[*ast.Binding]bool{}}
 	return &Visitor{
-		Visit: func(n *ast.JSNode, up []*ast.JSNode, _ *ast.TemplateExpr) bool {
-			r.visit(n, up)
+		Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+			// A JavaScript script (and the template of a component without
+			// a TypeScript script) is not type-checked: its root says.
+			if len(up) == 0 && (tx == nil && !r.scriptTS(n) || tx != nil && !r.anyTS()) {
+				return false
+			}
+			r.visit(n, up, tx)
 			return true
 		},
 		Done: func() { done(r.out) },
@@ -98,7 +103,28 @@ type indexReader struct {
 	props map[*ast.Binding]bool // the props object of a component
 }
 
-func (r *indexReader) visit(n *ast.JSNode, up []*ast.JSNode) {
+// scriptTS reports whether prog is the program of a TypeScript script.
+func (r *indexReader) scriptTS(prog *ast.JSNode) bool {
+	for _, s := range r.f.Code.Scripts {
+		if s.Program == prog {
+			return s.TS
+		}
+	}
+	return false
+}
+
+// anyTS reports whether a script of the file is TypeScript (the type
+// checker then checks the template's expressions too).
+func (r *indexReader) anyTS() bool {
+	for _, s := range r.f.Code.Scripts {
+		if s.TS {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *indexReader) visit(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
 	switch n.Kind {
 	case ast.JSCall:
 		r.markPairs(n)
@@ -109,10 +135,10 @@ func (r *indexReader) visit(n *ast.JSNode, up []*ast.JSNode) {
 	case ast.JSDeclarator:
 		r.declarator(n)
 	case ast.JSIdent:
-		r.ident(n, up)
+		r.ident(n, up, tx)
 	case ast.JSMember:
 		if r.affected(n) {
-			r.read(n, up)
+			r.read(n, up, tx)
 		}
 	}
 }
@@ -295,8 +321,8 @@ func (r *indexReader) wrapped(n *ast.JSNode) bool {
 }
 
 // read reports an index read used unguarded.
-func (r *indexReader) read(n *ast.JSNode, up []*ast.JSNode) {
-	if r.wrapped(n) || r.guardedRead(n, up) {
+func (r *indexReader) read(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
+	if r.wrapped(n) || r.guardedRead(n, up) || r.templateGuard(tx, r.f.Text[n.Loc.Start:n.Loc.End]) {
 		return
 	}
 	if code, what, span, ok := r.use(n, up, "TS2532"); ok {
@@ -306,14 +332,17 @@ func (r *indexReader) read(n *ast.JSNode, up []*ast.JSNode) {
 
 // ident reports a use of a variable that holds an index read, until a
 // test of it.
-func (r *indexReader) ident(n *ast.JSNode, up []*ast.JSNode) {
+func (r *indexReader) ident(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
 	b := n.Resolve()
 	h := r.held[b]
 	if h == nil || h.guarded || n.DeclBinding() != nil {
 		return
 	}
-	if guard(n, up) {
+	if guard(n, up) || tx != nil && tx.Attr != nil && (tx.Attr.Directive == "if" || tx.Attr.Directive == "else-if") {
 		h.guarded = true
+		return
+	}
+	if r.templateGuard(tx, []byte(n.Name)) {
 		return
 	}
 	if r.wrapped(n) {
@@ -517,6 +546,48 @@ func (r *indexReader) guardedRead(n *ast.JSNode, up []*ast.JSNode) bool {
 			}
 		}
 		child = a
+	}
+	return false
+}
+
+// templateGuard reports a template expression inside an element that a
+// v-if or v-else-if (of it or an ancestor, or of an earlier sibling for
+// v-else) tests with the text given: the checker narrows there.
+func (r *indexReader) templateGuard(tx *ast.TemplateExpr, text []byte) bool {
+	if tx == nil {
+		return false
+	}
+	tests := func(e *ast.Element) bool {
+		for _, a := range e.Attrs {
+			if (a.Directive == "if" || a.Directive == "else-if") && a != tx.Attr && strings.Contains(a.Value, string(text)) {
+				return true
+			}
+		}
+		return false
+	}
+	for e := tx.Element; e != nil; e = e.Parent {
+		if tests(e) {
+			return true
+		}
+		if e.Parent == nil {
+			continue
+		}
+		conditional := false
+		for _, a := range e.Attrs {
+			conditional = conditional || a.Directive == "else" || a.Directive == "else-if"
+		}
+		if !conditional {
+			continue
+		}
+		// v-else: the siblings before it, back to the v-if.
+		for _, sib := range e.Parent.Children {
+			if sib == e {
+				break
+			}
+			if tests(sib) {
+				return true
+			}
+		}
 	}
 	return false
 }
