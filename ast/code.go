@@ -1,5 +1,7 @@
 package ast
 
+import "sync"
+
 // The code reader's syntax tree: every statement and expression of a
 // script, with exact byte spans in the file read. See doc.go for the API
 // in one page.
@@ -133,26 +135,84 @@ type JSNode struct {
 func (n *JSNode) Has(flags JSFlags) bool { return n != nil && n.Flags&flags == flags }
 
 // children appends n's children in source order.
+//
+// A kind keeps its children in fields whose order in the source is fixed
+// for the kind (a call's callee X precedes its arguments List, a for's
+// Body follows X, Y, Z, an arrow's parameters List precede its body Y):
+// they are appended in that order and checked to be strictly increasing
+// by start, one comparison per child. Every tree the parser makes passes
+// (TestChildOrder); a node that does not (children starting at the same
+// offset, as zero-width nodes of a partial tree can, or fields the kind
+// does not use) takes the general order instead: X, Y, Z, List, Body,
+// sorted stably by start. Either way the result is that sort, which the
+// walk did on every node before; now a node's children are not sorted.
 func (n *JSNode) children(out []*JSNode) []*JSNode {
+	if out, ok := n.kindChildren(out); ok {
+		return out
+	}
+	return n.sortedChildren(out)
+}
+
+// kindChildren appends n's children in its kind's order; ok is false, and
+// out unchanged, when they are not strictly increasing by start in it.
+func (n *JSNode) kindChildren(out []*JSNode) (_ []*JSNode, ok bool) {
 	base := len(out)
-	for _, c := range [...]*JSNode{n.X, n.Y, n.Z} {
+	switch {
+	case n.Kind == JSArrow && n.X == nil && n.Z == nil && len(n.Body) == 0: // parameters, body
+		out = appendKids(out, n.List)
+		out = appendKid(out, n.Y)
+	case n.Kind == JSFunction && n.Z == nil && len(n.Body) == 0: // name, parameters, body
+		out = appendKid(out, n.X)
+		out = appendKids(out, n.List)
+		out = appendKid(out, n.Y)
+	case n.Kind == JSImport && n.Y == nil && n.Z == nil && len(n.Body) == 0: // specifiers, source
+		out = appendKids(out, n.List)
+		out = appendKid(out, n.X)
+	case n.Kind == JSExport && n.Z == nil && len(n.Body) == 0: // declaration or value, specifiers, source
+		out = appendKid(out, n.X)
+		out = appendKids(out, n.List)
+		out = appendKid(out, n.Y)
+	default:
+		out = appendKid(out, n.X)
+		out = appendKid(out, n.Y)
+		out = appendKid(out, n.Z)
+		out = appendKids(out, n.List)
+		out = appendKids(out, n.Body)
+	}
+	kids := out[base:]
+	for i := 1; i < len(kids); i++ {
+		if kids[i].Loc.Start <= kids[i-1].Loc.Start {
+			return out[:base], false
+		}
+	}
+	return out, true
+}
+
+func appendKid(out []*JSNode, c *JSNode) []*JSNode {
+	if c != nil {
+		out = append(out, c)
+	}
+	return out
+}
+
+func appendKids(out, list []*JSNode) []*JSNode {
+	for _, c := range list {
 		if c != nil {
 			out = append(out, c)
 		}
 	}
-	for _, c := range n.List {
-		if c != nil {
-			out = append(out, c)
-		}
-	}
-	for _, c := range n.Body {
-		if c != nil {
-			out = append(out, c)
-		}
-	}
-	// Fields hold children in an order that depends on the kind
-	// (a call's callee X precedes its List, a for's Body follows X, Y, Z,
-	// an arrow's parameters List precede its body Y): sort by position.
+	return out
+}
+
+// sortedChildren appends n's children in the general order: the fields
+// X, Y, Z, List, Body, sorted stably by start.
+func (n *JSNode) sortedChildren(out []*JSNode) []*JSNode {
+	base := len(out)
+	out = appendKid(out, n.X)
+	out = appendKid(out, n.Y)
+	out = appendKid(out, n.Z)
+	out = appendKids(out, n.List)
+	out = appendKids(out, n.Body)
 	kids := out[base:]
 	for i := 1; i < len(kids); i++ {
 		for j := i; j > 0 && kids[j].Loc.Start < kids[j-1].Loc.Start; j-- {
@@ -162,6 +222,23 @@ func (n *JSNode) children(out []*JSNode) []*JSNode {
 	return out
 }
 
+// walkBuf is the memory of one walk: the ancestors, the children of every
+// node on the stack, and the frames. Walks take one from walkBufs and
+// give it back, so that a walk allocates nothing once the pool is warm
+// (the code rules walk many small trees: every template expression is
+// one).
+type walkBuf struct {
+	ancestors []*JSNode
+	kids      []*JSNode
+	frames    []walkFrame
+}
+
+type walkFrame struct{ lo, hi, next int }
+
+var walkBufs = sync.Pool{New: func() any {
+	return &walkBuf{ancestors: make([]*JSNode, 0, 32), kids: make([]*JSNode, 0, 128), frames: make([]walkFrame, 0, 32)}
+}}
+
 // WalkJS calls fn for n and every node below it, in source order. stack
 // holds the ancestors of the node, outermost first (the slice is reused:
 // copy it to keep it). When fn returns false, the nodes below that node
@@ -170,12 +247,17 @@ func WalkJS(n *JSNode, fn func(n *JSNode, stack []*JSNode) bool) {
 	if n == nil || !fn(n, nil) {
 		return
 	}
+	if n.X == nil && n.Y == nil && n.Z == nil && len(n.List) == 0 && len(n.Body) == 0 {
+		return // a leaf: an identifier, a string, a number
+	}
 	// An explicit stack (a tree as deep as the parser allows must not
 	// overflow Go's), and one buffer for the children of every node on it.
-	type frame struct{ lo, hi, next int }
-	ancestors := []*JSNode{n}
-	kids := n.children(make([]*JSNode, 0, 64))
-	frames := []frame{{0, len(kids), 0}}
+	buf := walkBufs.Get().(*walkBuf)
+	ancestors := append(buf.ancestors[:0], n)
+	kids := n.children(buf.kids[:0])
+	frames := append(buf.frames[:0], walkFrame{0, len(kids), 0})
+	// The high-water marks of ancestors and kids, cleared at the end.
+	hiAnc, hiKids := 1, len(kids)
 	for len(frames) > 0 {
 		top := &frames[len(frames)-1]
 		if top.next >= top.hi {
@@ -191,9 +273,18 @@ func WalkJS(n *JSNode, fn func(n *JSNode, stack []*JSNode) bool) {
 		}
 		lo := len(kids)
 		kids = c.children(kids)
-		frames = append(frames, frame{lo, len(kids), lo})
+		if len(kids) == lo {
+			continue // no children: no frame to push and pop
+		}
+		frames = append(frames, walkFrame{lo, len(kids), lo})
 		ancestors = append(ancestors, c)
+		hiAnc, hiKids = max(hiAnc, len(ancestors)), max(hiKids, len(kids))
 	}
+	// Clear the pointers, so that a pooled buffer keeps no tree alive.
+	clear(ancestors[:hiAnc])
+	clear(kids[:hiKids])
+	buf.ancestors, buf.kids, buf.frames = ancestors[:0], kids[:0], frames[:0]
+	walkBufs.Put(buf)
 }
 
 // Unawait returns the expression under await: `await f()` -> `f()`. (The

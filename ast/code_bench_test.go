@@ -79,3 +79,32 @@ func TestAppFilesRead(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWalkJS walks every script and template expression of an app of
+// 200 dense files (appgen.Dense) once: what one walk of the code rules
+// costs, the reading excluded.
+func BenchmarkWalkJS(b *testing.B) {
+	var roots []*JSNode
+	for name, src := range appgen.Dense(200) {
+		c, err := ReadCode(name, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range c.Scripts {
+			roots = append(roots, s.Program)
+		}
+		if c.Template != nil {
+			for _, x := range c.Template.Exprs {
+				roots = append(roots, x.Node)
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		for _, r := range roots {
+			WalkJS(r, func(*JSNode, []*JSNode) bool { n++; return true })
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/appgen"
 )
 
 // dumpCode lists "kind text" for every node of every script and template
@@ -48,10 +50,17 @@ func checkTree(c *Code) []string {
 				}
 			}
 			kids := n.children(nil)
+			strict := true
 			for i := 1; i < len(kids); i++ {
 				if kids[i].Loc.Start < kids[i-1].Loc.End {
 					errs = append(errs, fmt.Sprintf("children of %v overlap: %v %v, %v %v", n.Kind, kids[i-1].Kind, kids[i-1].Loc, kids[i].Kind, kids[i].Loc))
 				}
+				strict = strict && kids[i].Loc.Start > kids[i-1].Loc.Start
+			}
+			// Children apart in the source come in their kind's order:
+			// the walk does not sort them.
+			if _, ok := n.kindChildren(nil); strict && !ok {
+				errs = append(errs, fmt.Sprintf("children of %v %v are not in its kind's order", n.Kind, n.Loc))
 			}
 			return true
 		})
@@ -346,5 +355,77 @@ func TestVForAliasList(t *testing.T) {
 	}
 	if got := dumpCode(c); !slices.Contains(got, "binary rows === null") {
 		t.Errorf("the template after the v-for is not read:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestChildOrder: in every tree of the generated apps, the corpus configs
+// and the fuzz seeds, each node's children are in its kind's order
+// (kindChildren), which the walk relies on instead of sorting, and the
+// walk visits the same nodes in the same order as sorting each node's
+// children did.
+func TestChildOrder(t *testing.T) {
+	var codes []*Code
+	for _, files := range []map[string][]byte{appgen.Dense(16), appgen.Files(64)} {
+		for name, src := range files {
+			c, err := ReadCode(name, src)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			codes = append(codes, c)
+		}
+	}
+	for _, cc := range corpusConfigs(t) {
+		if f, err := Parse(cc.name, cc.src); err == nil && f.Code() != nil {
+			codes = append(codes, f.Code())
+		}
+	}
+	for _, s := range codeSeeds {
+		if c, _ := ReadCode(codeModes[int(s.mode)%len(codeModes)].file, []byte(s.src)); c != nil {
+			codes = append(codes, c)
+		}
+	}
+	nodes := 0
+	for _, c := range codes {
+		var roots []*JSNode
+		for _, s := range c.Scripts {
+			roots = append(roots, s.Program)
+		}
+		if c.Template != nil {
+			for _, x := range c.Template.Exprs {
+				roots = append(roots, x.Node)
+			}
+		}
+		for _, root := range roots {
+			var got []*JSNode
+			WalkJS(root, func(n *JSNode, _ []*JSNode) bool {
+				got = append(got, n)
+				if _, ok := n.kindChildren(nil); !ok {
+					t.Errorf("children of %v %v are not in its kind's order", n.Kind, n.Loc)
+				}
+				return true
+			})
+			// The walk as it was: children sorted on every visit.
+			var want []*JSNode
+			var rec func(n *JSNode)
+			rec = func(n *JSNode) {
+				want = append(want, n)
+				for _, k := range n.sortedChildren(nil) {
+					rec(k)
+				}
+			}
+			rec(root)
+			if len(got) != len(want) {
+				t.Fatalf("walk visits %d nodes, sorted children %d", len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("node %d: walk visits %v %v, sorted children %v %v", i, got[i].Kind, got[i].Loc, want[i].Kind, want[i].Loc)
+				}
+			}
+			nodes += len(got)
+		}
+	}
+	if nodes < 10000 {
+		t.Errorf("only %d nodes checked", nodes)
 	}
 }

@@ -179,6 +179,7 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 		return diags, nil
 	}
 	index := NewIndex(p, p.File, opts.Target)
+	index.detectors = predictDetectors(p, index, opts)
 	for _, r := range All() {
 		if r.Run == nil || !opts.Selected(r) {
 			continue

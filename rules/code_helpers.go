@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
@@ -29,11 +30,10 @@ func (x *Index) configCode() *code.File {
 }
 
 // codeIndex is the project's code as the code rules' detectors see it:
-// what was read, with the check's index and the sites found in it.
+// what was read, with the check's index.
 type codeIndex struct {
 	*code.Index
-	index *Index             // the check's index: the config, for detectors that depend on it (FW604)
-	sites map[string][]*site // a detector's sites, by rule code (see Index.sitesOf)
+	index *Index // the check's index: the config, for detectors that depend on it (FW604)
 }
 
 // code returns the project's code as the code rules read it.
@@ -44,7 +44,7 @@ func (x *Index) code() *codeIndex {
 		if x.project != nil && x.file != nil && code.Triggered(x.file.Src, code.Triggers) {
 			config = x.configCode()
 		}
-		x.codeIdx = &codeIndex{Index: code.Read(x.project, x.config, config), index: x, sites: map[string][]*site{}}
+		x.codeIdx = &codeIndex{Index: code.Read(x.project, x.config, config), index: x}
 	})
 	return x.codeIdx
 }
@@ -62,19 +62,281 @@ type site struct {
 	fix   *Fix
 }
 
-// sitesOf returns the sites of the code rule code, computed once per check
-// by its detector: the rule reports them, and FW204 asks which default
+// sitesOf returns the sites of the code rule r, found once per check by
+// its detector: the rule reports them, and FW204 asks which default
 // changes reach code.
-func (x *Index) sitesOf(code string, detect func(ci *codeIndex) []*site) []*site {
-	ci := x.code()
-	x.siteMu.Lock()
-	defer x.siteMu.Unlock()
-	s, ok := ci.sites[code]
-	if !ok {
-		s = detect(ci)
-		ci.sites[code] = s
+//
+// The first ask runs every detector the check will ask for (Index.detectors)
+// at once (runDetectors); a detector that was not among them runs when
+// asked. A detector that panicked panics again here, in the rule that asks,
+// which reports it as an internal error (runRule).
+func (x *Index) sitesOf(r *Rule) []*site {
+	d := func() *detected {
+		x.siteMu.Lock()
+		defer x.siteMu.Unlock()
+		if x.sites == nil {
+			x.sites = map[string]*detected{}
+			x.runDetectors(x.detectors)
+		}
+		if x.sites[r.Code] == nil {
+			x.runDetectors([]*Rule{r})
+		}
+		return x.sites[r.Code]
+	}()
+	if d.panicked {
+		panic(d.panic)
 	}
-	return s
+	return d.sites
+}
+
+// detected is what a detector found: its sites, or the panic it ended in.
+type detected struct {
+	sites    []*site
+	panicked bool
+	panic    any
+}
+
+// A fileScan is a code rule's detector that reads the code file by file
+// (Rule.scan returns it, once per check, nil when the rule has nothing to
+// look for in the project). Every file the code rules read is walked once
+// for all the detectors of a check, on every core (code.WalkFile):
+//
+//   - file(i, f) is called for the i-th file of the code index (ci.Files),
+//     on one worker, concurrently with other files: it returns the
+//     detector's visitors of f (none when the file needs no walk), and may
+//     also judge f without walking it (its blocks, its template's
+//     elements). It reads what is shared (the index, the config, the
+//     project) and writes only f's own results, which it keeps in the
+//     visitor's Done (or, for work done without a walk, before it
+//     returns): after a panic of another detector in the same file, file
+//     is called again for that file and starts it afresh.
+//   - sites() is called once every file is walked, and returns the
+//     detector's sites: typically each file's in file order (perFileSites),
+//     with whatever needs several files worked out here, in order.
+//
+// The data index's uses (ci.Data.Uses) are found in the same walk: file
+// and its visitor must not read them; sites may.
+type fileScan struct {
+	file  func(i int, f *code.File) []*code.Visitor
+	sites func() []*site
+}
+
+// perFileSites is the fileScan of a detector whose sites are each file's
+// alone: visit returns the visitor of a file (nil when it needs no walk),
+// which appends the file's sites to *out; the detector's sites are every
+// file's, in file order, then more() when it is set (sites that need
+// several files).
+func perFileSites(ci *codeIndex, visit func(f *code.File, out *[]*site) *code.Visitor, more func() []*site) *fileScan {
+	per := make([][]*site, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			per[i] = nil
+			var out []*site
+			v := visit(f, &out)
+			if v == nil {
+				per[i] = out
+				return nil
+			}
+			done := v.Done
+			v.Done = func() {
+				if done != nil {
+					done()
+				}
+				per[i] = out
+			}
+			return []*code.Visitor{v}
+		},
+		sites: func() []*site {
+			var out []*site
+			for _, s := range per {
+				out = append(out, s...)
+			}
+			if more != nil {
+				out = append(out, more()...)
+			}
+			return out
+		},
+	}
+}
+
+// runDetectors runs the detectors of rules not run yet: the file scans in
+// one walk of each file, on every core, with the data index's uses (found
+// once per check); then, in rule order, the scans' sites and the whole
+// project's detectors. Call with x.siteMu held.
+func (x *Index) runDetectors(rules []*Rule) {
+	ci := x.code()
+	type run struct {
+		r    *Rule
+		scan *fileScan
+		fail *detected // the detector panicked
+	}
+	var runs []*run
+	for _, r := range rules {
+		if x.sites[r.Code] != nil || r.scan == nil && r.detect == nil {
+			continue
+		}
+		rn := &run{r: r}
+		if r.scan != nil {
+			rn.fail = protect(func() { rn.scan = r.scan(ci) })
+		}
+		runs = append(runs, rn)
+	}
+	if x.codeFail != nil {
+		// The data index failed: nothing of the code is judged.
+		for _, rn := range runs {
+			x.sites[rn.r.Code] = x.codeFail
+		}
+		return
+	}
+	uses := !x.usesDone
+	x.usesDone = true
+	var scans []*run
+	for _, rn := range runs {
+		if rn.scan != nil && rn.fail == nil {
+			scans = append(scans, rn)
+		}
+	}
+	if uses || len(scans) > 0 {
+		// fails[i] are the panics of the detectors in file i, by scan;
+		// dataFails[i] the data index's.
+		fails := make([]map[int]*detected, len(ci.Files))
+		dataFails := make([]*detected, len(ci.Files))
+		par.For(len(ci.Files), func(i int) {
+			f := ci.Files[i]
+			var failed map[int]*detected
+			for {
+				var vs []*code.Visitor
+				var who []int // the scan of each visitor; -1 the data index
+				cur, at := -1, -1
+				p := protect(func() {
+					if uses {
+						if v := ci.Data.FileUses(f); v != nil {
+							vs, who = append(vs, v), append(who, -1)
+						}
+					}
+					for k, rn := range scans {
+						if failed[k] == nil {
+							cur = k
+							for _, v := range rn.scan.file(i, f) {
+								vs, who = append(vs, v), append(who, k)
+							}
+						}
+					}
+					cur = -2 // the walk: at says whose visitor
+					code.WalkFile(f, vs, &at)
+				})
+				if p != nil && cur == -2 {
+					cur = -1 // the walk itself: counted as the data index's
+					if at >= 0 {
+						cur = who[at]
+					}
+				}
+				if p == nil {
+					break
+				}
+				if cur < 0 {
+					dataFails[i] = p
+					break
+				}
+				if failed == nil {
+					failed = map[int]*detected{}
+				}
+				failed[cur] = p
+			}
+			if len(failed) > 0 {
+				fails[i] = failed
+			}
+		})
+		for _, p := range dataFails {
+			if p != nil {
+				// A panic of the data index is every detector's, now and
+				// for the rest of the check (as a panic of Read was).
+				x.codeFail = p
+				for _, rn := range runs {
+					x.sites[rn.r.Code] = p
+				}
+				return
+			}
+		}
+		if uses {
+			ci.Data.CollectUses()
+		}
+		for _, failed := range fails {
+			for k, p := range failed {
+				if scans[k].fail == nil {
+					scans[k].fail = p
+				}
+			}
+		}
+	}
+	for _, rn := range runs {
+		d := rn.fail
+		if d == nil {
+			d = &detected{}
+			if p := protect(func() {
+				if rn.scan != nil {
+					d.sites = rn.scan.sites()
+				} else if rn.r.scan == nil {
+					d.sites = rn.r.detect(ci)
+				}
+			}); p != nil {
+				d = p
+			}
+		}
+		x.sites[rn.r.Code] = d
+	}
+}
+
+// protect runs fn and returns the panic it ended in, nil when it returned.
+func protect(fn func()) (d *detected) {
+	defer func() {
+		if e := recover(); e != nil {
+			d = &detected{panicked: true, panic: e}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// predictDetectors returns the detectors the rules that opts select will
+// ask for when checking p: the code rules' own (compatibility version 5's
+// when the project runs under it), and for FW204 those of the default
+// changes it lists. A guess that misses one costs a walk of its own when
+// it is asked for; one too many costs its work.
+func predictDetectors(p *project.Project, index *Index, opts Options) []*Rule {
+	if opts.Target < 4 {
+		return nil
+	}
+	pass := &Pass{Project: p, File: index.file, Config: index.config, Target: opts.Target, Index: index}
+	five := targetCompat(pass) >= 5
+	flipsTo := 0 // FW204's
+	if opts.Selected(ruleDefaultFlip) && index.file != nil && index.file.Config != nil {
+		switch c := projectCompat(pass); {
+		case p.Framework == 3 && c == 3:
+			flipsTo = 4
+		case p.Framework >= 4 && c == 5:
+			flipsTo = 5
+		}
+	}
+	var out []*Rule
+	for _, r := range All() {
+		if r.detect == nil && r.scan == nil {
+			continue
+		}
+		compat5 := false
+		if len(r.Flips) > 0 {
+			_, to, _ := flipOf(r.Flips[0])
+			compat5 = to == 5
+		}
+		switch {
+		case opts.Selected(r) && (!compat5 || five):
+		case flipsTo == 4 && len(r.Flips) > 0 && !compat5, flipsTo == 5 && compat5:
+		default:
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // runCodeRule is the Run of the code rules: it reports the sites its
@@ -84,7 +346,7 @@ func runCodeRule(pass *Pass) {
 	if pass.Target < 4 {
 		return
 	}
-	for _, s := range pass.Index.sitesOf(pass.Rule.Code, pass.Rule.detect) {
+	for _, s := range pass.Index.sitesOf(pass.Rule) {
 		option := s.option
 		if option == "" && len(pass.Rule.Flips) > 0 {
 			option = pass.Rule.Flips[0]
@@ -228,8 +490,9 @@ func configKeyPath(ci *codeIndex, span ast.Span) ast.Path {
 
 // otherFiles are the files besides the config and the .env files that the
 // check read and may report in: the code files the code rules read (none
-// when no code rule ran), tsconfig.json, and the files rules reported in
-// through Pass.reportIn.
+// when no code rule ran), tsconfig.json, the files the type rules read
+// besides (typeFiles), and the files rules reported in through
+// Pass.reportIn.
 func (x *Index) otherFiles() []*project.TextFile {
 	var out []*project.TextFile
 	if x.codeIdx != nil {
@@ -242,6 +505,7 @@ func (x *Index) otherFiles() []*project.TextFile {
 	if x.project.TSConfig != nil {
 		out = append(out, x.project.TSConfig)
 	}
+	out = append(out, x.typeFiles()...)
 	x.reportedMu.Lock()
 	defer x.reportedMu.Unlock()
 	names := make([]string, 0, len(x.reported))

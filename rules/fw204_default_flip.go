@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 )
@@ -95,7 +94,7 @@ func runDefaultFlip(pass *Pass) {
 func detectors() map[string]*Rule {
 	detector := map[string]*Rule{}
 	for _, r := range All() {
-		if r.detect == nil {
+		if r.detect == nil && r.scan == nil {
 			continue
 		}
 		for _, f := range r.Flips {
@@ -171,21 +170,10 @@ var flipCompanions = map[string][]string{
 	"experimental.templateUtils":             {"experimental.compileTemplate"},
 }
 
-// flipSet reports whether the config sets the option, at the top level or
-// in an environment override: its value is then the author's.
-func flipSet(pass *Pass, path string) bool {
-	if _, st := pass.Config.Value(path); st != compat.Absent {
-		return true
-	}
-	set := false
-	pass.Index.optionProps(path, func(ast.Path, ast.Path, *ast.Property) { set = true })
-	return set
-}
-
 // hasSites reports whether r's detector finds a site that depends on the
 // default change at path.
 func hasSites(pass *Pass, r *Rule, path string) bool {
-	for _, s := range pass.Index.sitesOf(r.Code, r.detect) {
+	for _, s := range pass.Index.sitesOf(r) {
 		option := s.option
 		if option == "" {
 			option = r.Flips[0]

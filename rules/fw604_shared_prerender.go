@@ -50,7 +50,7 @@ named useRoute). Components that pages render are not followed.`,
 }
 
 func init() {
-	ruleSharedPrerender.detect = detectSharedPrerender
+	ruleSharedPrerender.scan = scanSharedPrerender
 	Register(ruleSharedPrerender)
 }
 
@@ -107,63 +107,84 @@ type prerenderTarget struct {
 	in     string     // the composable it is in, "" in the page itself
 }
 
-func detectSharedPrerender(ci *codeIndex) []*site {
+func scanSharedPrerender(ci *codeIndex) *fileScan {
 	where := prerendered(ci.index)
 	if where == "" {
 		return nil
 	}
-	byFile := map[*code.File][]*code.DataCall{}
-	for _, c := range ci.Data.Calls {
-		if c.Name == "useAsyncData" || c.Name == "useLazyAsyncData" {
-			byFile[c.File] = append(byFile[c.File], c)
-		}
+	// The calls each page with route parameters makes of composables
+	// that make asyncData calls (FW604 follows a page into them).
+	type inner struct {
+		name string
+		call *code.DataCall
 	}
-	var targets []*prerenderTarget
-	seen := map[*ast.JSNode]*prerenderTarget{}
-	add := func(c *code.DataCall, params []string, page, in string) {
-		t := seen[c.Call]
-		if t == nil {
-			t = &prerenderTarget{call: c, in: in}
-			seen[c.Call] = t
-			targets = append(targets, t)
-		}
-		t.params = append(t.params, params)
-		t.pages = append(t.pages, page)
-	}
-	for _, f := range ci.Files {
-		params := code.PageParams(f.Rel)
-		if !f.Page() || len(params) == 0 || f.Code == nil {
-			continue
-		}
-		for _, c := range byFile[f] {
-			add(c, params, f.Rel, "")
-		}
-		if len(ci.Data.Inside) == 0 {
-			continue
-		}
-		code.Walk(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
-			if n.Kind != ast.JSCall || n.X.Kind != ast.JSIdent {
-				return true
+	calls := make([][]inner, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			calls[i] = nil
+			if !f.Page() || len(code.PageParams(f.Rel)) == 0 || f.Code == nil || len(ci.Data.Inside) == 0 {
+				return nil
 			}
-			if b := n.X.Resolve(); b != nil && b.Kind != ast.BindImport {
-				return true
-			}
-			for _, c := range ci.Data.Inside[n.X.Name] {
-				if c.File != f && (c.Name == "useAsyncData" || c.Name == "useLazyAsyncData") {
-					add(c, params, f.Rel, n.X.Name)
+			var found []inner
+			return []*code.Visitor{{
+				Visit: func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+					if n.Kind != ast.JSCall || n.X.Kind != ast.JSIdent {
+						return true
+					}
+					if b := n.X.Resolve(); b != nil && b.Kind != ast.BindImport {
+						return true
+					}
+					for _, c := range ci.Data.Inside[n.X.Name] {
+						if c.File != f && (c.Name == "useAsyncData" || c.Name == "useLazyAsyncData") {
+							found = append(found, inner{n.X.Name, c})
+						}
+					}
+					return true
+				},
+				Done: func() { calls[i] = found },
+			}}
+		},
+		sites: func() []*site {
+			byFile := map[*code.File][]*code.DataCall{}
+			for _, c := range ci.Data.Calls {
+				if c.Name == "useAsyncData" || c.Name == "useLazyAsyncData" {
+					byFile[c.File] = append(byFile[c.File], c)
 				}
 			}
-			return true
-		})
+			var targets []*prerenderTarget
+			seen := map[*ast.JSNode]*prerenderTarget{}
+			add := func(c *code.DataCall, params []string, page, in string) {
+				t := seen[c.Call]
+				if t == nil {
+					t = &prerenderTarget{call: c, in: in}
+					seen[c.Call] = t
+					targets = append(targets, t)
+				}
+				t.params = append(t.params, params)
+				t.pages = append(t.pages, page)
+			}
+			for i, f := range ci.Files {
+				params := code.PageParams(f.Rel)
+				if !f.Page() || len(params) == 0 || f.Code == nil {
+					continue
+				}
+				for _, c := range byFile[f] {
+					add(c, params, f.Rel, "")
+				}
+				for _, in := range calls[i] {
+					add(in.call, params, f.Rel, in.name)
+				}
+			}
+			var out []*site
+			keyless := map[string]int{} // keys given to calls without one, by base
+			for _, t := range targets {
+				if s := sharedPrerenderSite(t, where, keyless); s != nil {
+					out = append(out, s)
+				}
+			}
+			return out
+		},
 	}
-	var out []*site
-	keyless := map[string]int{} // keys given to calls without one, by base
-	for _, t := range targets {
-		if s := sharedPrerenderSite(t, where, keyless); s != nil {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // routeRead is a read of the route in a handler, as it can be written in

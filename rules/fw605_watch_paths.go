@@ -50,16 +50,26 @@ config's hooks and defineFwModule's hooks object the notes say what to write.`,
 }
 
 func init() {
-	ruleWatchPaths.detect = detectWatchPaths
+	ruleWatchPaths.scan = scanWatchPaths
 	Register(ruleWatchPaths)
 }
 
-func detectWatchPaths(ci *codeIndex) []*site {
-	var out []*site
-	for _, l := range code.ListenersOf(ci.Index, "builder:watch") {
-		out = append(out, watchSites(l)...)
-	}
-	return out
+func scanWatchPaths(ci *codeIndex) *fileScan {
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
+		var listeners []*code.HookListener
+		v := code.HookVisitor(f, "builder:watch", &listeners)
+		if v == nil {
+			return nil
+		}
+		done := v.Done
+		v.Done = func() {
+			done()
+			for _, l := range listeners {
+				*out = append(*out, watchSites(l)...)
+			}
+		}
+		return v
+	}, nil)
 }
 
 // watchSites returns the uses of a builder:watch listener's path that

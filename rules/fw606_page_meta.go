@@ -48,7 +48,7 @@ before it.`,
 }
 
 func init() {
-	rulePageMeta.detect = detectPageMeta
+	rulePageMeta.scan = scanPageMeta
 	Register(rulePageMeta)
 }
 
@@ -56,25 +56,55 @@ func init() {
 // route only.
 var routeOwnKeys = map[string]bool{"name": true, "path": true, "alias": true, "redirect": true, "props": true}
 
-func detectPageMeta(ci *codeIndex) []*site {
-	var out []*site
-	for _, f := range ci.Files {
-		if f.Code != nil {
-			out = append(out, routeMetaReads(f)...)
-		}
+// scanPageMeta finds the reads of route.meta.<key> in every file, then
+// the pages:extend listeners' reads and changes of a page's meta.
+func scanPageMeta(ci *codeIndex) *fileScan {
+	reads := make([][]*site, len(ci.Files))
+	extends := make([][]*site, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			reads[i], extends[i] = nil, nil
+			if f.Code == nil {
+				return nil
+			}
+			var listeners []*code.HookListener
+			routes, rv := code.RoutesVisitor(f)
+			var vs []*code.Visitor
+			if rv != nil {
+				vs = append(vs, rv)
+			}
+			vs = append(vs, routeMetaReads(f, routes, &reads[i]))
+			if hooks := code.HookVisitor(f, "pages:extend", &listeners); hooks != nil {
+				done := hooks.Done
+				hooks.Done = func() {
+					done()
+					for _, l := range listeners {
+						extends[i] = append(extends[i], extendMetaSites(ci, l)...)
+					}
+				}
+				vs = append(vs, hooks)
+			}
+			return vs
+		},
+		sites: func() []*site {
+			var out []*site
+			for _, s := range reads {
+				out = append(out, s...)
+			}
+			for _, s := range extends {
+				out = append(out, s...)
+			}
+			return out
+		},
 	}
-	for _, l := range code.ListenersOf(ci.Index, "pages:extend") {
-		out = append(out, extendMetaSites(ci, l)...)
-	}
-	return out
 }
 
-// routeMetaReads finds the reads of route.meta.<key> in f, for the keys
-// that version 4 keeps on the route only.
-func routeMetaReads(f *code.File) []*site {
-	r := code.NewRoutes(f)
-	var out []*site
-	code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+// routeMetaReads returns the visitor that appends to *out the reads of
+// route.meta.<key> in f, for the keys that version 4 keeps on the route
+// only; r are f's routes (complete by the time a node inside a middleware
+// is visited: see code.RoutesVisitor).
+func routeMetaReads(f *code.File, r *code.Routes, out *[]*site) *code.Visitor {
+	return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 		// n is route.meta; its parent reads a key of it.
 		if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "meta" || len(up) == 0 || !r.Value(n.X, tx) {
 			return true
@@ -95,20 +125,19 @@ func routeMetaReads(f *code.File) []*site {
 			if dot, ok := accessorStart(f.Text, n); ok {
 				s.fix = codeFix(f, "read `"+key+"` on the route itself, where definePageMeta puts it on both majors", Safe, edit(ast.Span{Start: dot, End: n.NameLoc.End}, ""))
 			}
-			out = append(out, s)
+			*out = append(*out, s)
 		case p.Kind == ast.JSDeclarator && p.Y == n && p.X.Kind == ast.JSObject:
 			// const { name } = route.meta
 			for _, prop := range p.X.List {
 				if prop.Kind == ast.JSProperty && !prop.Has(ast.FlagComputed) && routeOwnKeys[prop.Name] {
-					out = append(out, &site{file: f, span: prop.Loc,
+					*out = append(*out, &site{file: f, span: prop.Loc,
 						msg:   "`" + f.Code.Text(prop.Loc) + "` takes the page's " + prop.Name + " from the route's meta: on version 4 it is only on the route, and this is undefined",
 						notes: []string{"take `" + prop.Name + "` from the route: `const { " + prop.Name + " } = " + f.Code.Text(n.X.Loc) + "`"}})
 				}
 			}
 		}
 		return true
-	})
-	return out
+	}}
 }
 
 // written reports whether the member m is the target of its parent p (an

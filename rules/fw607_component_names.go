@@ -50,11 +50,11 @@ without a fix.`,
 }
 
 func init() {
-	ruleComponentNames.detect = detectComponentNames
+	ruleComponentNames.scan = scanComponentNames
 	Register(ruleComponentNames)
 }
 
-func detectComponentNames(ci *codeIndex) []*site {
+func scanComponentNames(ci *codeIndex) *fileScan {
 	byOld := componentsByOldName(ci)
 	renamed := false
 	for _, files := range byOld {
@@ -65,54 +65,80 @@ func detectComponentNames(ci *codeIndex) []*site {
 	if !renamed {
 		return nil // no name changes: nothing to look for (nor tests to read)
 	}
-	var out []*site
-	check := func(f *code.File, lits []code.NameLit) {
-		for _, lit := range lits {
-			changed, same := code.RenamedBy(ci.Index, byOld[lit.Name])
-			if len(changed) > 0 {
-				out = append(out, nameSite(f, lit, changed, same, "component", "on version 4 (experimental.normalizeComponentNames)"))
+	// The names each file writes: KeepAlive's, then those of its code.
+	type names struct{ keep, code []code.NameLit }
+	per := make([]names, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			per[i] = names{}
+			if f.Config || f.Code == nil {
+				return nil
 			}
-		}
-	}
-	files := append([]*code.File(nil), ci.Files...)
-	files = append(files, testFiles(ci)...)
-	for _, f := range files {
-		if f.Config || f.Code == nil {
-			continue
-		}
-		check(f, code.KeepAliveNames(f, false))
-		var lits []code.NameLit
-		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
-			switch n.Kind {
-			case ast.JSCall:
-				if n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || len(n.List) == 0 {
-					return true
-				}
-				switch n.X.Name {
-				case "findComponent", "findAllComponents", "getComponent":
-					if p := code.ObjProp(n.List[0], "name"); p != nil && p.Y != nil && p.Y.Kind == ast.JSString {
-						lits = append(lits, code.SplitNames(p.Y.Name, string(f.Text[p.Y.Loc.Start+1:p.Y.Loc.End-1]), p.Y.Loc.Start+1, "the name of "+n.X.Name, tx)...)
-					}
-				}
-			case ast.JSBinary:
-				if n.Op != "===" && n.Op != "!==" && n.Op != "==" && n.Op != "!=" {
-					return true
-				}
-				for _, side := range [][2]*ast.JSNode{{n.X, n.Y}, {n.Y, n.X}} {
-					mp := ast.MemberPath(side[0])
-					if (strings.HasSuffix(mp, "$options.name") || strings.HasSuffix(mp, "$options.__name")) && side[1].Kind == ast.JSString {
-						s := side[1]
-						if raw := string(f.Text[s.Loc.Start+1 : s.Loc.End-1]); raw == s.Name {
-							lits = append(lits, code.NameLit{Name: s.Name, Span: ast.Span{Start: s.Loc.Start + 1, End: s.Loc.End - 1}, Tx: tx, Where: "the comparison with `" + mp + "`"})
-						}
+			per[i].keep = code.KeepAliveNames(f, false)
+			return []*code.Visitor{componentNameLits(f, &per[i].code)}
+		},
+		sites: func() []*site {
+			// Which files a name names, and whether they declare a name of
+			// their own, is worked out here, one file after the other.
+			var out []*site
+			check := func(f *code.File, lits []code.NameLit) {
+				for _, lit := range lits {
+					changed, same := code.RenamedBy(ci.Index, byOld[lit.Name])
+					if len(changed) > 0 {
+						out = append(out, nameSite(f, lit, changed, same, "component", "on version 4 (experimental.normalizeComponentNames)"))
 					}
 				}
 			}
-			return true
-		})
-		check(f, lits)
+			for i, f := range ci.Files {
+				check(f, per[i].keep)
+				check(f, per[i].code)
+			}
+			for _, f := range testFiles(ci) {
+				if f.Config || f.Code == nil {
+					continue
+				}
+				check(f, code.KeepAliveNames(f, false))
+				var lits []code.NameLit
+				code.WalkFile(f, []*code.Visitor{componentNameLits(f, &lits)}, nil)
+				check(f, lits)
+			}
+			return out
+		},
 	}
-	return out
+}
+
+// componentNameLits returns the visitor that appends to *lits the names
+// f's code matches components by: findComponent({ name }) and its kin,
+// comparisons with $options.name.
+func componentNameLits(f *code.File, lits *[]code.NameLit) *code.Visitor {
+	return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		switch n.Kind {
+		case ast.JSCall:
+			if n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || len(n.List) == 0 {
+				return true
+			}
+			switch n.X.Name {
+			case "findComponent", "findAllComponents", "getComponent":
+				if p := code.ObjProp(n.List[0], "name"); p != nil && p.Y != nil && p.Y.Kind == ast.JSString {
+					*lits = append(*lits, code.SplitNames(p.Y.Name, string(f.Text[p.Y.Loc.Start+1:p.Y.Loc.End-1]), p.Y.Loc.Start+1, "the name of "+n.X.Name, tx)...)
+				}
+			}
+		case ast.JSBinary:
+			if n.Op != "===" && n.Op != "!==" && n.Op != "==" && n.Op != "!=" {
+				return true
+			}
+			for _, side := range [][2]*ast.JSNode{{n.X, n.Y}, {n.Y, n.X}} {
+				mp := ast.MemberPath(side[0])
+				if (strings.HasSuffix(mp, "$options.name") || strings.HasSuffix(mp, "$options.__name")) && side[1].Kind == ast.JSString {
+					s := side[1]
+					if raw := string(f.Text[s.Loc.Start+1 : s.Loc.End-1]); raw == s.Name {
+						*lits = append(*lits, code.NameLit{Name: s.Name, Span: ast.Span{Start: s.Loc.Start + 1, End: s.Loc.End - 1}, Tx: tx, Where: "the comparison with `" + mp + "`"})
+					}
+				}
+			}
+		}
+		return true
+	}}
 }
 
 // testFiles are the project's tests (test/, tests/, __tests__/) that look

@@ -39,18 +39,17 @@ only: say what it means.`,
 }
 
 func init() {
-	ruleErrorDataParsed.detect = detectErrorDataParsed
+	ruleErrorDataParsed.scan = scanErrorDataParsed
 	Register(ruleErrorDataParsed)
 }
 
-func detectErrorDataParsed(ci *codeIndex) []*site {
-	var out []*site
-	for _, f := range ci.Files {
+func scanErrorDataParsed(ci *codeIndex) *fileScan {
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Code == nil || f.Config {
-			continue
+			return nil
 		}
 		errorPage := ci.isErrorPage(f) && declaresErrorProp(f)
-		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "data" || len(up) == 0 {
 				return true
 			}
@@ -71,7 +70,7 @@ func detectErrorDataParsed(ci *codeIndex) []*site {
 				if len(up) >= 3 && guardsParse(f, b, up[len(up)-3], n) {
 					return true // typeof x === 'string' ? JSON.parse(x) : x: right on both majors
 				}
-				out = append(out, &site{file: f, span: b.Loc,
+				*out = append(*out, &site{file: f, span: b.Loc,
 					msg:   "`" + f.Code.Text(b.Loc) + "` checks whether the data of " + what + " is a string: on version 4 the data of errors from the server's error handler arrives parsed, so this is " + map[bool]string{true: "false", false: "true"}[b.Op == "===" || b.Op == "=="] + " for them",
 					notes: []string{"errors thrown while rendering a page still carry a string on both majors: say which kind this code expects"},
 				})
@@ -93,12 +92,11 @@ func detectErrorDataParsed(ci *codeIndex) []*site {
 					text = "(" + text + ")"
 				}
 				s.fix = codeFix(f, "parse only a string: `"+text+"`, right on both majors", Safe, edit(call.Loc, text))
-				out = append(out, s)
+				*out = append(*out, s)
 			}
 			return true
-		})
-	}
-	return out
+		}}
+	}, nil)
 }
 
 // isErrorPage reports whether f is the error page of the project or of a

@@ -42,11 +42,11 @@ own element (#__fw-loader .spinner).`,
 }
 
 func init() {
-	ruleSpaLoaderSelector.detect = detectSpaLoaderSelectors
+	ruleSpaLoaderSelector.scan = scanSpaLoaderSelectors
 	Register(ruleSpaLoaderSelector)
 }
 
-func detectSpaLoaderSelectors(ci *codeIndex) []*site {
+func scanSpaLoaderSelectors(ci *codeIndex) *fileScan {
 	p := ci.Project
 	if p == nil || p.Detection == nil {
 		return nil
@@ -85,13 +85,12 @@ func detectSpaLoaderSelectors(ci *codeIndex) []*site {
 	if len(m.names) == 0 {
 		return nil
 	}
-	var out []*site
 	// The template's own styles.
-	out = append(out, m.htmlStyles(tmpl)...)
+	own := m.htmlStyles(tmpl)
 	// .vue styles and script strings.
-	for _, f := range ci.Files {
+	scan := perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Config || f.Code == nil || !bytes.Contains(f.Text, []byte("#"+m.root)) {
-			continue
+			return nil
 		}
 		for _, b := range f.Code.Blocks {
 			if b.Tag != "style" || b.Lang == "sass" || b.Lang == "stylus" || b.Lang == "styl" {
@@ -101,19 +100,30 @@ func detectSpaLoaderSelectors(ci *codeIndex) []*site {
 			if scopedRe.Match(open) {
 				continue
 			}
-			out = append(out, m.css(f, b.Content)...)
+			*out = append(*out, m.css(f, b.Content)...)
 		}
-		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSString && !(n.Kind == ast.JSTemplate && n.X == nil && len(n.List) == 0) {
 				return true
 			}
 			if sel := strings.TrimSpace(n.Name); m.reaches(sel) {
-				out = append(out, m.site(f, n.Loc, sel, ""))
+				*out = append(*out, m.site(f, n.Loc, sel, ""))
 			}
 			return true
-		})
-	}
-	// The global stylesheets.
+		}}
+	}, func() []*site {
+		return globalStyleSites(ci, m)
+	})
+	files := scan.sites
+	scan.sites = func() []*site { return append(own, files()...) }
+	return scan
+}
+
+// globalStyleSites returns the sites in the global stylesheets that the
+// config's css option names.
+func globalStyleSites(ci *codeIndex, m *loaderMatcher) []*site {
+	p := ci.Project
+	var out []*site
 	if v, st := ci.Config.Value("css"); st == compat.Static {
 		entries, _ := v.([]any)
 		for _, e := range entries {

@@ -45,7 +45,7 @@ A src that cannot be followed statically, and src files without template tags
 }
 
 func init() {
-	ruleTemplateCompile.detect = detectTemplateCompile
+	ruleTemplateCompile.scan = scanTemplateCompile
 	Register(ruleTemplateCompile)
 }
 
@@ -54,26 +54,22 @@ var templateCalls = []string{"addTemplate", "addPluginTemplate", "addTypeTemplat
 // templateUtils are the template utilities version 4 removed.
 var templateUtils = regexp.MustCompile(`\b(serialize|importName|importSources)\s*\(`)
 
-func detectTemplateCompile(ci *codeIndex) []*site {
+func scanTemplateCompile(ci *codeIndex) *fileScan {
 	if ci.index == nil || ci.index.project == nil {
 		return nil
 	}
 	pr := ci.index.project
-	var out []*site
-	for _, f := range ci.Files {
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Code == nil || !f.Config && (f.Src == nil || f.Src.Role != project.RoleModule) || !bytes.Contains(f.Text, []byte("Template")) {
-			continue
+			return nil
 		}
-		for _, s := range f.Code.Scripts {
-			ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
-				if n.Kind == ast.JSCall && len(n.List) > 0 && code.ImportedAs(n.X, templateCalls...) {
-					out = append(out, templateSites(pr, f, n)...)
-				}
-				return true
-			})
-		}
-	}
-	return out
+		return &code.Visitor{ScriptsOnly: true, Visit: func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+			if n.Kind == ast.JSCall && len(n.List) > 0 && code.ImportedAs(n.X, templateCalls...) {
+				*out = append(*out, templateSites(pr, f, n)...)
+			}
+			return true
+		}}
+	}, nil)
 }
 
 // templateSites judges one addTemplate call: its src file, and the utils

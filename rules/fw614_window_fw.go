@@ -41,22 +41,21 @@ shared code and inline scripts are reported only.`,
 }
 
 func init() {
-	ruleWindowFw.detect = detectWindowFw
+	ruleWindowFw.scan = scanWindowFw
 	Register(ruleWindowFw)
 }
 
 const windowFwMsg = " reads the payload that version 4 removes once the app has hydrated: after that it is undefined"
 
-func detectWindowFw(ci *codeIndex) []*site {
-	var out []*site
-	for _, f := range ci.Files {
+func scanWindowFw(ci *codeIndex) *fileScan {
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Code == nil || !bytes.Contains(f.Text, []byte("__FW__")) {
-			continue
+			return nil
 		}
-		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			switch {
 			case (n.Kind == ast.JSString || n.Kind == ast.JSTemplate) && inlineScript(f, n, up):
-				out = append(out, inlineScriptSites(f, n)...)
+				*out = append(*out, inlineScriptSites(f, n)...)
 			case f.Config || f.Src.Role == project.RoleModule && !strings.Contains("/"+f.Rel, "/runtime/"):
 				// A module's own code runs in the build, where there is no
 				// payload; its runtime/ files run in the app.
@@ -67,18 +66,17 @@ func detectWindowFw(ci *codeIndex) []*site {
 				// come late.
 				return false
 			case isWindowFw(n):
-				out = append(out, windowFwSite(ci, f, n, up))
+				*out = append(*out, windowFwSite(ci, f, n, up))
 				return false
 			case n.Kind == ast.JSBinary && n.Op == "in" && n.X.Kind == ast.JSString && n.X.Name == "__FW__" && code.Global(n.Y) && windowNames[n.Y.Name]:
-				out = append(out, &site{file: f, span: n.Loc,
+				*out = append(*out, &site{file: f, span: n.Loc,
 					msg:   "`" + f.Code.Text(n.Loc) + "` tests for the payload that version 4 removes once the app has hydrated: after that it is false",
 					notes: []string{"read the payload from the app instead: `useFwApp().payload`"},
 				})
 			}
 			return true
-		})
-	}
-	return out
+		}}
+	}, nil)
 }
 
 // windowNames are the globals that hold window's properties.

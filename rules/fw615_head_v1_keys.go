@@ -37,7 +37,7 @@ versions. body is reported: write tagPosition: 'bodyClose'.`,
 }
 
 func init() {
-	ruleHeadV1Keys.detect = detectHeadV1Keys
+	ruleHeadV1Keys.scan = scanHeadV1Keys
 	Register(ruleHeadV1Keys)
 }
 
@@ -63,13 +63,12 @@ var headCalls = []string{"useHead", "useServerHead", "useHeadSafe", "useServerHe
 // headTags are the keys whose values are tag entries.
 var headTags = map[string]bool{"script": true, "meta": true, "link": true, "style": true, "noscript": true, "base": true}
 
-func detectHeadV1Keys(ci *codeIndex) []*site {
-	var out []*site
-	for _, f := range ci.Files {
+func scanHeadV1Keys(ci *codeIndex) *fileScan {
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Code == nil || f.Config {
-			continue
+			return nil
 		}
-		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSCall || !code.ImportedAs(n.X, headCalls...) {
 				return true
 			}
@@ -77,15 +76,14 @@ func detectHeadV1Keys(ci *codeIndex) []*site {
 			for _, arg := range n.List {
 				ast.WalkJS(arg, func(e *ast.JSNode, eup []*ast.JSNode) bool {
 					if e.Kind == ast.JSObject && isHeadEntry(e, eup) {
-						out = append(out, headEntrySites(f, callee, e)...)
+						*out = append(*out, headEntrySites(f, callee, e)...)
 					}
 					return true
 				})
 			}
 			return false
-		})
-	}
-	return out
+		}}
+	}, nil)
 }
 
 // isHeadEntry reports whether an object (with its ancestors up) is a tag

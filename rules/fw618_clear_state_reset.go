@@ -31,17 +31,16 @@ it where the initial value is what the code wants.`,
 }
 
 func init() {
-	ruleClearStateReset.detect = detectClearStateReset
+	ruleClearStateReset.scan = scanClearStateReset
 	Register(ruleClearStateReset)
 }
 
-func detectClearStateReset(ci *codeIndex) []*site {
-	var out []*site
-	for _, f := range ci.Files {
+func scanClearStateReset(ci *codeIndex) *fileScan {
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Code == nil || f.Config {
-			continue
+			return nil
 		}
-		code.Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+		return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSCall || !code.ImportedAs(n.X, "clearFwState") {
 				return true
 			}
@@ -76,9 +75,8 @@ func detectClearStateReset(ci *codeIndex) []*site {
 					s.fix = codeFix(f, desc, Unsafe, edit(span, text))
 				}
 			}
-			out = append(out, s)
+			*out = append(*out, s)
 			return true
-		})
-	}
-	return out
+		}}
+	}, nil)
 }

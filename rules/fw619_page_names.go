@@ -38,19 +38,37 @@ compatibility version 5 only), or set experimental.normalizePageNames: false.`,
 }
 
 func init() {
-	rulePageNames.detect = detectPageNames
+	rulePageNames.scan = scanPageNames
 	Register(rulePageNames)
 }
 
-func detectPageNames(ci *codeIndex) []*site {
+func scanPageNames(ci *codeIndex) *fileScan {
+	// The names of <FwPage :keepalive> in each file's template (no walk of
+	// the code), then, one file after the other, the pages they name.
+	lits := make([][]code.NameLit, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			lits[i] = nil
+			if !f.Config && f.Code != nil {
+				lits[i] = code.KeepAliveNames(f, true)
+			}
+			return nil
+		},
+		sites: func() []*site { return pageNameSites(ci, lits) },
+	}
+}
+
+// pageNameSites are the sites of the names lits[i] of each file
+// ci.Files[i] that match pages whose names change.
+func pageNameSites(ci *codeIndex, lits [][]code.NameLit) []*site {
 	var out []*site
 	var byOld map[string][]*code.NamedFile
 	metaRead := map[*code.NamedFile]bool{}
-	for _, f := range ci.Files {
+	for i, f := range ci.Files {
 		if f.Config || f.Code == nil {
 			continue
 		}
-		for _, lit := range code.KeepAliveNames(f, true) {
+		for _, lit := range lits[i] {
 			if byOld == nil {
 				byOld = pagesByOldName(ci)
 			}

@@ -51,9 +51,26 @@ type Index struct {
 	codeOnce sync.Once
 	codeIdx  *codeIndex
 
+	// moreCode is what the type rules (FW85x) read beyond codeIdx
+	// (types_helpers.go).
+	moreOnce sync.Once
+	moreCode *code.More
+	// vitest are the test runner's configs, parsed (FW852).
+	vitestOnce sync.Once
+	vitest     []*code.File
+
 	configCodeOnce sync.Once
 	configCodeFile *code.File
-	siteMu         sync.Mutex
+
+	// The code rules' sites (sitesOf): the detectors the check will ask
+	// for (detectors: Check predicts them) run together, in one walk of
+	// each file, on the first ask; a detector not predicted runs when
+	// asked. siteMu guards sites; the walks take no lock.
+	detectors []*Rule
+	siteMu    sync.Mutex
+	sites     map[string]*detected
+	usesDone  bool      // the data index's uses were found (one walk gathers them)
+	codeFail  *detected // the data index's walk panicked: every detector fails with it
 
 	// modPaths are the module path options judged (FW720-FW722).
 	modPathOnce sync.Once

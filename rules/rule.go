@@ -94,8 +94,12 @@ type Rule struct {
 	// whose detector found no site as one that reaches no code, and
 	// `apply --pin=affected` pins the flips that have sites.
 	Flips []string
-	// detect finds a code rule's sites, once per check (Index.sitesOf).
+	// detect finds a code rule's sites from the whole project's code,
+	// once per check (Index.sitesOf), after the files are walked; scan
+	// finds them file by file, in the one walk of each file that feeds
+	// every detector (see fileScan). A code rule sets one of the two.
 	detect func(ci *codeIndex) []*site
+	scan   func(ci *codeIndex) *fileScan
 	// Unsuppressible rules say that a file or project could not be
 	// checked (FW901, FW904, FW906, FW907, FW909, FW999): a run that hid
 	// them would pass having checked nothing. No fwmigrate-ignore comment,

@@ -150,3 +150,14 @@ func mergeConflict(src, dst *ast.Object) string {
 	}
 	return ""
 }
+
+// flipSet reports whether the config sets the option, at the top level or
+// in an environment override: its value is then the author's.
+func flipSet(pass *Pass, path string) bool {
+	if _, st := pass.Config.Value(path); st != compat.Absent {
+		return true
+	}
+	set := false
+	pass.Index.optionProps(path, func(ast.Path, ast.Path, *ast.Property) { set = true })
+	return set
+}

@@ -23,7 +23,10 @@ func Each[T any](next <-chan T, fn func(T)) {
 	wg.Wait()
 }
 
-// For runs fn(0..n-1) on GOMAXPROCS workers.
+// For runs fn(0..n-1) on GOMAXPROCS workers. A panic of fn stops the
+// worker it happens in; once the others are done, For panics with it in
+// the caller's goroutine (the first, when several do), where the caller
+// can recover it as if fn had run there.
 func For(n int, fn func(i int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers > n {
@@ -35,20 +38,44 @@ func For(n int, fn func(i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		panicked bool
+		first    any
+		stop     = make(chan struct{})
+	)
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if e := recover(); e != nil {
+					mu.Lock()
+					if !panicked {
+						panicked, first = true, e
+						close(stop)
+					}
+					mu.Unlock()
+				}
+			}()
 			for i := range next {
 				fn(i)
 			}
 		}()
 	}
+feed:
 	for i := 0; i < n; i++ {
-		next <- i
+		select {
+		case next <- i:
+		case <-stop:
+			break feed
+		}
 	}
 	close(next)
 	wg.Wait()
+	if panicked {
+		panic(first)
+	}
 }

@@ -101,7 +101,13 @@ type Side struct {
 func (s Side) Match() bool { return s.Predicted.String() == s.Reported.String() }
 
 // Run compares the case in the empty directory dir.
-func Run(tl *tsoracle.Tools, dir string, c Case) (*Report, error) {
+func Run(tl *tsoracle.Tools, dir string, c Case) (*Report, error) { return run(tl, dir, c, true) }
+
+// Predict is Run without the checker (no npm needed): the findings and
+// their predictions before and after the safe fixes; Reported stays nil.
+func Predict(dir string, c Case) (*Report, error) { return run(nil, dir, c, false) }
+
+func run(tl *tsoracle.Tools, dir string, c Case, checked bool) (*Report, error) {
 	if c.Checker == "" {
 		c.Checker = tsoracle.VueTSC
 	}
@@ -121,9 +127,11 @@ func Run(tl *tsoracle.Tools, dir string, c Case) (*Report, error) {
 	}
 	rep.Before.Predicted, rep.Before.Findings = predicted(diags)
 	files := c.Files
-	rep.Before.Reported, err = typecheck(tl, filepath.Join(dir, "before"), c, p, files, &rep.Output)
-	if err != nil {
-		return nil, err
+	if checked {
+		rep.Before.Reported, err = typecheck(tl, filepath.Join(dir, "before"), c, p, files, &rep.Output)
+		if err != nil {
+			return nil, err
+		}
 	}
 	// The safe fixes, as `apply` makes them (the layout kept: the oracle
 	// fixtures are in their target layout).
@@ -152,9 +160,11 @@ func Run(tl *tsoracle.Tools, dir string, c Case) (*Report, error) {
 		}
 	}
 	rep.After.Predicted, rep.After.Findings = predicted(diags2)
-	rep.After.Reported, err = typecheck(tl, filepath.Join(dir, "after"), c, p2, files, &rep.Output)
-	if err != nil {
-		return nil, err
+	if checked {
+		rep.After.Reported, err = typecheck(tl, filepath.Join(dir, "after"), c, p2, files, &rep.Output)
+		if err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }
@@ -223,7 +233,9 @@ func predicted(diags []*rules.Diagnostic) (Counts, []string) {
 }
 
 // typecheck writes files with the generated context files into dir and
-// runs the checker.
+// runs the checker. The config's typescript.tsConfig (include and
+// compilerOptions), engine.typescript.tsConfig.compilerOptions and
+// experimental.engineAutoImports reach the generated files.
 func typecheck(tl *tsoracle.Tools, dir string, c Case, p *project.Project, files map[string]string, log *string) (Counts, error) {
 	fw := c.Framework
 	cfg := project.ConfigValues(p.File)
@@ -239,6 +251,16 @@ func typecheck(tl *tsoracle.Tools, dir string, c Case, p *project.Project, files
 	if v, st := cfg.Value("typescript.tsConfig.compilerOptions"); st == compat.Static {
 		if m, ok := v.(map[string]any); ok {
 			fw.TSConfig.CompilerOptions = m
+		}
+	}
+	if v, st := cfg.Value("engine.typescript.tsConfig.compilerOptions"); st == compat.Static {
+		if m, ok := v.(map[string]any); ok {
+			fw.EngineCompilerOptions = m
+		}
+	}
+	if v, st := cfg.Value("experimental.engineAutoImports"); st == compat.Static {
+		if b, ok := v.(bool); ok {
+			fw.EngineAutoImports = &b
 		}
 	}
 	if _, err := tl.Write(dir, files, fw); err != nil {

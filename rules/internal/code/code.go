@@ -40,6 +40,12 @@ type File struct {
 	Code    *ast.Code // nil when the file could not be read at all
 	Err     error     // why it could not be read fully (then it is never edited)
 	Config  bool
+
+	// For the data index: the declarations initialized by a call of a
+	// use* function (collectFile), and the reads of data results found
+	// in the file (FileUses).
+	decls []*ast.JSNode
+	uses  []*DataUse
 }
 
 // Page reports whether the file is a page of the app (under pages/).
@@ -106,7 +112,11 @@ type Index struct {
 	Config  compat.Config // the config's static values (some sites depend on them)
 	Files   []*File       // the files read, in path order (the config first)
 	Failed  []*File       // files that could not be read fully, reported once (FW908)
-	Data    *DataIndex
+	// Rest are the files read but not parsed (no code rule's word in
+	// them), in path order: the type rules (FW85x) parse those their own
+	// detectors need (More) instead of reading them again.
+	Rest []*File
+	Data *DataIndex
 }
 
 // Read reads the code of p, whose config's static values are cfg: config
@@ -130,26 +140,36 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 		}
 		srcs = append(srcs, s)
 	}
+	// Each file is read, parsed and walked for the data index by one
+	// worker; the index then takes the facts in, in file order.
 	read := make([]*File, len(srcs))
+	facts := make([]*fileFacts, len(srcs))
 	par.For(len(srcs), func(i int) {
 		s := srcs[i]
 		f := &File{Src: s, Path: s.Path, Display: s.Display, Rel: s.Rel}
 		f.Text, f.Err = s.Read()
 		if f.Err == nil && p.Memo(f.Path, f.Text, "code.Triggers", func() bool { return Triggered(f.Text, Triggers) }) {
 			f.Code, f.Err = p.ReadCode(f.Path, f.Text)
+			facts[i] = collectFile(f)
 		}
 		read[i] = f
 	})
+	ci.Data = newDataIndex(ci)
+	if config != nil {
+		ci.Data.addFacts(config, collectFile(config))
+	}
 	var rest []*File // read, not parsed: no trigger word
-	for _, f := range read {
+	for i, f := range read {
 		switch {
 		case f.Code == nil && f.Err == nil:
 			rest = append(rest, f)
 		default:
 			ci.keep(f)
+			if f.Code != nil {
+				ci.Data.addFacts(f, facts[i])
+			}
 		}
 	}
-	ci.Data = newDataIndex(ci)
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
 	if names := ci.Data.composableNames(); len(names) > 0 {
@@ -162,13 +182,23 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 				more = append(more, f)
 			}
 		}
-		par.For(len(more), func(i int) { more[i].Code, more[i].Err = p.ReadCode(more[i].Path, more[i].Text) })
-		for _, f := range more {
+		facts := make([]*fileFacts, len(more))
+		par.For(len(more), func(i int) {
+			more[i].Code, more[i].Err = p.ReadCode(more[i].Path, more[i].Text)
+			facts[i] = collectFile(more[i])
+		})
+		for i, f := range more {
 			ci.keep(f)
-			ci.Data.addFile(f)
+			if f.Code != nil {
+				ci.Data.addFacts(f, facts[i])
+			}
 		}
 	}
-	ci.Data.resolve()
+	for _, f := range rest {
+		if f.Code == nil && f.Err == nil {
+			ci.Rest = append(ci.Rest, f)
+		}
+	}
 	sort.SliceStable(ci.Files, func(i, j int) bool {
 		if ci.Files[i].Config != ci.Files[j].Config {
 			return ci.Files[i].Config

@@ -174,16 +174,36 @@ type DataIndex struct {
 	ci          *Index
 	Calls       []*DataCall
 	Composables map[string]*Composable
-	// decls are the declarations initialized by a call of a function named
-	// like a composable (use...), by file: the candidates resolve binds.
-	decls map[*File][]*ast.JSNode
 	// Inside maps the name of a function of the project named use* to the
 	// data calls its body makes (returned or not): FW604 follows a page
 	// into the composables it calls.
 	Inside map[string][]*DataCall
-	// bound are the bindings that hold a result or one of its fields.
-	bound map[*ast.Binding]boundResult
-	Uses  []*DataUse
+	// Uses are the reads of the results, by file in the order the files
+	// were added (order), each file's in source order. They are found in
+	// the walk that feeds the detectors (FileUses), so they are complete
+	// once that walk is over (CollectUses): a detector that reads them
+	// does so after the files are walked.
+	Uses []*DataUse
+	// order are the files in the order they were added.
+	order []*File
+}
+
+// fileFacts are what one walk of a file finds for the data index
+// (collectFile), before the index takes it in (addFacts): the walks of
+// many files run at once, and the index takes their facts one file at a
+// time, in file order.
+type fileFacts struct {
+	calls  []*DataCall
+	inside []string // per call: the use* function it is in, "" for none
+	// candidates are the functions named use* (a composable when it
+	// returns a data composable's result, which depends on the composables
+	// known before it: addFacts decides, in order).
+	candidates []candidate
+}
+
+type candidate struct {
+	name string
+	fn   *ast.JSNode
 }
 
 // boundResult is what a binding holds: a field of call's result, or the
@@ -194,11 +214,7 @@ type boundResult struct {
 }
 
 func newDataIndex(ci *Index) *DataIndex {
-	d := &DataIndex{ci: ci, Composables: map[string]*Composable{}, Inside: map[string][]*DataCall{}, bound: map[*ast.Binding]boundResult{}, decls: map[*File][]*ast.JSNode{}}
-	for _, f := range ci.Files {
-		d.addFile(f)
-	}
-	return d
+	return &DataIndex{ci: ci, Composables: map[string]*Composable{}, Inside: map[string][]*DataCall{}}
 }
 
 // composableNames are the names of the project's composables (those that
@@ -227,12 +243,8 @@ func (d *DataIndex) callOf(f *File, n *ast.JSNode) (*DataCall, *Composable) {
 	if n == nil || n.Kind != ast.JSCall || n.X == nil || n.X.Kind != ast.JSIdent {
 		return nil, nil
 	}
-	if ImportedAs(n.X, dataComposables...) {
-		name := n.X.Name
-		if b := n.X.Resolve(); b != nil {
-			name = b.Decl.Name
-		}
-		return &DataCall{File: f, Call: n, Name: name}, nil
+	if c := dataCall(f, n); c != nil {
+		return c, nil
 	}
 	if c := d.Composables[n.X.Name]; c != nil && (n.X.Resolve() == nil || n.X.Resolve().Kind == ast.BindImport) {
 		return c.Call, c
@@ -240,34 +252,72 @@ func (d *DataIndex) callOf(f *File, n *ast.JSNode) (*DataCall, *Composable) {
 	return nil, nil
 }
 
-// addFile finds f's data calls and the composables it defines.
-func (d *DataIndex) addFile(f *File) {
+// collectFile walks f for the data index: its data calls, the
+// declarations initialized by a call of a use* function (f.decls), and
+// its functions named use*. It reads nothing but f, so that files are
+// walked at once; addFacts then takes the facts in.
+func collectFile(f *File) *fileFacts {
 	if f.Code == nil {
-		return
+		return nil
 	}
+	facts := &fileFacts{}
 	Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 		switch n.Kind {
 		case ast.JSCall:
-			if c, comp := d.callOf(f, n); c != nil && comp == nil {
-				d.Calls = append(d.Calls, c)
-				if name := enclosingUse(up); name != "" {
-					d.Inside[name] = append(d.Inside[name], c)
-				}
+			// A call of a data composable; a call of a composable of the
+			// project is not one (callOf's second answer).
+			if c := dataCall(f, n); c != nil {
+				facts.calls = append(facts.calls, c)
+				facts.inside = append(facts.inside, enclosingUse(up))
 			}
 		case ast.JSDeclarator:
 			if c := ast.Unawait(n.Y); c != nil && c.Kind == ast.JSCall && c.X != nil && c.X.Kind == ast.JSIdent && strings.HasPrefix(c.X.Name, "use") {
-				d.decls[f] = append(d.decls[f], n)
+				f.decls = append(f.decls, n)
 			}
 		case ast.JSFunction, ast.JSArrow:
 			if name := FunctionName(n, up); name != "" && len(name) > 3 && name[:3] == "use" {
-				if c := d.returned(f, n); c != nil {
-					c.name = name
-					d.Composables[name] = c
-				}
+				facts.candidates = append(facts.candidates, candidate{name, n})
 			}
 		}
 		return true
 	})
+	return facts
+}
+
+// addFacts takes in what collectFile found in f: its data calls, and the
+// composables it defines, each judged with the composables known before
+// it (files added earlier, functions earlier in f), as one walk of the
+// files in order judged them.
+func (d *DataIndex) addFacts(f *File, facts *fileFacts) {
+	d.order = append(d.order, f)
+	if facts == nil {
+		return
+	}
+	for i, c := range facts.calls {
+		d.Calls = append(d.Calls, c)
+		if name := facts.inside[i]; name != "" {
+			d.Inside[name] = append(d.Inside[name], c)
+		}
+	}
+	for _, cand := range facts.candidates {
+		if c := d.returned(f, cand.fn); c != nil {
+			c.name = cand.name
+			d.Composables[cand.name] = c
+		}
+	}
+}
+
+// dataCall returns the call n when it calls a data composable (the
+// framework's, or an import of one), nil otherwise.
+func dataCall(f *File, n *ast.JSNode) *DataCall {
+	if n.X == nil || n.X.Kind != ast.JSIdent || !ImportedAs(n.X, dataComposables...) {
+		return nil
+	}
+	name := n.X.Name
+	if b := n.X.Resolve(); b != nil {
+		name = b.Decl.Name
+	}
+	return &DataCall{File: f, Call: n, Name: name}
 }
 
 // enclosingUse returns the name of the nearest function around a node
@@ -346,24 +396,30 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 	return nil
 }
 
-// resolve binds the results of every data call (and composable call) of
-// the files read, then collects the reads of them, walking only the files
-// that bind some.
-func (d *DataIndex) resolve() {
-	var walk []*File
-	for _, f := range d.ci.Files {
-		n := len(d.bound)
-		for _, decl := range d.decls[f] {
-			if c, comp := d.callOf(f, decl.Y); c != nil {
-				d.bind(decl.X, c, comp)
+// FileUses returns the visitor that finds the reads of the data results
+// f binds (nil when it binds none), for the walk that feeds the
+// detectors: it binds the results of the data calls (and composable
+// calls) that initialize f's declarations, then records the reads of those
+// bindings. It reads the index and writes f's own uses only, so that files
+// are walked at once once every file is added; CollectUses gathers the
+// uses.
+func (d *DataIndex) FileUses(f *File) *Visitor {
+	f.uses = nil
+	var bound map[*ast.Binding]boundResult
+	for _, decl := range f.decls {
+		if c, comp := d.callOf(f, decl.Y); c != nil {
+			if bound == nil {
+				bound = map[*ast.Binding]boundResult{}
 			}
-		}
-		if len(d.bound) > n {
-			walk = append(walk, f)
+			bind(bound, decl.X, c, comp)
 		}
 	}
-	for _, f := range walk {
-		Walk(f, func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
+	if len(bound) == 0 {
+		return nil
+	}
+	var uses []*DataUse
+	return &Visitor{
+		Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSIdent || n.DeclBinding() != nil {
 				return true
 			}
@@ -371,19 +427,29 @@ func (d *DataIndex) resolve() {
 			if b == nil {
 				return true
 			}
-			r, ok := d.bound[b]
+			r, ok := bound[b]
 			if !ok {
 				return true
 			}
-			d.use(f, r, n, up, tx)
+			uses = use(uses, f, r, n, up, tx)
 			return true
-		})
+		},
+		Done: func() { f.uses = uses },
+	}
+}
+
+// CollectUses gathers the uses the files' walks found (FileUses) into
+// Uses, in the order the files were added.
+func (d *DataIndex) CollectUses() {
+	d.Uses = nil
+	for _, f := range d.order {
+		d.Uses = append(d.Uses, f.uses...)
 	}
 }
 
 // bind records the bindings a declaration's target pattern gets from a
 // data call's result (through a composable's field map).
-func (d *DataIndex) bind(target *ast.JSNode, c *DataCall, comp *Composable) {
+func bind(bound map[*ast.Binding]boundResult, target *ast.JSNode, c *DataCall, comp *Composable) {
 	ast.WalkJS(target, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 		b := n.DeclBinding()
 		if b == nil {
@@ -394,32 +460,32 @@ func (d *DataIndex) bind(target *ast.JSNode, c *DataCall, comp *Composable) {
 			if comp != nil && comp.fields != nil {
 				return true // an object of some fields: not followed as a whole
 			}
-			d.bound[b] = boundResult{call: c}
+			bound[b] = boundResult{call: c}
 		case len(b.Path) == 1:
 			field := b.Path[0]
 			if comp != nil && comp.fields != nil {
 				field = comp.fields[field]
 			}
 			if dataFields[field] {
-				d.bound[b] = boundResult{call: c, field: field}
+				bound[b] = boundResult{call: c, field: field}
 			}
 		}
 		return true
 	})
 }
 
-// use records one read of a bound result.
-func (d *DataIndex) use(f *File, r boundResult, ident *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) {
+// use appends one read of a bound result to uses.
+func use(uses []*DataUse, f *File, r boundResult, ident *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) []*DataUse {
 	ref, field := ident, r.field
 	up = append([]*ast.JSNode(nil), up...)
 	if field == "" {
 		// The whole result: its member names the field.
 		if len(up) == 0 {
-			return
+			return uses
 		}
 		m := up[len(up)-1]
 		if m.Kind != ast.JSMember || m.X != ident || m.Has(ast.FlagComputed) || !dataFields[m.Name] {
-			return
+			return uses
 		}
 		ref, field, up = m, m.Name, up[:len(up)-1]
 	}
@@ -438,7 +504,7 @@ func (d *DataIndex) use(f *File, r boundResult, ident *ast.JSNode, up []*ast.JSN
 			u.Val = ref // the template unwraps top-level refs
 		}
 	}
-	d.Uses = append(d.Uses, u)
+	return append(uses, u)
 }
 
 // MutatingMethods are the methods that change an array, a Map or a Set in

@@ -34,16 +34,25 @@ type HookListener struct {
 func ListenersOf(ci *Index, hook string) []*HookListener {
 	var out []*HookListener
 	for _, f := range ci.Files {
-		if f.Code == nil || !bytes.Contains(f.Text, []byte(hook)) {
-			continue
+		if v := HookVisitor(f, hook, &out); v != nil {
+			WalkFile(f, []*Visitor{v}, nil)
 		}
-		out = append(out, fileHookListeners(f, hook)...)
 	}
 	return out
 }
 
-func fileHookListeners(f *File, hook string) []*HookListener {
-	var out []*HookListener
+// HookVisitor returns the visitor that appends the listeners of hook in f
+// to *out, in the order ListenersOf lists them (those fw.hook registers,
+// in source order, then those of hooks objects); nil when f's text does
+// not name the hook. It visits the scripts only.
+//
+// A module function (whose second parameter is fw) is found at the node
+// that makes it one (defineFwModule's call, the export default), before
+// any node inside it, so one walk finds the fw.hook calls that use it.
+func HookVisitor(f *File, hook string, out *[]*HookListener) *Visitor {
+	if f.Code == nil || !bytes.Contains(f.Text, []byte(hook)) {
+		return nil
+	}
 	// The module functions of the file (their second parameter is fw) and
 	// its hooks objects.
 	modules := map[*ast.JSNode]bool{}
@@ -66,64 +75,60 @@ func fileHookListeners(f *File, hook string) []*HookListener {
 			}
 		}
 	}
-	for _, s := range f.Code.Scripts {
-		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
-			switch {
-			case n.Kind == ast.JSCall && ImportedAs(n.X, "defineFwModule") && len(n.List) > 0 && n.List[0].Kind == ast.JSObject:
-				def := n.List[0]
-				if p := ObjProp(def, "setup"); p != nil && p.Y != nil && (p.Y.Kind == ast.JSArrow || p.Y.Kind == ast.JSFunction) {
-					modules[p.Y] = true
-				}
-				if p := ObjProp(def, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
-					objects = append(objects, hooksObject{p.Y, false})
-				}
-			case n.Kind == ast.JSExport && n.Has(ast.FlagDefault) && f.Src != nil && f.Src.Role == project.RoleModule:
-				if n.X != nil && (n.X.Kind == ast.JSArrow || n.X.Kind == ast.JSFunction) {
-					modules[n.X] = true
-				}
+	var calls []*HookListener
+	visit := func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+		switch {
+		case n.Kind == ast.JSCall && ImportedAs(n.X, "defineFwModule") && len(n.List) > 0 && n.List[0].Kind == ast.JSObject:
+			def := n.List[0]
+			if p := ObjProp(def, "setup"); p != nil && p.Y != nil && (p.Y.Kind == ast.JSArrow || p.Y.Kind == ast.JSFunction) {
+				modules[p.Y] = true
 			}
-			return true
-		})
-	}
-	// fw.hook(hook, fn) and fw.hooks.hook(hook, fn).
-	for _, s := range f.Code.Scripts {
-		ast.WalkJS(s.Program, func(n *ast.JSNode, _ []*ast.JSNode) bool {
-			if n.Kind != ast.JSCall || len(n.List) < 2 || n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || n.X.Name != "hook" {
-				return true
+			if p := ObjProp(def, "hooks"); p != nil && p.Y != nil && p.Y.Kind == ast.JSObject {
+				objects = append(objects, hooksObject{p.Y, false})
 			}
-			if name, ok := StringValue(n.List[0]); !ok || name != hook {
-				return true
+		case n.Kind == ast.JSExport && n.Has(ast.FlagDefault) && f.Src != nil && f.Src.Role == project.RoleModule:
+			if n.X != nil && (n.X.Kind == ast.JSArrow || n.X.Kind == ast.JSFunction) {
+				modules[n.X] = true
 			}
-			recv := n.X.X
-			if recv.Kind == ast.JSMember && !recv.Has(ast.FlagComputed) && recv.Name == "hooks" {
-				recv = recv.X
-			}
-			if recv.Kind != ast.JSIdent || !fwBinding(recv.Resolve(), modules) {
-				return true
-			}
-			fn := LocalFunction(n.List[1])
-			if fn == nil {
-				return true
-			}
-			l := &HookListener{File: f, Fn: fn, Name: n.List[0].Loc}
-			if fn == n.List[1] && !declares(fn, recv.Name) {
-				l.Fw = recv.Name
-			}
-			out = append(out, l)
-			return true
-		})
-	}
-	// hooks: { [hook]: fn }.
-	for _, o := range objects {
-		p := ObjProp(o.obj, hook)
-		if p == nil || p.Y == nil {
-			continue
 		}
-		if fn := LocalFunction(p.Y); fn != nil {
-			out = append(out, &HookListener{File: f, Fn: fn, Name: p.NameLoc, Config: o.config})
+		// fw.hook(hook, fn) and fw.hooks.hook(hook, fn).
+		if n.Kind != ast.JSCall || len(n.List) < 2 || n.X.Kind != ast.JSMember || n.X.Has(ast.FlagComputed) || n.X.Name != "hook" {
+			return true
 		}
+		if name, ok := StringValue(n.List[0]); !ok || name != hook {
+			return true
+		}
+		recv := n.X.X
+		if recv.Kind == ast.JSMember && !recv.Has(ast.FlagComputed) && recv.Name == "hooks" {
+			recv = recv.X
+		}
+		if recv.Kind != ast.JSIdent || !fwBinding(recv.Resolve(), modules) {
+			return true
+		}
+		fn := LocalFunction(n.List[1])
+		if fn == nil {
+			return true
+		}
+		l := &HookListener{File: f, Fn: fn, Name: n.List[0].Loc}
+		if fn == n.List[1] && !declares(fn, recv.Name) {
+			l.Fw = recv.Name
+		}
+		calls = append(calls, l)
+		return true
 	}
-	return out
+	return &Visitor{Visit: visit, ScriptsOnly: true, Done: func() {
+		*out = append(*out, calls...)
+		// hooks: { [hook]: fn }.
+		for _, o := range objects {
+			p := ObjProp(o.obj, hook)
+			if p == nil || p.Y == nil {
+				continue
+			}
+			if fn := LocalFunction(p.Y); fn != nil {
+				*out = append(*out, &HookListener{File: f, Fn: fn, Name: p.NameLoc, Config: o.config})
+			}
+		}
+	}}
 }
 
 // fwBinding reports whether a binding holds the framework instance of a

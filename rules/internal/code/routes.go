@@ -20,11 +20,25 @@ type Routes struct {
 
 // NewRoutes finds the route middleware functions of f.
 func NewRoutes(f *File) *Routes {
+	r, v := RoutesVisitor(f)
+	if v != nil {
+		WalkFile(f, []*Visitor{v}, nil)
+	}
+	return r
+}
+
+// RoutesVisitor returns f's Routes and the visitor that fills them, nil
+// when f holds no route middleware (the Routes are then complete). A
+// middleware function is found at the call that registers it, before any
+// node inside it, so that a visitor walking with it in the same walk
+// (after it in the list) already knows the functions around each node:
+// the to and from of a middleware are used inside it only.
+func RoutesVisitor(f *File) (*Routes, *Visitor) {
 	r := &Routes{middleware: map[*ast.JSNode]bool{}}
 	if f.Code == nil || !bytes.Contains(f.Text, []byte("RouteMiddleware")) {
-		return r
+		return r, nil
 	}
-	Walk(f, func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
+	return r, &Visitor{Visit: func(n *ast.JSNode, _ []*ast.JSNode, _ *ast.TemplateExpr) bool {
 		if n.Kind != ast.JSCall || len(n.List) == 0 {
 			return true
 		}
@@ -42,8 +56,7 @@ func NewRoutes(f *File) *Routes {
 			r.middleware[fn] = true
 		}
 		return true
-	})
-	return r
+	}}
 }
 
 // Value reports whether n evaluates to the current route: useRoute() (the

@@ -1,0 +1,232 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/internal/text"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
+)
+
+var ruleUncheckedIndexAccess = &Rule{
+	Code:     "FW851",
+	Name:     "unchecked-index-access",
+	Category: Types,
+	Severity: Warning,
+	Doc: Doc{
+		Summary: "an estimate, per file, of the index reads that noUncheckedIndexedAccess (on in version 4) makes `T | undefined` and that the code uses unguarded",
+		Why: `Version 4 generates every TypeScript context with noUncheckedIndexedAccess: true
+(framework major 3 on compatibility version 3 had it off for app code, which
+the root typecheck also used for server code; typescript-contexts.md §3). A read
+by index (list[i], record[key], s.split(',')[1]) is then T | undefined, and
+code that uses it where undefined is an error fails to type-check: TS2532
+(Object is possibly 'undefined') when its property is read or it is an operand
+of arithmetic, TS18048 for a variable that holds it, TS2322 when it is assigned
+to a typed variable or returned from a function with a return type, TS2722
+when called. Real apps have dozens to hundreds of them. Nothing changes when
+the code runs.
+This rule counts them per file, from the code's syntax: an estimate, and it
+says so. fwmigrate does not know the types: a read of a tuple or of an object
+with known keys is not affected, but is counted when it looks like an array or
+record read (a const holding an object literal or an as-const array is known); a read passed to a function whose parameter refuses undefined (TS2345)
+and a Record read with a dot are not counted. Reads guarded by ?., !, as, ??,
+|| or a test before (an enclosing if, while, && or ?: that tests the same read,
+an earlier if (...) return) are not counted. Reported for projects known to run
+framework major 3 on compatibility version 3 (package.json) whose config and
+root tsconfig.json do not set the flag: app, shared, module and server code
+(server code was checked with the app's options by the root typecheck).`,
+		Example: `// package.json: "fw": "^3.12.0"
+const first: string = names[0]            // TS2322
+const label = items[i].label              // TS2532
+const [key, value] = line.split('=')
+value.trim()                              // TS18048`,
+		Fix: `Two ways out. Safe: pin the flag off, as version 3 had it:
+typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false (the app,
+shared and node contexts and the legacy file) and, for server files,
+engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false too
+(on the released 4.x the server's context takes only the engine's setting).
+Or keep the flag and fix the listed sites by hand: ?. or ?? a default, a check
+before the use, or ! where the index is known to exist.`,
+	},
+	Run: runUncheckedIndexAccess,
+}
+
+func init() {
+	ruleUncheckedIndexAccess.scan = scanIndexReads
+	Register(ruleUncheckedIndexAccess)
+}
+
+const (
+	uncheckedFlag       = "typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
+	uncheckedEngineFlag = "engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
+	// uncheckedListed is how many sites a finding lists.
+	uncheckedListed = 20
+)
+
+// uncheckedRoles are the sources whose contexts get the flag in version 4.
+var uncheckedRoles = []project.Role{project.RoleApp, project.RoleShared, project.RoleModule, project.RoleServer}
+
+func runUncheckedIndexAccess(pass *Pass) {
+	for _, s := range pass.Index.sitesOf(pass.Rule) {
+		d := pass.reportCode(s.file, s.span, uncheckedFlag, "%s", s.msg)
+		d.Notes = append(d.Notes, s.notes...)
+		d.Fix = s.fix
+	}
+}
+
+// scanIndexReads finds the unguarded index reads of the project's code
+// when the flag will change for it: in the one walk of the files the code
+// rules read (a visitor each), and in the files no code rule reads (the
+// server's, and those without a code rule's word: parsed and walked once,
+// when their text may hold an index read).
+func scanIndexReads(ci *codeIndex) *fileScan {
+	x := ci.index
+	pass := &Pass{Project: ci.Project, File: x.file, Config: x.config, Target: x.target, Index: x}
+	if x.target < 4 || ci.Project == nil || ci.Project.Framework != 3 || projectCompat(pass) != 3 || flipSet(pass, uncheckedFlag) || tsconfigSets(ci.Project, "noUncheckedIndexedAccess") {
+		return nil
+	}
+	engineSet := flipSet(pass, uncheckedEngineFlag)
+	view, viewOK := pass.tsTarget()
+	times := func(f *code.File) int { return errorsPerSite(view, viewOK, rootRel(ci.Project, f.Path), nil) }
+	wanted := func(f *code.File) bool {
+		if f.Config || f.Src == nil || f.Src.Role == project.RoleServer && engineSet {
+			return false
+		}
+		ok := false
+		for _, r := range uncheckedRoles {
+			ok = ok || f.Src.Role == r
+		}
+		return ok && ci.Project.Memo(f.Path, f.Text, "fw851.index", func() bool { return maybeIndexRead(f.Text) })
+	}
+	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
+		if f.Code == nil || !wanted(f) {
+			return nil
+		}
+		return code.IndexReadVisitor(f, func(reads []code.IndexRead) {
+			if len(reads) > 0 {
+				*out = append(*out, indexReadSite(f, rootRel(ci.Project, f.Path), times(f), reads))
+			}
+		})
+	}, func() []*site {
+		extra := x.more().Extra(uncheckedRoles, wanted)
+		per := make([]*site, len(extra))
+		par.For(len(extra), func(i int) {
+			if reads := code.IndexReads(extra[i]); len(reads) > 0 {
+				per[i] = indexReadSite(extra[i], rootRel(ci.Project, extra[i].Path), times(extra[i]), reads)
+			}
+		})
+		var out []*site
+		for _, s := range per {
+			if s != nil {
+				out = append(out, s)
+			}
+		}
+		return out
+	})
+}
+
+// maybeIndexRead reports text that may hold an index read: a `[` after an
+// identifier, `)` or `]` (with no space between), not followed by `]` (a
+// type's `T[]`).
+func maybeIndexRead(src []byte) bool {
+	for i := 1; i < len(src)-1; i++ {
+		if src[i] != '[' || src[i+1] == ']' {
+			continue
+		}
+		if c := src[i-1]; c == ')' || c == ']' || c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// indexReadSite is the finding of one file's reads: where the first is,
+// the sites listed, and the pin (with the engine's for a server file).
+//
+// times is how many times the type check reports each (errorsPerSite).
+func indexReadSite(f *code.File, rel string, times int, reads []code.IndexRead) *site {
+	codes := map[string]int{}
+	for _, r := range reads {
+		codes[r.Code]++
+	}
+	var tally []string
+	for c, n := range codes {
+		tally = append(tally, fmt.Sprintf("%s ×%d", c, n))
+	}
+	sort.Strings(tally)
+	s := &site{file: f, span: reads[0].Span,
+		msg: fmt.Sprintf("an estimated %s %s here: with noUncheckedIndexedAccess, which version 4 turns on, the type checker reports %s",
+			text.Plural(len(reads), "index read"), verbUsed(len(reads)), strings.Join(tally, ", ")),
+		notes: []string{"an estimate from the code's syntax, not its types: a tuple or an object with known keys is not affected; a read passed to a function (TS2345) is not counted"},
+	}
+	for i, r := range reads {
+		if i == uncheckedListed {
+			s.notes = append(s.notes, fmt.Sprintf("and %d more", len(reads)-uncheckedListed))
+			break
+		}
+		pos := f.Code.Position(r.Span.Start)
+		what := "`" + excerptOf(f.Text, r.Read) + "`"
+		if r.Var != "" {
+			what = "`" + r.Var + "`, which holds " + what + ","
+		}
+		s.notes = append(s.notes, fmt.Sprintf("%d:%d: %s %s (%s)", pos.Line, pos.Column, what, r.What, r.Code))
+	}
+	s.notes = append(s.notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
+	var ps []prediction
+	for c, n := range codes {
+		ps = append(ps, prediction{code: c, file: rel, n: n * times})
+	}
+	if times > 0 {
+		s.notes = append(s.notes, predictNote(ps))
+	} else {
+		s.notes = append(s.notes, "the file is in none of the target's generated contexts: the type checker reports these only where a checked file imports it")
+	}
+	ops := []rewrite.Op{{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedFlag), Value: false}}
+	desc := "pin `" + uncheckedFlag + ": false`, as version 3 had it"
+	if f.Src != nil && f.Src.Role == project.RoleServer {
+		ops = append(ops, rewrite.Op{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedEngineFlag), Value: false})
+		desc = "pin `" + uncheckedFlag + ": false` and, for the server's context, `" + uncheckedEngineFlag + ": false`, as version 3 had it"
+	}
+	s.fix = &Fix{Description: desc, Applicability: Safe, Ops: ops}
+	return s
+}
+
+func verbUsed(n int) string {
+	if n == 1 {
+		return "is used where undefined is an error"
+	}
+	return "are used where undefined is an error"
+}
+
+// tsconfigSets reports whether the root tsconfig.json's compilerOptions
+// set an option (the project's choice, which today overrides the generated
+// file, and which FW211 carries into the config).
+func tsconfigSets(p *project.Project, option string) bool {
+	if p.TSConfig == nil {
+		return false
+	}
+	tc := readTSConfig(p.TSConfig.Src)
+	if tc == nil {
+		return false
+	}
+	co, ok := tc.member("compilerOptions")
+	if !ok {
+		return false
+	}
+	opts, ok := jsonc.Items(tc.data, co.ValStart)
+	if !ok {
+		return false
+	}
+	for _, o := range opts {
+		if o.Key(tc.data) == option {
+			return true
+		}
+	}
+	return false
+}
