@@ -43,8 +43,8 @@ files to typescript.tsConfig.include (as the build dir's files name them,
 One fix adds every such file of the project. Safe: the app context gets back
 what major 3's one program had. When server or shared code uses them,
 typescript.tsConfig.include does not reach those contexts: no fix, move the
-file into shared/types/ (held by the app, server and shared contexts; a .d.ts
-is not scanned for auto-imports).
+file into shared/types/ (shared/**/*.d.ts is held by the app, server and
+shared contexts).
 When the project moves into app/, the fix assumes the move.`,
 	},
 	Run: runTSDeclContext,
