@@ -26,12 +26,13 @@ passwd, passphrase, pwd or credentials; one ending in jwt or pass
 after secret, private, access, admin, service, master, signing, encryption,
 webhook or session (privateKey). Ambiguous, reported as warnings because
 browser SDKs take publishable ones: keys ending in token, or in key after api,
-auth or license (apiKey). Not secret: keys with the words public, publishable,
-site, anon, search, maps, mapbox, analytics, tracking or scripts, keys under
-firebase, algolia or docsearch and keys next to authDomain or indexName
-(Firebase web configs, search-only keys and third-party browser scripts are
-public by design) unless their own name says admin, private, service, master,
-write, secret or password (algoliaAdminKey); a bare key; keys whose last word
+auth or license (apiKey). Not secret: keys with the words public,
+publishable, anon or siteKey; keys with the words site, search, maps, mapbox,
+analytics, tracking or scripts, keys under firebase, algolia or docsearch and
+keys next to authDomain or indexName (Firebase web configs, search-only keys
+and third-party browser scripts are public by design) unless their own name
+says admin, private, service, master, write, secret or password
+(algoliaAdminKey, recaptcha.siteSecret); a bare key; keys whose last word
 names the secret or a setting of it rather than holds it (secretName,
 passwordResetUrl, tokenUrl, tokenHeader, apiKeyFile, passwordMinLength,
 sessionMaxAge). Only values that can hold a secret count (strings, templates,

@@ -38,23 +38,27 @@ var keyQualifiers = map[string]bool{
 	"api": false, "auth": false, "license": false, "licence": false,
 }
 
-// Words that mark a value as meant for the browser anywhere in the key path:
-// publicKey, siteKey (reCAPTCHA, Turnstile), publishableKey (Stripe),
-// anonKey (Supabase), searchApiKey (search-only keys), maps/mapbox (browser
-// map tokens, restricted by referrer), analytics, tracking and scripts
-// (tokens of third-party scripts that run in the browser: corpus 036).
+// Words that mark a value as meant for the browser anywhere in the key path,
+// whatever the key's own name: public (runtimeConfig.public, publicKey),
+// publishable (Stripe), anon (Supabase), sitekey (reCAPTCHA, Turnstile).
 var publicWords = map[string]bool{
-	"public": true, "publishable": true, "site": true, "sitekey": true, "anon": true,
-	"search": true, "maps": true, "map": true, "mapbox": true, "measurement": true,
-	"analytics": true, "tracking": true, "scripts": true,
+	"public": true, "publishable": true, "anon": true, "sitekey": true,
 }
 
-// Services whose keys in a web app are mostly the public ones: algolia and
-// docsearch (search-only keys), firebase (the web apiKey identifies the
-// project). Their admin, private or service keys are secrets all the same
-// (ALGOLIA_ADMIN_KEY, FIREBASE_PRIVATE_KEY): a word of privateWords in the
-// key's own name overrides them.
-var vendorPublicWords = map[string]bool{"algolia": true, "docsearch": true, "firebase": true}
+// Words that mark a value as meant for the browser unless the key's own
+// name says private: siteKey (reCAPTCHA, Turnstile), searchApiKey and
+// algolia/docsearch (search-only keys), firebase (the web apiKey identifies
+// the project), maps/mapbox (browser map tokens, restricted by referrer),
+// analytics, tracking and scripts (tokens of third-party scripts that run in
+// the browser: corpus 036). Their admin, private, secret or service keys are
+// secrets all the same (ALGOLIA_ADMIN_KEY, FIREBASE_PRIVATE_KEY,
+// recaptcha.siteSecret): a word of privateWords in the key's own name
+// overrides them.
+var contextPublicWords = map[string]bool{
+	"site": true, "search": true, "algolia": true, "docsearch": true, "firebase": true,
+	"maps": true, "map": true, "mapbox": true, "measurement": true,
+	"analytics": true, "tracking": true, "scripts": true,
+}
 
 var privateWords = map[string]bool{
 	"admin": true, "private": true, "secret": true, "secrets": true, "service": true,
@@ -288,9 +292,10 @@ func judgeSecret(s string, site valueSite, key ast.Path, byKey, generated bool) 
 
 // publicByDesign reports whether a value at path is meant for the browser:
 // a word of publicWords in any segment of the path (runtimeConfig.public,
-// googleMapsKey), a word of vendorPublicWords (firebase.apiKey) unless the
-// key's own name says private (algoliaAdminKey), or a sibling of a Firebase
-// web config or a search-only key.
+// publishableKey), a word of contextPublicWords (googleMapsKey,
+// firebase.apiKey) unless the key's own name says private
+// (algoliaAdminKey), or a sibling of a Firebase web config or a search-only
+// key.
 func publicByDesign(path ast.Path, siblings *ast.Object) bool {
 	private := false
 	if len(path) > 0 {
@@ -300,7 +305,7 @@ func publicByDesign(path ast.Path, siblings *ast.Object) bool {
 	}
 	for _, seg := range path {
 		for _, w := range keyWords(seg) {
-			if publicWords[w] || vendorPublicWords[w] && !private {
+			if publicWords[w] || contextPublicWords[w] && !private {
 				return true
 			}
 		}

@@ -135,6 +135,21 @@ func TestSecretLookingNames(t *testing.T) {
 			t.Errorf("secretLooking(%s) = %v, want %v", key, got, want)
 		}
 	}
+	for _, c := range []struct {
+		path ast.Path
+		want bool
+	}{
+		{ast.Path{"recaptcha", "siteKey"}, false},
+		{ast.Path{"recaptcha", "siteSecret"}, true},
+		{ast.Path{"site", "adminPassword"}, true},
+		{ast.Path{"scripts", "posthog", "apiKey"}, false},
+		{ast.Path{"public", "apiSecret"}, true}, // the section is not a word of the key: FW501's case
+		{ast.Path{"publicKeys", "apiSecret"}, false},
+	} {
+		if _, _, got := secretLooking(c.path, nil); got != c.want {
+			t.Errorf("secretLooking(%s) = %v, want %v", c.path, got, c.want)
+		}
+	}
 }
 
 // TestSecretChecksLinear feeds the secret checks texts built to make a
