@@ -54,7 +54,15 @@ async function hasProject() {
   return found.length > 0;
 }
 
-async function start() {
+// start starts the client unless it runs; calls while it starts wait for
+// that start (activation and a config created at once start one client).
+let starting;
+function start() {
+  if (!starting) starting = startClient().finally(() => { starting = undefined; });
+  return starting;
+}
+
+async function startClient() {
   if (client || !(await hasProject())) return;
   const folders = (vscode.workspace.workspaceFolders || []).map((f) => f.uri.fsPath);
   binary = findBinary({

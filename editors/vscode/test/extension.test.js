@@ -121,11 +121,15 @@ test('no project in the workspace: idle, no message; a config created starts the
   assert.deepEqual(serverPids(), [], 'a server started');
   fs.writeFileSync(path.join(dir, 'fw.config.ts'), config);
   const watcher = stub.record.watchers.find((w) => w.glob === '**/fw.config.*');
+  // Two events at once (a config and its copy) start one server.
+  watcher.create.fire(vscode.Uri.file(path.join(dir, 'fw.config.ts')));
   watcher.create.fire(vscode.Uri.file(path.join(dir, 'fw.config.ts')));
   for (let i = 0; serverPids().length === 0; i++) {
     assert.ok(i < 100, 'no server once the project was created');
     await new Promise((r) => setTimeout(r, 50));
   }
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(serverPids().length, 1, 'two servers started');
   assert.match(stub.record.output.join(''), new RegExp(`fwmigrate: ${bin} \\(from the fwmigrate.path setting\\)`));
   await deactivate(a);
 });
