@@ -8,7 +8,7 @@
 
 const path = require('path');
 const vscode = require('vscode');
-const { LanguageClient, CodeActionRequest, ExecuteCommandRequest } = require('vscode-languageclient/node');
+const { LanguageClient, State, CodeActionRequest, ExecuteCommandRequest } = require('vscode-languageclient/node');
 const { findBinary, installHint, installURL } = require('./binary');
 
 const FIX_ALL = 'source.fixAll.fwmigrate';
@@ -110,6 +110,14 @@ async function startClient() {
   await started.catch(() => {});
 }
 
+// ready returns the client once it has started, starting it if need be;
+// undefined when it could not start.
+async function ready() {
+  if (!client) await start();
+  if (client) await started.catch(() => {});
+  return client;
+}
+
 async function stop() {
   const c = client;
   client = undefined;
@@ -137,7 +145,7 @@ async function showInstallHint(why) {
 // "source.fixAll.fwmigrate" makes the whole project's instead.
 function fixAllOnSave(event) {
   const doc = event.document;
-  if (!client || event.reason !== vscode.TextDocumentSaveReason.Manual) return;
+  if (!client || client.state !== State.Running || event.reason !== vscode.TextDocumentSaveReason.Manual) return;
   if (!vscode.workspace.getConfiguration('fwmigrate', doc).get('fixAllOnSave')) return;
   if (!vscode.languages.match(selector, doc)) return;
   event.waitUntil(fixAllEdits(doc));
@@ -166,8 +174,11 @@ async function migrate(uri) {
     vscode.window.showInformationMessage('fwmigrate: open a file of the project to migrate (its fw.config.*, a page, ...).');
     return;
   }
-  if (!client) await start();
-  if (!client) return;
+  if (!(await ready())) {
+    // No server: the install hint was shown, or there is no project.
+    if (!(await hasProject())) vscode.window.showInformationMessage('fwmigrate: this workspace holds no fw.config.*: nothing to migrate.');
+    return;
+  }
   let target;
   try {
     target = await client.sendRequest(ExecuteCommandRequest.type, { command: 'fwmigrate.migrate', arguments: [uri.toString()] });

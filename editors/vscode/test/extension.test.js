@@ -119,6 +119,8 @@ test('no project in the workspace: idle, no message; a config created starts the
   assert.deepEqual(stub.record.messages, []);
   assert.equal(stub.record.output.length, 0);
   assert.deepEqual(serverPids(), [], 'a server started');
+  await vscode.commands.executeCommand('fwmigrate.migrateProject', vscode.Uri.file(path.join(dir, 'src/a.ts')));
+  assert.equal(stub.record.messages.at(-1).message, 'fwmigrate: this workspace holds no fw.config.*: nothing to migrate.');
   fs.writeFileSync(path.join(dir, 'fw.config.ts'), config);
   const watcher = stub.record.watchers.find((w) => w.glob === '**/fw.config.*');
   // Two events at once (a config and its copy) start one server.
