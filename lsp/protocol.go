@@ -97,6 +97,8 @@ type ServerCapabilities struct {
 	HoverProvider      bool                     `json:"hoverProvider,omitempty"`
 	CompletionProvider *CompletionOptions       `json:"completionProvider,omitempty"`
 	CodeActionProvider *CodeActionOptions       `json:"codeActionProvider,omitempty"`
+	// ExecuteCommandProvider lists the commands of commands.go.
+	ExecuteCommandProvider *ExecuteCommandOptions `json:"executeCommandProvider,omitempty"`
 }
 
 // TextDocumentSyncKind: how the client sends changes.
@@ -204,6 +206,9 @@ type CodeActionParams struct {
 type CodeActionContext struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Only        []string     `json:"only,omitempty"`
+	// TriggerKind is 1 when the user asked, 2 when the editor asked by
+	// itself (0: a client older than 3.17 did not say).
+	TriggerKind int `json:"triggerKind,omitempty"`
 }
 
 // CodeActionKind values.

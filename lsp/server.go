@@ -8,7 +8,10 @@
 // buffers (project.Loader.Overlay), with the project's settings file as
 // check applies it. Code actions carry every fix, made as `apply` makes it
 // (rewrite.ApplyGroups and rewrite.Verify on the config, rewrite.EditCode
-// on code files), and a fwmigrate-ignore comment; hovers show `fwmigrate
+// on code files), and a fwmigrate-ignore comment; source.fixAll.fwmigrate
+// makes the project's safe fixes at once, as apply does; the command
+// fwmigrate.migrate names the `fwmigrate apply` that migrates a document's
+// project, for the client to run; hovers show `fwmigrate
 // options` and `fwmigrate explain`; completion offers option keys and enum
 // values. The server never writes a file: every edit goes back to the
 // editor as a WorkspaceEdit.
@@ -16,7 +19,7 @@
 // One file per concern: protocol.go (the messages), server.go (the
 // connection and its lifecycle), documents.go (open buffers), projects.go
 // (which projects a file reaches, scheduling, the check), diagnostics.go,
-// actions.go, hover.go, complete.go.
+// actions.go, fixall.go, commands.go, hover.go, complete.go.
 package lsp
 
 import (
@@ -223,7 +226,13 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		if err := params(req, &p); err != nil {
 			return nil, err
 		}
-		return s.codeActions(p), nil
+		return s.codeActionsFor(p), nil
+	case "workspace/executeCommand":
+		var p ExecuteCommandParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		return s.executeCommand(p)
 	case "textDocument/hover":
 		var p TextDocumentPositionParams
 		if err := params(req, &p); err != nil {
@@ -271,11 +280,12 @@ func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
 	s.mu.Unlock()
 	return InitializeResult{
 		Capabilities: ServerCapabilities{
-			PositionEncoding:   "utf-16",
-			TextDocumentSync:   &TextDocumentSyncOptions{OpenClose: true, Change: SyncIncremental, Save: &SaveOptions{}},
-			HoverProvider:      true,
-			CompletionProvider: &CompletionOptions{TriggerCharacters: []string{"'", `"`}},
-			CodeActionProvider: &CodeActionOptions{CodeActionKinds: []string{KindQuickFix}},
+			PositionEncoding:       "utf-16",
+			TextDocumentSync:       &TextDocumentSyncOptions{OpenClose: true, Change: SyncIncremental, Save: &SaveOptions{}},
+			HoverProvider:          true,
+			CompletionProvider:     &CompletionOptions{TriggerCharacters: []string{"'", `"`}},
+			CodeActionProvider:     &CodeActionOptions{CodeActionKinds: []string{KindQuickFix, KindSourceFixAll, KindFixAll}},
+			ExecuteCommandProvider: &ExecuteCommandOptions{Commands: []string{CommandMigrate}},
 		},
 		ServerInfo: &ServerInfo{Name: "fwmigrate", Version: s.opts.Version},
 	}, nil

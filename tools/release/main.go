@@ -12,6 +12,9 @@
 // platform packages first, so that fwmigrate never names a version that the
 // registry lacks.
 //
+// With --vscode (the default) it also packs the VS Code extension of
+// editors/vscode into fwmigrate-vscode-VERSION.vsix (vscode.go).
+//
 // The version is internal/version's (the VERSION file); --version overrides
 // it for test releases, in the packages and in the binaries alike.
 // --platforms builds a subset of the binaries (the test builds only this
@@ -122,12 +125,14 @@ type options struct {
 	platforms []platform
 	version   string
 	log       io.Writer
+	vscode    bool // pack the VS Code extension too (main; the npm tests leave it)
 }
 
 func main() {
 	out := flag.String("out", "", "output folder (default: dist at the module's root)")
 	plats := flag.String("platforms", platformNames(), "comma-separated platforms to build")
 	ver := flag.String("version", "", "version of the packages and binaries (default: internal/version/VERSION)")
+	vscode := flag.Bool("vscode", true, "also pack the VS Code extension (editors/vscode) into a .vsix")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./tools/release [flags]\n\nBuilds fwmigrate's binaries and npm packages and packs them.\n\n")
 		flag.PrintDefaults()
@@ -142,10 +147,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(2)
 	}
+	opts.vscode = *vscode
 	tarballs, err := release(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(1)
+	}
+	if opts.vscode {
+		vsix, err := packVSCode(opts)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "release: the VS Code extension:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "the VS Code extension: %s (code --install-extension it; vsce publish --packagePath it)\n", vsix)
 	}
 	fmt.Fprintln(os.Stderr, "publish in this order (platform packages first):")
 	for _, t := range tarballs {
