@@ -69,8 +69,8 @@ var writeHook func(point string, i int)
 
 // applyRun runs apply (and check --fix) and prints its report.
 func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string) error {
-	if format != "text" && format != "json" {
-		return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+	if format != "text" && format != "json" && format != "markdown" {
+		return usageError{fmt.Errorf("--format must be text, json or markdown, not %q", format)}
 	}
 	if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
 		return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
@@ -102,9 +102,14 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 		report = cmd.ErrOrStderr()
 	}
 	var werr error
-	if format == "json" {
+	switch format {
+	case "json":
 		werr = writeApplyJSON(out, results, o)
-	} else {
+	case "markdown":
+		// The summary alone, for the pull request: the patch of --dry-run
+		// is not in it.
+		werr = writeApplyMarkdown(out, results, o, false)
+	default:
 		werr = writeApplyText(out, report, results, o)
 	}
 	if werr != nil {
@@ -198,9 +203,9 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 		}
 	}
 	completeValues(cmd, "pin", append([]string{migrate.PinAffected, migrate.PinAll}, pins...)...)
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or markdown (a summary for the pull request)")
 	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
-	completeValues(cmd, "format", "text", "json")
+	completeValues(cmd, "format", "text", "json", "markdown")
 	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (as its journal recorded it) and nothing else")
 	return cmd
 }
@@ -280,26 +285,8 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		notWritten = " (not written)"
 	}
 
-	// The findings still standing, by what is left to do about them.
-	var unsafe, tool, none []*rules.Diagnostic
-	for _, d := range r.Remaining {
-		switch {
-		case d.Category == rules.Tool:
-			tool = append(tool, d)
-		case r.NotFixedReason(d) != "":
-			// listed with the reason below
-		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
-			unsafe = append(unsafe, d)
-		default:
-			none = append(none, d)
-		}
-	}
-	settledUnsafe := 0
-	for _, d := range r.Settled {
-		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
-			settledUnsafe++
-		}
-	}
+	left := leftOf(r, o)
+	unsafe, tool, none, paths := left.unsafe, left.tool, left.none, left.byHand
 	if state == stateUnchanged && len(r.Found) == 0 && len(r.Notes) == 0 && r.FrameworkNote == "" && journalLine(r) == "" {
 		return
 	}
@@ -404,8 +391,8 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	}
 	if len(r.Settled) > 0 {
 		fmt.Fprintf(b, "  no longer reported once the changes above are made: %s", codeCounts(r.Settled))
-		if settledUnsafe > 0 {
-			fmt.Fprintf(b, " (%d had unsafe fixes of their own, which 'fwmigrate apply --unsafe' makes instead)", settledUnsafe)
+		if left.settledUnsafe > 0 {
+			fmt.Fprintf(b, " (%d had unsafe fixes of their own, which 'fwmigrate apply --unsafe' makes instead)", left.settledUnsafe)
 		}
 		b.WriteByte('\n')
 	}
@@ -415,17 +402,6 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			fmt.Fprintf(b, "    = note: %s\n", strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n            "))
 		}
 	}
-	// A layout finding left standing is a path that names the wrong place
-	// in layout A, and a withheld fix a change the config's statements keep
-	// from being made: each is shown where it is, never only counted.
-	var paths []*rules.Diagnostic
-	none = slices.DeleteFunc(none, func(d *rules.Diagnostic) bool {
-		if d.Category == rules.Layout && d.Severity >= rules.Warning || d.Withheld != "" {
-			paths = append(paths, d)
-			return true
-		}
-		return false
-	})
 	if len(paths) > 0 {
 		fmt.Fprintf(b, "  to edit by hand (%d):\n", len(paths))
 		for _, d := range paths {
@@ -438,7 +414,6 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	if len(none) > 0 {
 		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", text.Plural(len(none), "finding"), codeCounts(none))
 	}
-	none = append(none, paths...) // counted in the summary with the others
 	if line := journalLine(r); line != "" {
 		fmt.Fprintf(b, "  %s\n", text.Escape(line))
 	}
@@ -456,8 +431,48 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		t.unsafe += len(unsafe)
 		t.notFixable += len(r.NotFixed)
 		t.settled += len(r.Settled)
-		t.none += len(none)
+		t.none += len(none) + len(paths)
 	}
+}
+
+// leftover is what stands of a project's findings once apply has run, by
+// what is left to do about them. The fixes that could not be made are
+// r.NotFixed, with their reasons.
+type leftover struct {
+	unsafe []*rules.Diagnostic // fixes left for --unsafe
+	tool   []*rules.Diagnostic // what fwmigrate itself says (the tool category)
+	// byHand are the findings to edit by hand where they are: a layout
+	// finding left standing is a path that names the wrong place in layout
+	// A, and a withheld fix a change the config's statements keep from
+	// being made. none are the other findings without an automatic fix.
+	byHand, none []*rules.Diagnostic
+	// settledUnsafe counts the settled findings (r.Settled) that had an
+	// unsafe fix of their own.
+	settledUnsafe int
+}
+
+func leftOf(r *migrate.Result, o migrate.Options) leftover {
+	var l leftover
+	for _, d := range r.Remaining {
+		switch {
+		case d.Category == rules.Tool:
+			l.tool = append(l.tool, d)
+		case r.NotFixedReason(d) != "":
+			// listed with the reason, from r.NotFixed
+		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
+			l.unsafe = append(l.unsafe, d)
+		case d.Category == rules.Layout && d.Severity >= rules.Warning || d.Withheld != "":
+			l.byHand = append(l.byHand, d)
+		default:
+			l.none = append(l.none, d)
+		}
+	}
+	for _, d := range r.Settled {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			l.settledUnsafe++
+		}
+	}
+	return l
 }
 
 // applyStatus is the first line of a project's report.
@@ -513,34 +528,7 @@ func codeCounts(diags []*rules.Diagnostic) string {
 // writeApplyTotals ends the report: what was done over all projects, what
 // is left, and what to do next.
 func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
-	made, moved := "Made", "moved"
-	if o.DryRun {
-		made, moved = "Would make", "move"
-	}
-	fmt.Fprintf(b, "%s %s in %d of %s", made, text.Plural(t.fixes, "fix"), t.changed, text.Plural(t.configs, "config file"))
-	if t.codeFiles > 0 {
-		fmt.Fprintf(b, " and %s", text.Plural(t.codeFiles, "code file"))
-	}
-	if t.moved > 0 {
-		fmt.Fprintf(b, " and %s %s into app/", moved, text.Plural(t.moved, "file"))
-	}
-	b.WriteString(".")
-	var left []string
-	if t.unsafe > 0 {
-		left = append(left, text.Plural(t.unsafe, "fix")+" for --unsafe")
-	}
-	if t.notFixable > 0 {
-		left = append(left, text.Plural(t.notFixable, "fix")+" that cannot be made")
-	}
-	if t.none > 0 {
-		left = append(left, text.Plural(t.none, "finding")+" without an automatic fix")
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(b, " Left: %s.", strings.Join(left, ", "))
-	}
-	if t.settled > 0 {
-		fmt.Fprintf(b, " No longer reported once the changes are made: %s.", text.Plural(t.settled, "finding"))
-	}
+	b.WriteString(applyTotalsLine(t, o))
 	b.WriteByte('\n')
 	if t.refused > 0 {
 		fmt.Fprintf(b, "Not written: %s (the reasons are above).\n", text.Plural(t.refused, "config file"))
@@ -584,6 +572,54 @@ func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
 	if t.notFixable+t.none > 0 {
 		b.WriteString("  - 'fwmigrate check' lists what is left, with the reasons\n")
 	}
+}
+
+// applyTotalsLine is the report's summary: what was done over all
+// projects, and what is left.
+func applyTotalsLine(t applyTally, o migrate.Options) string {
+	var b strings.Builder
+	made, moved := "Made", "moved"
+	if o.DryRun {
+		made, moved = "Would make", "move"
+	}
+	fmt.Fprintf(&b, "%s %s in %d of %s", made, text.Plural(t.fixes, "fix"), t.changed, text.Plural(t.configs, "config file"))
+	if t.codeFiles > 0 {
+		fmt.Fprintf(&b, " and %s", text.Plural(t.codeFiles, "code file"))
+	}
+	if t.moved > 0 {
+		fmt.Fprintf(&b, " and %s %s into app/", moved, text.Plural(t.moved, "file"))
+	}
+	b.WriteString(".")
+	var left []string
+	if t.unsafe > 0 {
+		left = append(left, text.Plural(t.unsafe, "fix")+" for --unsafe")
+	}
+	if t.notFixable > 0 {
+		left = append(left, text.Plural(t.notFixable, "fix")+" that cannot be made")
+	}
+	if t.none > 0 {
+		left = append(left, text.Plural(t.none, "finding")+" without an automatic fix")
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, " Left: %s.", strings.Join(left, ", "))
+	}
+	if t.settled > 0 {
+		fmt.Fprintf(&b, " No longer reported once the changes are made: %s.", text.Plural(t.settled, "finding"))
+	}
+	return b.String()
+}
+
+// tallyApply adds up the report's counts over the projects, as the text
+// report counts them.
+func tallyApply(results []*migrate.Result, o migrate.Options) applyTally {
+	var t applyTally
+	var scratch strings.Builder
+	for _, r := range results {
+		t.configs++
+		writeApplyProject(&scratch, r, o, &t)
+		scratch.Reset()
+	}
+	return t
 }
 
 func optionOf(d *rules.Diagnostic) string {

@@ -192,6 +192,9 @@ Suppress a finding with a comment on its line or the line above:
 				if err := writeReport(out, rep, cf.format, opts); err != nil {
 					return err
 				}
+				if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" && cf.format == "github" {
+					appendStepSummary(errOut, path, rep)
+				}
 			}
 			switch {
 			case rep.fatal || len(rep.errs) > 0:
@@ -228,8 +231,8 @@ func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings
 			return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', which does not take --%s", name)}
 		}
 	}
-	if cf.format != "text" && cf.format != "json" {
-		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text or json, not %q", cf.format)}
+	if cf.format != "text" && cf.format != "json" && cf.format != "markdown" {
+		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text, json or markdown, not %q", cf.format)}
 	}
 	o := migrate.Options{Layout: migrate.LayoutMove}
 	return applyRun(cmd, args, filter, flags, o, cf.format)

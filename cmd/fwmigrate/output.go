@@ -80,7 +80,7 @@ func (r *report) summary() summary {
 	return s
 }
 
-var formats = []string{"text", "concise", "json", "sarif", "github"}
+var formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
 
 func writeReport(w io.Writer, r *report, format string, o textOptions) error {
 	if o.statistics {
@@ -97,6 +97,8 @@ func writeReport(w io.Writer, r *report, format string, o textOptions) error {
 		return writeSARIF(w, r)
 	case "github":
 		return writeGitHub(w, r)
+	case "markdown":
+		return writeMarkdown(w, r, false)
 	}
 	return fmt.Errorf("unknown format %q", format)
 }
