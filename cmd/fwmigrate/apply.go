@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +31,14 @@ func init() { commands = append(commands, newApplyCmd) }
 // (bad settings, a directory without configs) come before anything is
 // written: then nothing is.
 func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migrate.Options) ([]*migrate.Result, error) {
+	return runApplyShown(args, ws, allowNoConfig, o, nil, nil)
+}
+
+// runApplyShown is runApply with its progress shown on prog (nil: none),
+// and, with ask (the guided mode), a question before an interrupted apply
+// is finished: errDeclined when the answer is no.
+func runApplyShown(args []string, ws *workspace.Workspace, allowNoConfig bool, o migrate.Options, prog *progress, ask *asker) ([]*migrate.Result, error) {
+	prog.set("find", "", 0, 0)
 	found, err := discover(args, allowNoConfig)
 	if err != nil {
 		return nil, err
@@ -40,9 +50,17 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 	}
 	projects := make([]*project.Project, len(found))
 	l := ws.Loader()
+	var loaded atomic.Int64
+	prog.set("load", "", 0, len(found))
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
 		projects[i].Via = found[i].via
+		if prog != nil {
+			// The code files the run will read, for the progress's count
+			// (the walk is the one the checks make, kept by the project).
+			prog.codeFiles.Add(int64(len(projects[i].Sources())))
+			prog.set("load", "", int(loaded.Add(1)), len(found))
+		}
 	})
 	// A project without a major of its own that others extend as a layer
 	// runs under theirs (as the layers from outside args do).
@@ -57,6 +75,19 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 			return nil, err
 		}
 	}
+	if ask != nil && !o.Rollback {
+		// migrate.Run finishes an interrupted apply before it plans: the
+		// guided mode asks first.
+		var pending []string
+		for _, p := range projects {
+			if p.Journal != "" && p.Via == "" {
+				pending = append(pending, p.ConfigDisplay)
+			}
+		}
+		if len(pending) > 0 && !ask.confirmRecovery(pending) {
+			return nil, errDeclined
+		}
+	}
 	o.Workspace = ws
 	o.Hook = writeHook
 	return migrate.Run(projects, outside, o), nil
@@ -68,7 +99,7 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 var writeHook func(point string, i int)
 
 // applyRun runs apply (and check --fix) and prints its report.
-func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string) error {
+func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string, verbose, yes bool) error {
 	if format != "text" && format != "json" && format != "markdown" {
 		return usageError{fmt.Errorf("--format must be text, json or markdown, not %q", format)}
 	}
@@ -90,7 +121,31 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	ws := workspace.New(flags)
 	ws.NewLoader = newLoader
 	ws.Tops = topsOf(args)
-	results, err := runApply(args, ws, filter.noConfig, o)
+	on, inPlace := progressMode(cmd, cmd.ErrOrStderr())
+	prog := newProgress(cmd.ErrOrStderr(), on, inPlace, "find")
+	defer prog.stop()
+	if prog != nil {
+		ws.Overlay = prog.overlay
+		o.Progress = prog.event
+	}
+	var ask *asker
+	declined := false
+	if guided(cmd.InOrStdin(), cmd.OutOrStdout(), o, format, yes) {
+		ask = newAsker(cmd.InOrStdin(), cmd.OutOrStdout(), prog)
+		confirm := ask.confirm(o)
+		o.Confirm = func(results []*migrate.Result) bool {
+			ok := confirm(results)
+			declined = !ok
+			return ok
+		}
+	}
+	results, err := runApplyShown(args, ws, filter.noConfig, o, prog, ask)
+	prog.stop()
+	if errors.Is(err, errDeclined) || declined {
+		// The answer was no: the plan was shown, nothing is written, and
+		// the changes are still to make (as with --dry-run).
+		return exitCodeError{exitFindings}
+	}
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %s\n", text.Escape(err.Error()))
 		return exitCodeError{exitError}
@@ -108,9 +163,9 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	case "markdown":
 		// The summary alone, for the pull request: the patch of --dry-run
 		// is not in it.
-		werr = writeApplyMarkdown(out, results, o, false)
+		werr = writeApplyMarkdown(out, results, o, verbose)
 	default:
-		werr = writeApplyText(out, report, results, o)
+		werr = writeApplyText(out, report, results, o, applyText{verbose: verbose, width: terminalWidth(report)})
 	}
 	if werr != nil {
 		return werr
@@ -132,9 +187,11 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 
 func newApplyCmd() *cobra.Command {
 	var (
-		filter ruleFilter
-		o      migrate.Options
-		format string
+		filter  ruleFilter
+		o       migrate.Options
+		format  string
+		verbose bool
+		yes     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "apply --to=4 [paths...]",
@@ -186,7 +243,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 			if err != nil {
 				return err
 			}
-			return applyRun(cmd, args, filter, flags, o, format)
+			return applyRun(cmd, args, filter, flags, o, format, verbose, yes)
 		},
 	}
 	filter.register(cmd)
@@ -206,6 +263,9 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or markdown (a summary for the pull request)")
 	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
 	completeValues(cmd, "format", "text", "json", "markdown")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking: on a terminal, apply shows its plan and asks first (never in CI or a pipe)")
+	cmd.Flags().Bool("progress", false, "show progress on stderr even when it is not a terminal (--progress=false: never); by default it shows on a terminal only, not in CI")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every place of the findings left and every file edited (the report shows the first few of each rule)")
 	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (as its journal recorded it) and nothing else")
 	return cmd
 }
@@ -255,12 +315,12 @@ type applyTally struct {
 // was refused; every position in it is one in the files on disk. Then the
 // totals and the next steps. With --dry-run the patch goes to out and the
 // report to report.
-func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.Options) error {
+func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.Options, ao applyText) error {
 	var b strings.Builder
 	var t applyTally
 	for _, r := range results {
 		t.configs++
-		writeApplyProject(&b, r, o, &t)
+		writeApplyProject(&b, r, o, &t, ao)
 	}
 	writeApplyTotals(&b, t, o)
 	if o.DryRun {
@@ -272,11 +332,44 @@ func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.
 	}
 	// The names in it are escaped where they are written; EscapeLines
 	// catches what the tree put into any other line.
-	_, err := io.WriteString(report, text.EscapeLines(b.String(), false))
+	_, err := io.WriteString(report, wrapLines(text.EscapeLines(b.String(), false), ao.width))
 	return err
 }
 
-func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options, t *applyTally) {
+// applyText shapes apply's text report.
+type applyText struct {
+	verbose bool // every place of every rule, every file edited
+	width   int  // wrap at this width; 0: no wrapping (not a terminal)
+}
+
+// firstNames is how many names of a long list (the code files edited)
+// the text report shows without --verbose; firstPlaces (markdown.go) how
+// many places of each rule.
+const firstNames = 5
+
+// writeGroups writes findings left for a person by rule: each rule with
+// its count, then its first places (every one with --verbose), each with
+// the lines more returns below it (its fix, its notes).
+func writeGroups(b *strings.Builder, diags []*rules.Diagnostic, ao applyText, more func(*rules.Diagnostic) []string) {
+	for _, g := range groupByRule(diags) {
+		fmt.Fprintf(b, "    %s %s (%d):\n", g.code, g.name, len(g.diags))
+		shown := g.diags
+		if !ao.verbose && len(shown) > firstPlaces {
+			shown = shown[:firstPlaces]
+		}
+		for _, d := range shown {
+			fmt.Fprintf(b, "      %s\n", header(d))
+			for _, line := range more(d) {
+				fmt.Fprintf(b, "        %s\n", line)
+			}
+		}
+		if n := len(g.diags) - len(shown); n > 0 {
+			fmt.Fprintf(b, "      and %d more (--verbose lists them)\n", n)
+		}
+	}
+}
+
+func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options, t *applyTally, ao applyText) {
 	state := stateOf(r)
 	// would: the changes are not made (dry run, or refused).
 	would := o.DryRun || state == stateRefused
@@ -372,22 +465,36 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			}
 			names = append(names, filepath.ToSlash(filepath.Join(filepath.Dir(r.Project.ConfigDisplay), relSlashTo(r.Project.Root, path))))
 		}
-		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), text.Escape(strings.Join(names, ", ")))
+		shown, more := names, 0
+		if !ao.verbose && len(names) > firstNames {
+			shown, more = names[:firstNames], len(names)-firstNames
+		}
+		list := text.Escape(strings.Join(shown, ", "))
+		if more > 0 {
+			list += fmt.Sprintf(" and %d more (--verbose lists them)", more)
+		}
+		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), list)
 		if state == stateWritten {
 			t.codeFiles += len(names)
 		}
 	}
 	if len(unsafe) > 0 {
 		fmt.Fprintf(b, "  left for --unsafe (%d, they change behaviour):\n", len(unsafe))
-		for _, d := range unsafe {
-			fmt.Fprintf(b, "    %s\n      = fix: %s\n", header(d), text.Escape(d.Fix.Description))
-		}
+		writeGroups(b, unsafe, ao, func(d *rules.Diagnostic) []string {
+			return []string{"= fix: " + text.Escape(d.Fix.Description)}
+		})
 	}
 	if len(r.NotFixed) > 0 {
 		fmt.Fprintf(b, "  not fixable (%d):\n", len(r.NotFixed))
+		var ds []*rules.Diagnostic
+		reason := map[*rules.Diagnostic]string{}
 		for _, f := range r.NotFixed {
-			fmt.Fprintf(b, "    %s\n      = %s: not made: %s\n", header(f.D), text.Escape(f.D.Fix.Description), text.Escape(f.Reason))
+			ds = append(ds, f.D)
+			reason[f.D] = f.Reason
 		}
+		writeGroups(b, ds, ao, func(d *rules.Diagnostic) []string {
+			return []string{fmt.Sprintf("= %s: not made: %s", text.Escape(d.Fix.Description), text.Escape(reason[d]))}
+		})
 	}
 	if len(r.Settled) > 0 {
 		fmt.Fprintf(b, "  no longer reported once the changes above are made: %s", codeCounts(r.Settled))
@@ -404,12 +511,13 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 	}
 	if len(paths) > 0 {
 		fmt.Fprintf(b, "  to edit by hand (%d):\n", len(paths))
-		for _, d := range paths {
-			fmt.Fprintf(b, "    %s\n", header(d))
+		writeGroups(b, paths, ao, func(d *rules.Diagnostic) []string {
+			var out []string
 			for _, n := range d.Notes {
-				fmt.Fprintf(b, "      = note: %s\n", strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n              "))
+				out = append(out, "= note: "+strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n        "))
 			}
-		}
+			return out
+		})
 	}
 	if len(none) > 0 {
 		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", text.Plural(len(none), "finding"), codeCounts(none))
@@ -616,7 +724,7 @@ func tallyApply(results []*migrate.Result, o migrate.Options) applyTally {
 	var scratch strings.Builder
 	for _, r := range results {
 		t.configs++
-		writeApplyProject(&scratch, r, o, &t)
+		writeApplyProject(&scratch, r, o, &t, applyText{})
 		scratch.Reset()
 	}
 	return t

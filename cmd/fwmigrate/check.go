@@ -175,11 +175,17 @@ Suppress a finding with a comment on its line or the line above:
 				return usageError{err}
 			}
 			ws.NewLoader = newLoader
+			on, inPlace := progressMode(cmd, cmd.ErrOrStderr())
+			prog := newProgress(cmd.ErrOrStderr(), on, inPlace, "checkrun")
+			if prog != nil {
+				ws.Overlay = prog.overlay
+			}
 			rep := runCheck(args, ws, checkRun{
 				frames:         cf.format == "text" && !cf.statistics,
 				updateBaseline: cf.updateBaseline,
 				allowNoConfig:  filter.noConfig,
 			})
+			prog.stop()
 			errOut := cmd.ErrOrStderr()
 			for _, err := range rep.errs {
 				fmt.Fprintf(errOut, "fwmigrate: %s\n", text.Escape(err.Error()))
@@ -215,6 +221,7 @@ Suppress a finding with a comment on its line or the line above:
 	cmd.Flags().BoolVar(&cf.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
 	cmd.Flags().BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only, without the summary")
 	cmd.Flags().StringVarP(&cf.output, "output-file", "o", "", "write the report to this file instead of the standard output")
+	cmd.Flags().Bool("progress", false, "show progress on stderr even when it is not a terminal (--progress=false: never); by default it shows on a terminal only, not in CI")
 	cmd.Flags().BoolVar(&cf.fix, "fix", false, "apply the safe fixes: the same as 'fwmigrate apply --to=4'")
 	completeValues(cmd, "format", formats...)
 	completeValues(cmd, "color", "auto", "always", "never")
@@ -235,7 +242,8 @@ func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings
 		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text, json or markdown, not %q", cf.format)}
 	}
 	o := migrate.Options{Layout: migrate.LayoutMove}
-	return applyRun(cmd, args, filter, flags, o, cf.format)
+	// check --fix asks nothing, as eslint --fix and ruff --fix do.
+	return applyRun(cmd, args, filter, flags, o, cf.format, false, true)
 }
 
 // checkRun says what runCheck does besides checking.
