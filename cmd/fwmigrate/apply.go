@@ -231,11 +231,22 @@ project is refused until it is removed. Nothing is written outside a
 project's root, in a .git folder, nor through a symlink that leads out of
 it.
 
+On a terminal, apply shows its plan once everything is planned (what moves,
+the fixes by rule, the unsafe fixes by rule, the pins that would keep the
+version-3 behaviour) and asks before it writes; --yes writes without asking.
+In CI (CI set), in a pipe, with --dry-run or --format=json|markdown it asks
+nothing. Progress shows on stderr on a terminal (--progress: in a pipe too).
+The report groups what is left by rule with its first places (--verbose:
+all of them); --format=markdown writes a summary for the pull request.
+
 Exit status: 0 when done (--dry-run: nothing would change), 1 with --dry-run
-when there are changes to make, 2 for usage errors, files that cannot be read
-or parsed, refused or unwritable files, and internal errors (FW999).`,
+when there are changes to make, and when the answer to the question was no,
+2 for usage errors, files that cannot be read or parsed, refused or
+unwritable files, and internal errors (FW999).`,
 		Example: `  fwmigrate apply --to=4
+  fwmigrate apply --to=4 --yes
   fwmigrate apply --to=4 --dry-run | git apply --check
+  fwmigrate apply --to=4 --format=markdown > migration.md
   fwmigrate apply --to=4 apps/web --unsafe
   fwmigrate apply --to=4 --select=FW2 --framework=3`,
 		RunE: func(cmd *cobra.Command, args []string) error {
