@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/fix"
@@ -112,7 +113,9 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		}
 		groups[p.Root] = append(groups[p.Root], i)
 	}
+	var ready atomic.Int64
 	par.For(len(roots), func(g int) {
+		defer func() { o.progress(StepReady, "", int(ready.Add(1)), len(roots)) }()
 		idx := groups[roots[g]]
 		sort.SliceStable(idx, func(a, b int) bool {
 			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
@@ -170,11 +173,25 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	if o.DryRun {
 		base = patchBase()
 	}
+	if !o.DryRun && o.Confirm != nil && !o.Confirm(results) {
+		for _, r := range results {
+			r.settle()
+		}
+		return results
+	}
+	toDiff, diffed := 0, 0
+	for _, r := range results {
+		if o.DryRun && !r.Fatal && r.Changed() && r.Recovered == "" {
+			toDiff++
+		}
+	}
 	for _, r := range results {
 		if r.Fatal || !r.Changed() || r.Recovered != "" {
 			continue
 		}
 		if o.DryRun {
+			diffed++
+			o.progress(StepDiff, r.Project.ConfigDisplay, diffed, toDiff)
 			if r.Plan != nil {
 				diff, err := r.Plan.GitDiff(base)
 				if err != nil {

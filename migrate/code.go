@@ -66,7 +66,8 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 	}
 	sort.Strings(files)
 	fixed := map[*rules.Diagnostic]bool{}
-	for _, path := range files {
+	for i, path := range files {
+		o.progress(StepEdit, r.Project.ConfigDisplay, i+1, len(files))
 		ds := byFile[path]
 		var ops []rewrite.Op
 		for _, d := range ds {

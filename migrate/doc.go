@@ -40,6 +40,15 @@ type Options struct {
 	// write (txn.Commit's hook, and Open's when a journal is recovered).
 	// The crash tests end the process there.
 	Hook func(point string, i int)
+	// Progress, when set, is told each step of the run as it starts or
+	// advances (progress.go), for a display of progress.
+	Progress func(Event)
+	// Confirm, when set (and not DryRun), is called once every project is
+	// planned and before anything of them is written, with the results as
+	// they will be written: false writes nothing, and Run returns the
+	// results unwritten. (An interrupted apply that a project holds is
+	// finished, or rolled back, before: see Project.Journal.)
+	Confirm func([]*Result) bool
 }
 
 // rulesOf returns the checks of project p: its settings' (a baseline hides

@@ -69,6 +69,7 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		}
 		refusal = fmt.Sprintf("not written: %s is a symlink to %s, outside the project: apply rewrites nothing through it and moves nothing for it (FW910)", filepath.Base(p.ConfigPath), target)
 	} else if forced == "" {
+		o.progress(StepPlan, p.ConfigDisplay, 0, 0)
 		plan, mode, notes, refusal = planLayout(p, o)
 	}
 	if refusal != "" {
@@ -79,6 +80,7 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	}
 	oo := o
 	oo.Layout = mode
+	o.progress(StepCheck, p.ConfigDisplay, 0, 0)
 	r := applyConfig(p, oo, rules.Check)
 	r.Mode = mode
 	if plan != nil && !r.Fatal {

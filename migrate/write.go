@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/txn"
@@ -52,7 +53,19 @@ func write(r *Result, configRel string, o Options) error {
 	if home, herr := txn.JournalPath(plan.Root); herr == nil {
 		r.Journal = r.Project.ShowPath(home)
 	}
-	r.JournalKept, err = txn.Commit(plan, configRel, o.Hook)
+	// Each move and each file replaced is a step of the write's progress
+	// (the edits are made in parallel: the count is atomic).
+	total := len(plan.Moves) + len(plan.Edits)
+	var done atomic.Int64
+	hook := func(point string, i int) {
+		if point == "move" || point == "replace" {
+			o.progress(StepWrite, r.Project.ConfigDisplay, int(done.Add(1)), total)
+		}
+		if o.Hook != nil {
+			o.Hook(point, i)
+		}
+	}
+	r.JournalKept, err = txn.Commit(plan, configRel, hook)
 	if r.JournalKept {
 		err = fmt.Errorf("%v: the journal %s is kept, run `fwmigrate apply --rollback` to undo the rest", err, r.Journal)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +32,14 @@ func init() { commands = append(commands, newApplyCmd) }
 // (bad settings, a directory without configs) come before anything is
 // written: then nothing is.
 func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migrate.Options) ([]*migrate.Result, error) {
+	return runApplyShown(args, ws, allowNoConfig, o, nil, nil)
+}
+
+// runApplyShown is runApply with its progress shown on prog (nil: none),
+// and, with ask (the guided mode), a question before an interrupted apply
+// is finished: errDeclined when the answer is no.
+func runApplyShown(args []string, ws *workspace.Workspace, allowNoConfig bool, o migrate.Options, prog *progress, ask *asker) ([]*migrate.Result, error) {
+	prog.set("find", "", 0, 0)
 	found, err := discover(args, allowNoConfig)
 	if err != nil {
 		return nil, err
@@ -41,9 +51,17 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 	}
 	projects := make([]*project.Project, len(found))
 	l := ws.Loader()
+	var loaded atomic.Int64
+	prog.set("load", "", 0, len(found))
 	par.For(len(found), func(i int) {
 		projects[i] = loadOne(l, found[i])
 		projects[i].Via = found[i].via
+		if prog != nil {
+			// The code files the run will read, for the progress's count
+			// (the walk is the one the checks make, kept by the project).
+			prog.codeFiles.Add(int64(len(projects[i].Sources())))
+			prog.set("load", "", int(loaded.Add(1)), len(found))
+		}
 	})
 	// A project without a major of its own that others extend as a layer
 	// runs under theirs (as the layers from outside args do).
@@ -58,6 +76,19 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 			return nil, err
 		}
 	}
+	if ask != nil && !o.Rollback {
+		// migrate.Run finishes an interrupted apply before it plans: the
+		// guided mode asks first.
+		var pending []string
+		for _, p := range projects {
+			if p.Journal != "" && p.Via == "" {
+				pending = append(pending, p.ConfigDisplay)
+			}
+		}
+		if len(pending) > 0 && !ask.confirmRecovery(pending) {
+			return nil, errDeclined
+		}
+	}
 	o.Workspace = ws
 	o.Hook = writeHook
 	return migrate.Run(projects, outside, o), nil
@@ -69,9 +100,9 @@ func runApply(args []string, ws *workspace.Workspace, allowNoConfig bool, o migr
 var writeHook func(point string, i int)
 
 // applyRun runs apply (and check --fix) and prints its report.
-func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string) error {
-	if format != "text" && format != "json" {
-		return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settings.Flags, o migrate.Options, format string, verbose, yes bool) error {
+	if format != "text" && format != "json" && format != "markdown" {
+		return usageError{fmt.Errorf("--format must be text, json or markdown, not %q", format)}
 	}
 	if o.Layout != migrate.LayoutMove && o.Layout != migrate.LayoutKeep {
 		return usageError{fmt.Errorf("--layout must be move or keep, not %q", o.Layout)}
@@ -91,7 +122,31 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	ws := workspace.New(flags)
 	ws.NewLoader = newLoader
 	ws.Tops = topsOf(args)
-	results, err := runApply(args, ws, filter.noConfig, o)
+	on, inPlace := progressMode(cmd, cmd.ErrOrStderr())
+	prog := newProgress(cmd.ErrOrStderr(), on, inPlace, "find")
+	defer prog.stop()
+	if prog != nil {
+		ws.Overlay = prog.overlay
+		o.Progress = prog.event
+	}
+	var ask *asker
+	declined := false
+	if guided(cmd.InOrStdin(), cmd.OutOrStdout(), o, format, yes) {
+		ask = newAsker(cmd.InOrStdin(), cmd.OutOrStdout(), prog)
+		confirm := ask.confirm(o)
+		o.Confirm = func(results []*migrate.Result) bool {
+			ok := confirm(results)
+			declined = !ok
+			return ok
+		}
+	}
+	results, err := runApplyShown(args, ws, filter.noConfig, o, prog, ask)
+	prog.stop()
+	if errors.Is(err, errDeclined) || declined {
+		// The answer was no: the plan was shown, nothing is written, and
+		// the changes are still to make (as with --dry-run).
+		return exitCodeError{exitFindings}
+	}
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %s\n", text.Escape(err.Error()))
 		return exitCodeError{exitError}
@@ -103,10 +158,15 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 		report = cmd.ErrOrStderr()
 	}
 	var werr error
-	if format == "json" {
+	switch format {
+	case "json":
 		werr = writeApplyJSON(out, results, o)
-	} else {
-		werr = writeApplyText(out, report, results, o)
+	case "markdown":
+		// The summary alone, for the pull request: the patch of --dry-run
+		// is not in it.
+		werr = writeApplyMarkdown(out, results, o, verbose)
+	default:
+		werr = writeApplyText(out, report, results, o, applyText{verbose: verbose, width: terminalWidth(report)})
 	}
 	if werr != nil {
 		return werr
@@ -128,9 +188,11 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 
 func newApplyCmd() *cobra.Command {
 	var (
-		filter ruleFilter
-		o      migrate.Options
-		format string
+		filter  ruleFilter
+		o       migrate.Options
+		format  string
+		verbose bool
+		yes     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "apply --to=4 [paths...]",
@@ -170,11 +232,22 @@ project is refused until it is removed. Nothing is written outside a
 project's root, in a .git folder, nor through a symlink that leads out of
 it.
 
+On a terminal, apply shows its plan once everything is planned (what moves,
+the fixes by rule, the unsafe fixes by rule, the pins that would keep the
+version-3 behaviour) and asks before it writes; --yes writes without asking.
+In CI (CI set), in a pipe, with --dry-run or --format=json|markdown it asks
+nothing. Progress shows on stderr on a terminal (--progress: in a pipe too).
+The report groups what is left by rule with its first places (--verbose:
+all of them); --format=markdown writes a summary for the pull request.
+
 Exit status: 0 when done (--dry-run: nothing would change), 1 with --dry-run
-when there are changes to make, 2 for usage errors, files that cannot be read
-or parsed, refused or unwritable files, and internal errors (FW999).`,
+when there are changes to make, and when the answer to the question was no,
+2 for usage errors, files that cannot be read or parsed, refused or
+unwritable files, and internal errors (FW999).`,
 		Example: `  fwmigrate apply --to=4
+  fwmigrate apply --to=4 --yes
   fwmigrate apply --to=4 --dry-run | git apply --check
+  fwmigrate apply --to=4 --format=markdown > migration.md
   fwmigrate apply --to=4 apps/web --unsafe
   fwmigrate apply --to=4 --select=FW2 --framework=3`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -182,7 +255,7 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 			if err != nil {
 				return err
 			}
-			return applyRun(cmd, args, filter, flags, o, format)
+			return applyRun(cmd, args, filter, flags, o, format, verbose, yes)
 		},
 	}
 	filter.register(cmd)
@@ -199,9 +272,12 @@ or parsed, refused or unwritable files, and internal errors (FW999).`,
 		}
 	}
 	completeValues(cmd, "pin", append([]string{migrate.PinAffected, migrate.PinAll}, pins...)...)
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or markdown (a summary for the pull request)")
 	completeValues(cmd, "layout", migrate.LayoutMove, migrate.LayoutKeep)
-	completeValues(cmd, "format", "text", "json")
+	completeValues(cmd, "format", "text", "json", "markdown")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking: on a terminal, apply shows its plan and asks first (never in CI or a pipe)")
+	cmd.Flags().Bool("progress", false, "show progress on stderr even when it is not a terminal (--progress=false: never); by default it shows on a terminal only, not in CI")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every place of the findings left and every file edited (the report shows the first few of each rule)")
 	cmd.Flags().BoolVar(&o.Rollback, "rollback", false, "undo the apply that was interrupted in each project (as its journal recorded it) and nothing else")
 	return cmd
 }
@@ -255,12 +331,12 @@ type applyTally struct {
 // was refused; every position in it is one in the files on disk. Then the
 // totals and the next steps. With --dry-run the patch goes to out and the
 // report to report.
-func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.Options) error {
+func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.Options, ao applyText) error {
 	var b strings.Builder
 	var t applyTally
 	for _, r := range results {
 		t.configs++
-		writeApplyProject(&b, r, o, &t)
+		writeApplyProject(&b, r, o, &t, ao)
 	}
 	writeApplyTotals(&b, t, o)
 	if o.DryRun {
@@ -272,11 +348,44 @@ func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.
 	}
 	// The names in it are escaped where they are written; EscapeLines
 	// catches what the tree put into any other line.
-	_, err := io.WriteString(report, text.EscapeLines(b.String(), false))
+	_, err := io.WriteString(report, wrapLines(text.EscapeLines(b.String(), false), ao.width))
 	return err
 }
 
-func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options, t *applyTally) {
+// applyText shapes apply's text report.
+type applyText struct {
+	verbose bool // every place of every rule, every file edited
+	width   int  // wrap at this width; 0: no wrapping (not a terminal)
+}
+
+// firstNames is how many names of a long list (the code files edited)
+// the text report shows without --verbose; firstPlaces (markdown.go) how
+// many places of each rule.
+const firstNames = 5
+
+// writeGroups writes findings left for a person by rule: each rule with
+// its count, then its first places (every one with --verbose), each with
+// the lines more returns below it (its fix, its notes).
+func writeGroups(b *strings.Builder, diags []*rules.Diagnostic, ao applyText, more func(*rules.Diagnostic) []string) {
+	for _, g := range groupByRule(diags) {
+		fmt.Fprintf(b, "    %s %s (%d):\n", g.code, g.name, len(g.diags))
+		shown := g.diags
+		if !ao.verbose && len(shown) > firstPlaces {
+			shown = shown[:firstPlaces]
+		}
+		for _, d := range shown {
+			fmt.Fprintf(b, "      %s\n", header(d))
+			for _, line := range more(d) {
+				fmt.Fprintf(b, "        %s\n", line)
+			}
+		}
+		if n := len(g.diags) - len(shown); n > 0 {
+			fmt.Fprintf(b, "      and %d more (--verbose lists them)\n", n)
+		}
+	}
+}
+
+func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options, t *applyTally, ao applyText) {
 	state := stateOf(r)
 	// would: the changes are not made (dry run, or refused).
 	would := o.DryRun || state == stateRefused
@@ -285,26 +394,8 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		notWritten = " (not written)"
 	}
 
-	// The findings still standing, by what is left to do about them.
-	var unsafe, tool, none []*rules.Diagnostic
-	for _, d := range r.Remaining {
-		switch {
-		case d.Category == rules.Tool:
-			tool = append(tool, d)
-		case r.NotFixedReason(d) != "":
-			// listed with the reason below
-		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
-			unsafe = append(unsafe, d)
-		default:
-			none = append(none, d)
-		}
-	}
-	settledUnsafe := 0
-	for _, d := range r.Settled {
-		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
-			settledUnsafe++
-		}
-	}
+	left := leftOf(r, o)
+	unsafe, tool, none, paths := left.unsafe, left.tool, left.none, left.byHand
 	if state == stateUnchanged && len(r.Found) == 0 && len(r.Notes) == 0 && r.FrameworkNote == "" && journalLine(r) == "" {
 		return
 	}
@@ -390,27 +481,41 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			}
 			names = append(names, filepath.ToSlash(filepath.Join(filepath.Dir(r.Project.ConfigDisplay), relSlashTo(r.Project.Root, path))))
 		}
-		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), text.Escape(strings.Join(names, ", ")))
+		shown, more := names, 0
+		if !ao.verbose && len(names) > firstNames {
+			shown, more = names[:firstNames], len(names)-firstNames
+		}
+		list := text.Escape(strings.Join(shown, ", "))
+		if more > 0 {
+			list += fmt.Sprintf(" and %d more (--verbose lists them)", more)
+		}
+		fmt.Fprintf(b, "  %s%s %s: %s\n", verb, notWritten, text.Plural(len(names), "code file"), list)
 		if state == stateWritten {
 			t.codeFiles += len(names)
 		}
 	}
 	if len(unsafe) > 0 {
 		fmt.Fprintf(b, "  left for --unsafe (%d, they change behaviour):\n", len(unsafe))
-		for _, d := range unsafe {
-			fmt.Fprintf(b, "    %s\n      = fix: %s\n", header(d), text.Escape(d.Fix.Description))
-		}
+		writeGroups(b, unsafe, ao, func(d *rules.Diagnostic) []string {
+			return []string{"= fix: " + text.Escape(d.Fix.Description)}
+		})
 	}
 	if len(r.NotFixed) > 0 {
 		fmt.Fprintf(b, "  not fixable (%d):\n", len(r.NotFixed))
+		var ds []*rules.Diagnostic
+		reason := map[*rules.Diagnostic]string{}
 		for _, f := range r.NotFixed {
-			fmt.Fprintf(b, "    %s\n      = %s: not made: %s\n", header(f.D), text.Escape(f.D.Fix.Description), text.Escape(f.Reason))
+			ds = append(ds, f.D)
+			reason[f.D] = f.Reason
 		}
+		writeGroups(b, ds, ao, func(d *rules.Diagnostic) []string {
+			return []string{fmt.Sprintf("= %s: not made: %s", text.Escape(d.Fix.Description), text.Escape(reason[d]))}
+		})
 	}
 	if len(r.Settled) > 0 {
 		fmt.Fprintf(b, "  no longer reported once the changes above are made: %s", codeCounts(r.Settled))
-		if settledUnsafe > 0 {
-			fmt.Fprintf(b, " (%d had unsafe fixes of their own, which 'fwmigrate apply --unsafe' makes instead)", settledUnsafe)
+		if left.settledUnsafe > 0 {
+			fmt.Fprintf(b, " (%d had unsafe fixes of their own, which 'fwmigrate apply --unsafe' makes instead)", left.settledUnsafe)
 		}
 		b.WriteByte('\n')
 	}
@@ -420,30 +525,19 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 			fmt.Fprintf(b, "    = note: %s\n", strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n            "))
 		}
 	}
-	// A layout finding left standing is a path that names the wrong place
-	// in layout A, and a withheld fix a change the config's statements keep
-	// from being made: each is shown where it is, never only counted.
-	var paths []*rules.Diagnostic
-	none = slices.DeleteFunc(none, func(d *rules.Diagnostic) bool {
-		if d.Category == rules.Layout && d.Severity >= rules.Warning || d.Withheld != "" {
-			paths = append(paths, d)
-			return true
-		}
-		return false
-	})
 	if len(paths) > 0 {
 		fmt.Fprintf(b, "  to edit by hand (%d):\n", len(paths))
-		for _, d := range paths {
-			fmt.Fprintf(b, "    %s\n", header(d))
+		writeGroups(b, paths, ao, func(d *rules.Diagnostic) []string {
+			var out []string
 			for _, n := range d.Notes {
-				fmt.Fprintf(b, "      = note: %s\n", strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n              "))
+				out = append(out, "= note: "+strings.ReplaceAll(text.EscapeLines(n, false), "\n", "\n        "))
 			}
-		}
+			return out
+		})
 	}
 	if len(none) > 0 {
 		fmt.Fprintf(b, "  %s without an automatic fix: %s (see 'fwmigrate check')\n", text.Plural(len(none), "finding"), codeCounts(none))
 	}
-	none = append(none, paths...) // counted in the summary with the others
 	if line := journalLine(r); line != "" {
 		fmt.Fprintf(b, "  %s\n", text.Escape(line))
 	}
@@ -461,8 +555,48 @@ func writeApplyProject(b *strings.Builder, r *migrate.Result, o migrate.Options,
 		t.unsafe += len(unsafe)
 		t.notFixable += len(r.NotFixed)
 		t.settled += len(r.Settled)
-		t.none += len(none)
+		t.none += len(none) + len(paths)
 	}
+}
+
+// leftover is what stands of a project's findings once apply has run, by
+// what is left to do about them. The fixes that could not be made are
+// r.NotFixed, with their reasons.
+type leftover struct {
+	unsafe []*rules.Diagnostic // fixes left for --unsafe
+	tool   []*rules.Diagnostic // what fwmigrate itself says (the tool category)
+	// byHand are the findings to edit by hand where they are: a layout
+	// finding left standing is a path that names the wrong place in layout
+	// A, and a withheld fix a change the config's statements keep from
+	// being made. none are the other findings without an automatic fix.
+	byHand, none []*rules.Diagnostic
+	// settledUnsafe counts the settled findings (r.Settled) that had an
+	// unsafe fix of their own.
+	settledUnsafe int
+}
+
+func leftOf(r *migrate.Result, o migrate.Options) leftover {
+	var l leftover
+	for _, d := range r.Remaining {
+		switch {
+		case d.Category == rules.Tool:
+			l.tool = append(l.tool, d)
+		case r.NotFixedReason(d) != "":
+			// listed with the reason, from r.NotFixed
+		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
+			l.unsafe = append(l.unsafe, d)
+		case d.Category == rules.Layout && d.Severity >= rules.Warning || d.Withheld != "":
+			l.byHand = append(l.byHand, d)
+		default:
+			l.none = append(l.none, d)
+		}
+	}
+	for _, d := range r.Settled {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			l.settledUnsafe++
+		}
+	}
+	return l
 }
 
 // applyStatus is the first line of a project's report.
@@ -518,34 +652,7 @@ func codeCounts(diags []*rules.Diagnostic) string {
 // writeApplyTotals ends the report: what was done over all projects, what
 // is left, and what to do next.
 func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
-	made, moved := "Made", "moved"
-	if o.DryRun {
-		made, moved = "Would make", "move"
-	}
-	fmt.Fprintf(b, "%s %s in %d of %s", made, text.Plural(t.fixes, "fix"), t.changed, text.Plural(t.configs, "config file"))
-	if t.codeFiles > 0 {
-		fmt.Fprintf(b, " and %s", text.Plural(t.codeFiles, "code file"))
-	}
-	if t.moved > 0 {
-		fmt.Fprintf(b, " and %s %s into app/", moved, text.Plural(t.moved, "file"))
-	}
-	b.WriteString(".")
-	var left []string
-	if t.unsafe > 0 {
-		left = append(left, text.Plural(t.unsafe, "fix")+" for --unsafe")
-	}
-	if t.notFixable > 0 {
-		left = append(left, text.Plural(t.notFixable, "fix")+" that cannot be made")
-	}
-	if t.none > 0 {
-		left = append(left, text.Plural(t.none, "finding")+" without an automatic fix")
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(b, " Left: %s.", strings.Join(left, ", "))
-	}
-	if t.settled > 0 {
-		fmt.Fprintf(b, " No longer reported once the changes are made: %s.", text.Plural(t.settled, "finding"))
-	}
+	b.WriteString(applyTotalsLine(t, o))
 	b.WriteByte('\n')
 	if t.refused > 0 {
 		fmt.Fprintf(b, "Not written: %s (the reasons are above).\n", text.Plural(t.refused, "config file"))
@@ -589,6 +696,54 @@ func writeApplyTotals(b *strings.Builder, t applyTally, o migrate.Options) {
 	if t.notFixable+t.none > 0 {
 		b.WriteString("  - 'fwmigrate check' lists what is left, with the reasons\n")
 	}
+}
+
+// applyTotalsLine is the report's summary: what was done over all
+// projects, and what is left.
+func applyTotalsLine(t applyTally, o migrate.Options) string {
+	var b strings.Builder
+	made, moved := "Made", "moved"
+	if o.DryRun {
+		made, moved = "Would make", "move"
+	}
+	fmt.Fprintf(&b, "%s %s in %d of %s", made, text.Plural(t.fixes, "fix"), t.changed, text.Plural(t.configs, "config file"))
+	if t.codeFiles > 0 {
+		fmt.Fprintf(&b, " and %s", text.Plural(t.codeFiles, "code file"))
+	}
+	if t.moved > 0 {
+		fmt.Fprintf(&b, " and %s %s into app/", moved, text.Plural(t.moved, "file"))
+	}
+	b.WriteString(".")
+	var left []string
+	if t.unsafe > 0 {
+		left = append(left, text.Plural(t.unsafe, "fix")+" for --unsafe")
+	}
+	if t.notFixable > 0 {
+		left = append(left, text.Plural(t.notFixable, "fix")+" that cannot be made")
+	}
+	if t.none > 0 {
+		left = append(left, text.Plural(t.none, "finding")+" without an automatic fix")
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, " Left: %s.", strings.Join(left, ", "))
+	}
+	if t.settled > 0 {
+		fmt.Fprintf(&b, " No longer reported once the changes are made: %s.", text.Plural(t.settled, "finding"))
+	}
+	return b.String()
+}
+
+// tallyApply adds up the report's counts over the projects, as the text
+// report counts them.
+func tallyApply(results []*migrate.Result, o migrate.Options) applyTally {
+	var t applyTally
+	var scratch strings.Builder
+	for _, r := range results {
+		t.configs++
+		writeApplyProject(&scratch, r, o, &t, applyText{})
+		scratch.Reset()
+	}
+	return t
 }
 
 func optionOf(d *rules.Diagnostic) string {

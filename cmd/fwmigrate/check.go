@@ -181,11 +181,17 @@ Suppress a finding with a comment on its line or the line above:
 				return usageError{err}
 			}
 			ws.NewLoader = newLoader
+			on, inPlace := progressMode(cmd, cmd.ErrOrStderr())
+			prog := newProgress(cmd.ErrOrStderr(), on, inPlace, "checkrun")
+			if prog != nil {
+				ws.Overlay = prog.overlay
+			}
 			rep := runCheck(args, ws, checkRun{
 				frames:         cf.format == "text" && !cf.statistics,
 				updateBaseline: cf.updateBaseline,
 				allowNoConfig:  filter.noConfig,
 			})
+			prog.stop()
 			errOut := cmd.ErrOrStderr()
 			for _, err := range rep.errs {
 				fmt.Fprintf(errOut, "fwmigrate: %s\n", text.Escape(err.Error()))
@@ -197,6 +203,9 @@ Suppress a finding with a comment on its line or the line above:
 				opts := textOptions{color: useColor, quiet: cf.quiet, statistics: cf.statistics, width: terminalWidth(out)}
 				if err := writeReport(out, rep, cf.format, opts); err != nil {
 					return err
+				}
+				if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" && cf.format == "github" {
+					appendStepSummary(errOut, path, rep)
 				}
 			}
 			switch {
@@ -218,6 +227,7 @@ Suppress a finding with a comment on its line or the line above:
 	cmd.Flags().BoolVar(&cf.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
 	cmd.Flags().BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only, without the summary")
 	cmd.Flags().StringVarP(&cf.output, "output-file", "o", "", "write the report to this file instead of the standard output")
+	cmd.Flags().Bool("progress", false, "show progress on stderr even when it is not a terminal (--progress=false: never); by default it shows on a terminal only, not in CI")
 	cmd.Flags().BoolVar(&cf.fix, "fix", false, "apply the safe fixes: the same as 'fwmigrate apply --to=4'")
 	cmd.Flags().BoolVar(&cf.unsafe, "unsafe", false, "with --fix: apply the unsafe fixes too (apply --unsafe)")
 	cmd.Flags().BoolVar(&cf.dryRun, "dry-run", false, "with --fix: print the patch, write nothing (apply --dry-run)")
@@ -236,11 +246,12 @@ func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings
 			return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', which does not take --%s", name)}
 		}
 	}
-	if cf.format != "text" && cf.format != "json" {
-		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text or json, not %q", cf.format)}
+	if cf.format != "text" && cf.format != "json" && cf.format != "markdown" {
+		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text, json or markdown, not %q", cf.format)}
 	}
 	o := migrate.Options{Layout: migrate.LayoutMove, Unsafe: cf.unsafe, DryRun: cf.dryRun}
-	return applyRun(cmd, args, filter, flags, o, cf.format)
+	// check --fix asks nothing, as eslint --fix and ruff --fix do.
+	return applyRun(cmd, args, filter, flags, o, cf.format, false, true)
 }
 
 // checkRun says what runCheck does besides checking.

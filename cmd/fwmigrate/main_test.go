@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,6 +23,9 @@ import (
 // with status 77 at that point of its journaled write (writeHook), as a
 // kill -9 would: what the next run finds is an interrupted apply.
 //
+// FWMIGRATE_TEST_PROGRESS_DELAY=d shows progress after d (0: at once)
+// instead of the 300 ms that keep short runs quiet.
+//
 // The journals of projects outside git, and the run records, go to the
 // user's state folder: a temporary one for the tests and for each script.
 func TestMain(m *testing.M) {
@@ -33,6 +37,11 @@ func TestMain(m *testing.M) {
 				os.Exit(77)
 			}
 		}
+	}
+	// FWMIGRATE_TEST_PROGRESS_DELAY=0 shows the progress of runs however
+	// short (the pty tests and the scripts).
+	if d, err := time.ParseDuration(os.Getenv("FWMIGRATE_TEST_PROGRESS_DELAY")); err == nil {
+		progressDelay = d
 	}
 	var tm testscript.TestingM = m
 	if os.Getenv("XDG_STATE_HOME") == "" {

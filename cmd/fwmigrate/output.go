@@ -80,7 +80,7 @@ func (r *report) summary() summary {
 	return s
 }
 
-var formats = []string{"text", "concise", "json", "sarif", "github"}
+var formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
 
 func writeReport(w io.Writer, r *report, format string, o textOptions) error {
 	if o.statistics {
@@ -97,6 +97,8 @@ func writeReport(w io.Writer, r *report, format string, o textOptions) error {
 		return writeSARIF(w, r)
 	case "github":
 		return writeGitHub(w, r)
+	case "markdown":
+		return writeMarkdown(w, r, false)
 	}
 	return fmt.Errorf("unknown format %q", format)
 }
@@ -295,7 +297,10 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 	p := palette{o.color}
 	var b strings.Builder
 	for _, d := range r.diags {
-		fmt.Fprintf(&b, "%s: %s %s [%s] %s\n", p.wrap("1", position(d)), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, text.Escape(d.Message))
+		// The headline is wrapped at the terminal's width, as the notes
+		// are (not in a pipe: one line per finding there, for grep).
+		b.WriteString(wrapLine(fmt.Sprintf("%s: %s %s [%s] %s", p.wrap("1", position(d)), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, text.Escape(d.Message)), o.width))
+		b.WriteByte('\n')
 		b.WriteString(codeFrame(d, r.sources[d.File], o.color, o.width))
 		if d.Path != "" && d.Line > 0 {
 			fmt.Fprintf(&b, "  = path: %s\n", text.Escape(d.Path))
@@ -309,7 +314,7 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 		b.WriteByte('\n')
 	}
 	if !o.quiet {
-		b.WriteString(checkSummary(r))
+		b.WriteString(wrapLines(checkSummary(r), o.width))
 	}
 	_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
 	return err

@@ -1,0 +1,131 @@
+package migrate
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
+)
+
+// progressTree is a layout-B project on major 3 whose pages have a safe
+// code fix (FW601) and code that depends on a default version 4 changes
+// (FW603: useAsyncData's deep).
+func progressTree(t *testing.T) string {
+	dir := t.TempDir()
+	page := "<script setup lang=\"ts\">\nconst { data: posts } = await useFetch('/api/posts')\nconst ready = posts.value !== null\nfunction add(p) { posts.value.push(p) }\n</script>\n"
+	testtree.Map(t, dir, map[string]string{
+		"package.json":    `{"dependencies": {"fw": "^3.12.0"}}`,
+		"fw.config.ts":    "export default defineFwConfig({})\n",
+		"pages/index.vue": page,
+		"pages/about.vue": page,
+	})
+	return dir
+}
+
+func runTree(dir string, o Options) []*Result {
+	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
+	// The deps rules (FW701's bump of package.json) are left out: these
+	// tests count the config's and the pages' edits.
+	o.Rules = rules.Options{Target: 4, Ignore: []string{"deps"}}
+	o.Layout = LayoutMove
+	o.AllowDirty = true
+	return Run([]*project.Project{p}, nil, o)
+}
+
+// TestConfirm: Confirm is asked once everything is planned and before
+// anything is written; false writes nothing, true writes what it was
+// shown.
+func TestConfirm(t *testing.T) {
+	for _, yes := range []bool{false, true} {
+		dir := progressTree(t)
+		before := testtree.Snapshot(t, dir)
+		asked := 0
+		var shown *Result
+		results := runTree(dir, Options{Confirm: func(rs []*Result) bool {
+			asked++
+			if got := testtree.Snapshot(t, dir); !equalTrees(got, before) {
+				t.Errorf("written before Confirm")
+			}
+			shown = rs[0]
+			return yes
+		}})
+		if asked != 1 {
+			t.Fatalf("Confirm asked %d times", asked)
+		}
+		r := results[0]
+		if r != shown || r.Plan == nil || len(r.Fixed) == 0 || len(r.CodeEdits) != 2 {
+			t.Fatalf("Confirm was not shown the plan: %+v", shown)
+		}
+		after := testtree.Snapshot(t, dir)
+		if yes != !equalTrees(after, before) || r.Written != yes {
+			t.Errorf("answer %v: written %v (tree changed %v)", yes, r.Written, !equalTrees(after, before))
+		}
+	}
+	// Not asked with DryRun.
+	dir := progressTree(t)
+	runTree(dir, Options{DryRun: true, Confirm: func([]*Result) bool { t.Error("asked with DryRun"); return false }})
+}
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestProgressEvents: a run tells its steps in order, with their counts.
+func TestProgressEvents(t *testing.T) {
+	var mu sync.Mutex
+	var steps []string
+	last := map[string]Event{}
+	record := func(ev Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(steps) == 0 || steps[len(steps)-1] != ev.Step {
+			steps = append(steps, ev.Step)
+		}
+		last[ev.Step] = ev
+	}
+	runTree(progressTree(t), Options{Progress: record})
+	if got, want := strings.Join(steps, " "), "plan check edit ready write"; got != want {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	if ev := last[StepEdit]; ev.Done != 2 || ev.Total != 2 || ev.Project != "fw.config.ts" {
+		t.Errorf("edit: %+v, want 2 of 2 files of fw.config.ts", ev)
+	}
+	// The move of pages/ and the edits of the config and both pages.
+	if ev := last[StepWrite]; ev.Done != ev.Total || ev.Total != 4 {
+		t.Errorf("write: %+v, want 4 of 4", ev)
+	}
+	steps = nil
+	runTree(progressTree(t), Options{Progress: record, DryRun: true})
+	if got, want := strings.Join(steps, " "), "plan check edit ready diff"; got != want {
+		t.Errorf("dry run: steps %q, want %q", got, want)
+	}
+}
+
+// TestAffectedPins: the pins --pin=affected would add are those of the
+// defaults whose sites are still in the code.
+func TestAffectedPins(t *testing.T) {
+	results := runTree(progressTree(t), Options{DryRun: true})
+	pins, cannot := results[0].AffectedPins(Options{})
+	var got []string
+	for _, d := range pins {
+		got = append(got, d.Option+" = "+d.Fix.Description)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "experimental.defaults.useAsyncData.deep = pin `experimental.defaults.useAsyncData.deep: true`") {
+		t.Errorf("pins %q, want useAsyncData's deep pinned to true", got)
+	}
+	if len(cannot) != 0 {
+		t.Errorf("cannot %+v", cannot)
+	}
+}
