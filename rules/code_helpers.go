@@ -60,6 +60,9 @@ type site struct {
 	// notes and fix are added to the diagnostic as they are.
 	notes []string
 	fix   *Fix
+	// data is what a rule with a Run of its own reads from its sites
+	// (FW851: the file's index reads), nil for the others.
+	data any
 }
 
 // sitesOf returns the sites of the code rule r, found once per check by

@@ -39,8 +39,10 @@ each use (TS2552, "Did you mean", where a global of a close spelling exists,
 as FormData for formatDate), and TS7006, TS7031 or TS7019 for the parameters of
 a callback passed to a lost name (defineEventHandler((event) => ...)), which
 lose their type with it. Reported for projects of framework major 4 on
-compatibility version 5 that do not set experimental.engineAutoImports (or
-imports.autoImport: false, where nothing is auto-imported anyway).`,
+compatibility version 5 that do not set experimental.engineAutoImports (nor
+imports.autoImport: false, where nothing is auto-imported anyway). A config that
+sets engine.imports itself is left alone: how the framework's imports: false
+combines with it is not in fwmigrate's data (typescript-contexts.md is silent).`,
 		Example: `// fw.config.ts: future: { compatibilityVersion: 5 }
 // server/api/hello.ts
 export default defineEventHandler((event) => getQuery(event))`,
@@ -96,6 +98,11 @@ func scanEngineAutoImports(ci *codeIndex) *fileScan {
 		return nil
 	}
 	if v, st := ci.Config.Value("imports.autoImport"); st == compat.Static && v == false {
+		return nil
+	}
+	if _, st := ci.Config.Value("engine.imports"); st != compat.Absent {
+		// The engine's own imports option: how compatibility version 5's
+		// imports: false combines with it is not in fwmigrate's data.
 		return nil
 	}
 	// What each context loses between compatibility 4 and 5 of major 4.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -31,8 +32,8 @@ of arithmetic, TS18048 for a variable that holds it, TS2322 when it is assigned
 to a typed variable or returned from a function with a return type, TS2722
 when called. Real apps have dozens to hundreds of them. Nothing changes when
 the code runs.
-This rule counts them per file, from the code's syntax: an estimate, and it
-says so. fwmigrate does not know the types: a read of a tuple or of an object
+This rule counts them, file by file, from the code's syntax: an estimate, and
+it says so. fwmigrate does not know the types: a read of a tuple or of an object
 with known keys is not affected, but is counted when it looks like an array or
 record read (a const holding an object literal or an as-const array is known); a read passed to a function whose parameter refuses undefined (TS2345)
 and a Record read with a dot are not counted. Reads guarded by ?., !, as, ??,
@@ -46,13 +47,17 @@ const first: string = names[0]            // TS2322
 const label = items[i].label              // TS2532
 const [key, value] = line.split('=')
 value.trim()                              // TS18048`,
-		Fix: `Two ways out. Safe: pin the flag off, as version 3 had it:
+		Fix: `One finding for the project, in the config, which lists the sites file by file
+(the first 50 by position, the rest counted by file) and offers the two ways out.
+Safe: pin the flag off, as version 3 had it:
 typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false (the app,
-shared and node contexts and the legacy file) and, for server files,
-engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false too
-(on the released 4.x the server's context takes only the engine's setting).
+shared and node contexts and the legacy file) and, when a server file has
+sites, engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess: false
+too (on the released 4.x the server's context takes only the engine's setting).
 Or keep the flag and fix the listed sites by hand: ?. or ?? a default, a check
-before the use, or ! where the index is known to exist.`,
+before the use, or ! where the index is known to exist. One finding rather than
+one per site or file: a real app has hundreds of sites, the choice between the
+two ways is made once for the project, and the pin is an edit of the config.`,
 	},
 	Run: runUncheckedIndexAccess,
 }
@@ -65,19 +70,28 @@ func init() {
 const (
 	uncheckedFlag       = "typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
 	uncheckedEngineFlag = "engine.typescript.tsConfig.compilerOptions.noUncheckedIndexedAccess"
-	// uncheckedListed is how many sites a finding lists.
-	uncheckedListed = 20
+	// uncheckedListed is how many sites the finding lists; the others are
+	// counted by file.
+	uncheckedListed = 50
 )
 
 // uncheckedRoles are the sources whose contexts get the flag in version 4.
 var uncheckedRoles = []project.Role{project.RoleApp, project.RoleShared, project.RoleModule, project.RoleServer}
 
+// runUncheckedIndexAccess reports the files' reads as one finding of the
+// project, in the config (apply makes config fixes of findings there): the
+// count, the sites file by file, and the pin.
 func runUncheckedIndexAccess(pass *Pass) {
+	var files []fileReads
 	for _, s := range pass.Index.sitesOf(pass.Rule) {
-		d := pass.reportCode(s.file, s.span, uncheckedFlag, "%s", s.msg)
-		d.Notes = append(d.Notes, s.notes...)
-		d.Fix = s.fix
+		if fr, ok := s.data.(fileReads); ok {
+			files = append(files, fr)
+		}
 	}
+	if len(files) == 0 {
+		return
+	}
+	reportIndexReads(pass, files)
 }
 
 // scanIndexReads finds the unguarded index reads of the project's code
@@ -102,7 +116,7 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		for _, r := range uncheckedRoles {
 			ok = ok || f.Src.Role == r
 		}
-		return ok && ci.Project.Memo(f.Path, f.Text, "fw851.index", func() bool { return maybeIndexRead(f.Text) })
+		return ok && ci.Project.Memo(f.Path, f.Text, "fw851.reads", func() bool { return maybeIndexRead(f.Text) })
 	}
 	return perFileSites(ci, func(f *code.File, out *[]*site) *code.Visitor {
 		if f.Code == nil || !wanted(f) {
@@ -110,7 +124,7 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		}
 		return code.IndexReadVisitor(f, func(reads []code.IndexRead) {
 			if len(reads) > 0 {
-				*out = append(*out, indexReadSite(f, rootRel(ci.Project, f.Path), times(f), reads))
+				*out = append(*out, readsSite(f, rootRel(ci.Project, f.Path), times(f), reads))
 			}
 		})
 	}, func() []*site {
@@ -118,7 +132,7 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		per := make([]*site, len(extra))
 		par.For(len(extra), func(i int) {
 			if reads := code.IndexReads(extra[i]); len(reads) > 0 {
-				per[i] = indexReadSite(extra[i], rootRel(ci.Project, extra[i].Path), times(extra[i]), reads)
+				per[i] = readsSite(extra[i], rootRel(ci.Project, extra[i].Path), times(extra[i]), reads)
 			}
 		})
 		var out []*site
@@ -131,70 +145,195 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 	})
 }
 
-// maybeIndexRead reports text that may hold an index read: a `[` after an
-// identifier, `)` or `]` (with no space between), not followed by `]` (a
-// type's `T[]`).
+// maybeIndexRead reports text that may hold an index read used where
+// undefined is an error, read from the text alone (a file without one is
+// neither parsed nor walked for this rule): a `[` after an identifier, `)`
+// or `]` (not `[]`, a type's) whose `]` is followed by `.name`, `(`, `[`,
+// an arithmetic or order operator, or that follows `=` (a declaration or
+// assignment), `return`, `of`, `in`, an operator or a spread; or an array
+// destructured by a declaration (`const [a, b] =`).
 func maybeIndexRead(src []byte) bool {
-	for i := 1; i < len(src)-1; i++ {
-		if src[i] != '[' || src[i+1] == ']' {
+	if bytes.Contains(src, []byte("const [")) || bytes.Contains(src, []byte("let [")) {
+		return true
+	}
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(src[i:], '[')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i == 0 || i+1 >= len(src) || src[i+1] == ']' {
 			continue
 		}
-		if c := src[i-1]; c == ')' || c == ']' || c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+		if c := src[i-1]; c == ')' || c == ']' || identChar(c) {
+			if unguardedAt(src, i) {
+				return true
+			}
+		}
+	}
+}
+
+// unguardedAt judges the index read whose `[` is at open (see
+// maybeIndexRead).
+func unguardedAt(src []byte, open int) bool {
+	depth, end := 0, -1
+	for j := open; j < len(src) && j < open+200; j++ {
+		switch src[j] {
+		case '[', '(', '{':
+			depth++
+		case ']', ')', '}':
+			depth--
+		}
+		if depth == 0 {
+			end = j
+			break
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	j := end + 1
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+		j++
+	}
+	if j < len(src) {
+		next := byte(0)
+		if j+1 < len(src) {
+			next = src[j+1]
+		}
+		switch c := src[j]; c {
+		case '.':
+			return next == '_' || next == '$' || next >= 'a' && next <= 'z' || next >= 'A' && next <= 'Z'
+		case '(', '[', '*', '/', '%', '-', '<', '>', '^', '+':
+			return true
+		case '&':
+			return next != '&'
+		case '|':
+			return next != '|'
+		case '=', '!', '?':
+			return false
+		}
+	}
+	// What precedes the object: skip back over it.
+	k := open
+	for k > 0 {
+		c := src[k-1]
+		if c == '_' || c == '$' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			k--
+			continue
+		}
+		break
+	}
+	if k+3 <= open && string(src[k:k+3]) == "..." {
+		return true // a spread
+	}
+	for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t') {
+		k--
+	}
+	if k == 0 {
+		return false
+	}
+	switch src[k-1] {
+	case '=':
+		return k < 2 || !bytes.ContainsRune([]byte("=!<>"), rune(src[k-2]))
+	case '*', '/', '%', '-', '<', '>', '~':
+		return true
+	}
+	for _, w := range []string{"return", "of", "in"} {
+		if k >= len(w) && string(src[k-len(w):k]) == w && (k == len(w) || !identChar(src[k-len(w)-1])) {
 			return true
 		}
 	}
 	return false
 }
 
-// indexReadSite is the finding of one file's reads: where the first is,
-// the sites listed, and the pin (with the engine's for a server file).
-//
-// times is how many times the type check reports each (errorsPerSite).
-func indexReadSite(f *code.File, rel string, times int, reads []code.IndexRead) *site {
+func identChar(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// fileReads are one file's unguarded index reads: where it is, how many
+// times the type check reports each (errorsPerSite), and the reads.
+type fileReads struct {
+	file  *code.File
+	rel   string
+	times int
+	reads []code.IndexRead
+}
+
+// readsSite carries a file's reads to the rule's Run.
+func readsSite(f *code.File, rel string, times int, reads []code.IndexRead) *site {
+	return &site{file: f, span: reads[0].Span, data: fileReads{f, rel, times, reads}}
+}
+
+// reportIndexReads reports the reads of files: the count and the codes
+// the type checker reports, each site (up to uncheckedListed) by its file
+// and position, the predictions, and the pin (with the engine's when a
+// server file has reads).
+func reportIndexReads(pass *Pass, files []fileReads) {
 	codes := map[string]int{}
-	for _, r := range reads {
-		codes[r.Code]++
+	total, server := 0, false
+	var ps []prediction
+	for _, fr := range files {
+		per := map[string]int{}
+		for _, r := range fr.reads {
+			codes[r.Code]++
+			per[r.Code]++
+		}
+		total += len(fr.reads)
+		server = server || fr.file.Src != nil && fr.file.Src.Role == project.RoleServer
+		for c, n := range per {
+			if fr.times > 0 {
+				ps = append(ps, prediction{code: c, file: fr.rel, n: n * fr.times})
+			}
+		}
 	}
 	var tally []string
 	for c, n := range codes {
 		tally = append(tally, fmt.Sprintf("%s ×%d", c, n))
 	}
 	sort.Strings(tally)
-	s := &site{file: f, span: reads[0].Span,
-		msg: fmt.Sprintf("an estimated %s %s here: with noUncheckedIndexedAccess, which version 4 turns on, the type checker reports %s",
-			text.Plural(len(reads), "index read"), verbUsed(len(reads)), strings.Join(tally, ", ")),
-		notes: []string{"an estimate from the code's syntax, not its types: a tuple or an object with known keys is not affected; a read passed to a function (TS2345) is not counted"},
+	span := pass.Anchor()
+	if p := pass.Lookup("typescript"); p != nil {
+		span = p.Loc
 	}
-	for i, r := range reads {
-		if i == uncheckedListed {
-			s.notes = append(s.notes, fmt.Sprintf("and %d more", len(reads)-uncheckedListed))
-			break
+	d := pass.Report(span, uncheckedFlag, "an estimated %s %s in %s: with noUncheckedIndexedAccess, which version 4 turns on, the type checker reports %s",
+		text.Plural(total, "index read"), verbUsed(total), text.Plural(len(files), "file"), strings.Join(tally, ", "))
+	d.Notes = append(d.Notes, "an estimate from the code's syntax, not its types: a tuple or an object with known keys is not affected; a read passed to a function (TS2345) is not counted")
+	listed := 0
+	var rest []string
+	for _, fr := range files {
+		shown := 0
+		for _, r := range fr.reads {
+			if listed == uncheckedListed {
+				break
+			}
+			listed++
+			shown++
+			pos := fr.file.Code.Position(r.Span.Start)
+			what := "`" + excerptOf(fr.file.Text, r.Read) + "`"
+			if r.Var != "" {
+				what = "`" + r.Var + "`, which holds " + what + ","
+			}
+			d.Notes = append(d.Notes, fmt.Sprintf("%s:%d:%d: %s %s (%s)", fr.file.Display, pos.Line, pos.Column, what, r.What, r.Code))
 		}
-		pos := f.Code.Position(r.Span.Start)
-		what := "`" + excerptOf(f.Text, r.Read) + "`"
-		if r.Var != "" {
-			what = "`" + r.Var + "`, which holds " + what + ","
+		if n := len(fr.reads) - shown; n > 0 {
+			rest = append(rest, fmt.Sprintf("%s ×%d", fr.file.Display, n))
 		}
-		s.notes = append(s.notes, fmt.Sprintf("%d:%d: %s %s (%s)", pos.Line, pos.Column, what, r.What, r.Code))
 	}
-	s.notes = append(s.notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
-	var ps []prediction
-	for c, n := range codes {
-		ps = append(ps, prediction{code: c, file: rel, n: n * times})
+	if len(rest) > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("and %d more: %s", total-listed, strings.Join(rest, ", ")))
 	}
-	if times > 0 {
-		s.notes = append(s.notes, predictNote(ps))
-	} else {
-		s.notes = append(s.notes, "the file is in none of the target's generated contexts: the type checker reports these only where a checked file imports it")
+	d.Notes = append(d.Notes, "to keep the flag, fix these by hand: `?.` or `?? default`, a check before the use, or `!` where the index surely exists")
+	if len(ps) > 0 {
+		d.Notes = append(d.Notes, predictNote(ps))
 	}
 	ops := []rewrite.Op{{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedFlag), Value: false}}
 	desc := "pin `" + uncheckedFlag + ": false`, as version 3 had it"
-	if f.Src != nil && f.Src.Role == project.RoleServer {
+	if server {
 		ops = append(ops, rewrite.Op{Kind: rewrite.OpSet, Path: ast.ParsePath(uncheckedEngineFlag), Value: false})
 		desc = "pin `" + uncheckedFlag + ": false` and, for the server's context, `" + uncheckedEngineFlag + ": false`, as version 3 had it"
 	}
-	s.fix = &Fix{Description: desc, Applicability: Safe, Ops: ops}
-	return s
+	d.Fix = &Fix{Description: desc, Applicability: Safe, Ops: ops}
 }
 
 func verbUsed(n int) string {
