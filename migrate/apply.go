@@ -185,6 +185,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			toDiff++
 		}
 	}
+	guard := &gitGuard{}
 	for _, r := range results {
 		if r.Fatal || !r.Changed() || r.Recovered != "" {
 			continue
@@ -210,11 +211,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			continue
 		}
 		if !o.AllowDirty {
-			paths := append([]string{r.Project.ConfigPath}, r.codeEditPaths()...)
-			if r.Plan != nil {
-				paths = append(paths, planPaths(r.Plan)...)
-			}
-			dirty, err := gitDirty(r.Project.Root, paths)
+			dirty, err := guard.dirty(r.Project, guardPaths(r))
 			if err != nil {
 				r.Fatal, r.Err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
 				continue
@@ -224,7 +221,11 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 				continue
 			}
 		}
-		if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o); err != nil {
+		err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o)
+		if !o.AllowDirty {
+			guard.wrote(r) // a failed write may have written some
+		}
+		if err != nil {
 			r.Fatal, r.Err = true, "not written: "+err.Error()
 			continue
 		}

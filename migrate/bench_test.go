@@ -84,6 +84,73 @@ func BenchmarkJournal(b *testing.B) {
 	b.ReportMetric(float64(jour)/float64(base), "journal/baseline")
 }
 
+// BenchmarkJournalProjects is BenchmarkJournal on many small projects, as
+// apply migrates a monorepo: 1,000 generated layout-B projects of 12
+// source files each (testtree.LayoutB), each planned and written alone,
+// without a journal or syncs (executeBefore) and through txn.Commit, in
+// alternating order. What a small transaction pays for being durable (the
+// journal's writes and syncs, the syncs of the edits and directories) is
+// the cost here, not the data.
+func BenchmarkJournalProjects(b *testing.B) {
+	const projects = 1000
+	files := testtree.LayoutB(12)
+	var base, jour time.Duration
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		d1, d2 := b.TempDir(), b.TempDir()
+		for _, d := range []string{d1, d2} {
+			tree := map[string]string{}
+			for k := 0; k < projects; k++ {
+				for name, src := range files {
+					tree[fmt.Sprintf("p%04d/%s", k, name)] = src
+				}
+			}
+			testtree.WriteMap(b, d, tree)
+		}
+		first, second := d1, d2
+		if i%2 == 1 {
+			first, second = d2, d1
+		}
+		for _, run := range []struct {
+			dir     string
+			journal bool
+		}{{first, i%2 == 1}, {second, i%2 == 0}} {
+			txn.OS.SyncFS(run.dir)
+			b.StartTimer()
+			start := time.Now()
+			for k := 0; k < projects; k++ {
+				root := filepath.Join(run.dir, fmt.Sprintf("p%04d", k))
+				p, err := move.PlanMove(move.Input{Root: root, SrcDir: root, Target: filepath.Join(root, "app")})
+				if err != nil || len(p.Conflicts) > 0 {
+					b.Fatal(err, p.Conflicts)
+				}
+				if run.journal {
+					tx, err := p.Txn()
+					if err == nil {
+						_, err = txn.Commit(tx, "fw.config.ts", nil)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				} else if err := executeBefore(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if run.journal {
+				jour += time.Since(start)
+			} else {
+				base += time.Since(start)
+			}
+			b.StopTimer()
+		}
+		os.RemoveAll(d1)
+		os.RemoveAll(d2)
+	}
+	b.ReportMetric(float64(base.Nanoseconds())/float64(b.N), "baseline-ns/op")
+	b.ReportMetric(float64(jour.Nanoseconds())/float64(b.N), "journal-ns/op")
+	b.ReportMetric(float64(jour)/float64(base), "journal/baseline")
+}
+
 // executeBefore is how rewrite/move executed a plan before the journal
 // (as of 7a566f9, its undo records left out), kept as the benchmark's
 // yardstick: the tree checked against the plan, the directories created,

@@ -177,20 +177,34 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 	if err != nil {
 		return fail(err)
 	}
-	if err := replaceDurably(rec, encodeRun(j.id, root, data)); err != nil {
+	// Three barriers: both texts written and synced together, then the
+	// run record renamed into place and its directory synced, then the
+	// journal (so that a journal on disk always has its record), and its
+	// directory and the one holding it synced together.
+	recTmp, tmp := rec+".tmp", path+".tmp"
+	os.Remove(recTmp) // a leftover of a crash
+	if err := writeNew(recTmp, encodeRun(j.id, root, data), 0o600, false); err != nil {
 		return fail(err)
 	}
-	tmp := path + ".tmp"
-	if err := writeNew(tmp, data, 0o600, true); err != nil {
+	if err := writeNew(tmp, data, 0o600, false); err != nil {
+		os.Remove(recTmp)
+		return fail(err)
+	}
+	if err := syncAll(recTmp, tmp); err != nil {
+		os.Remove(recTmp)
+		return fail(err)
+	}
+	if err := os.Rename(recTmp, rec); err != nil {
+		os.Remove(recTmp)
+		return fail(err)
+	}
+	if err := syncAll(filepath.Dir(rec)); err != nil {
 		return fail(err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		return fail(err)
 	}
-	if err := syncDir(home); err != nil {
-		return fail(err)
-	}
-	if err := syncDir(filepath.Dir(home)); err != nil {
+	if err := syncAll(home, filepath.Dir(home)); err != nil {
 		return fail(err)
 	}
 	if j.prog, err = os.OpenFile(filepath.Join(home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
@@ -200,19 +214,43 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 	return j, nil
 }
 
-// replaceDurably writes data to name through a synced temporary renamed
-// over it, and syncs the directory.
-func replaceDurably(name string, data []byte) error {
-	tmp := name + ".tmp"
-	os.Remove(tmp) // a leftover of a crash
-	if err := writeNew(tmp, data, 0o600, true); err != nil {
-		return err
+// syncAll makes the files and directories at paths durable (their data,
+// their entries): with one syncfs for those on a file system that has it,
+// else with an fsync of each, concurrently (a file system commits the
+// syncs that wait together in one go).
+func syncAll(paths ...string) error {
+	if hasSyncFS {
+		devs := map[uint64]bool{}
+		rest := paths[:0:0]
+		for _, p := range paths {
+			st, err := os.Lstat(p)
+			if err != nil {
+				return err
+			}
+			dev, ok := deviceOf(st)
+			switch {
+			case !ok:
+				rest = append(rest, p)
+			case !devs[dev]:
+				devs[dev] = true
+				if err := syncFS(p); err != nil {
+					return err
+				}
+			}
+		}
+		paths = rest
 	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = syncDir(p) // fsync, a file's or a directory's
+		}()
 	}
-	return syncDir(filepath.Dir(name))
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Open reads the journal an interrupted run left for root, to complete or

@@ -245,6 +245,7 @@ func TestCommit(t *testing.T) {
 func TestCommitRollsBack(t *testing.T) {
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			size.use(t)
 			dir, p := freshPlan(t, size.gen)
 			before := snapshot(t, dir)
 			saved := p.Edits[0] // components/A.vue, written at app/components/A.vue
@@ -370,7 +371,7 @@ func crashAt(t *testing.T, dir, point string, i int, undo bool) {
 // RollingBack tells the next run to go on with. The batched plan's edits
 // are written in two passes, as a big project's are.
 func TestCrash(t *testing.T) {
-	gen := syncBatch + 6
+	gen := bigGen
 	ref, p := freshPlan(t, gen)
 	before := snapshot(t, ref)
 	if _, err := Commit(p, "fw.config.ts", nil); err != nil {

@@ -19,7 +19,7 @@ import (
 // a rollback must give back), and edits at moved and staying paths whose
 // permission bits must survive. (Set-user-ID, set-group-ID and sticky bits
 // are never written: TestNoSpecialBits.) gen files are edited where they move: from syncBatch
-// of them the edits are written in two passes around one syncfs.
+// edits on, they are written in two passes around one syncfs.
 
 // writeTree writes the tests' tree under dir, with gen generated files.
 func writeTree(tb testing.TB, dir string, gen int) {

@@ -278,9 +278,13 @@ func (p *Plan) moveState(fsys FS, mv Move) (entryState, error) {
 }
 
 // syncBatch is the number of edits from which their temporaries are synced
-// all at once (SyncFS) rather than one by one: one syncfs costs about what
-// a few dozen fsyncs do, and flushes whatever else the file system holds.
-const syncBatch = 64
+// all at once (SyncFS, one barrier for the transaction's data) rather than
+// each before its rename. On this machine's ext4 one syncfs took 4.3 ms
+// for what 9 concurrent fsyncs of small files and 17 of directories took
+// 10.4 ms (and five in a row 12.9 ms): a file system commits a sync of
+// everything about as fast as one of a file. The tests set it higher to
+// keep the one-by-one way tested.
+var syncBatch = 2
 
 // replaceAll makes each edited file, at at[i], hold its new bytes (back:
 // its old ones) when it holds its old (back: new) ones. The new bytes are
@@ -366,7 +370,7 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		}
 		return err
 	}
-	if x.Sync && len(p.Edits) >= syncBatch && hasSyncFS {
+	if x.Sync && len(p.Edits) >= syncBatch && hasSyncFS && p.oneFileSystem(x.FS, parents(at)) {
 		if err := p.eachEdit(x, func(i int, e *Edit) error { return stage(i, e, false) }); err != nil {
 			p.removeTemps(x, at)
 			return err
@@ -491,8 +495,46 @@ func (p *Plan) cleanTemps(x Exec) error {
 	return nil
 }
 
+// oneFileSystem reports whether the directories dirs are all on the file
+// system of the plan's root, which one SyncFS(root) makes durable.
+func (p *Plan) oneFileSystem(fsys FS, dirs []string) bool {
+	st, err := fsys.Lstat(p.Root)
+	if err != nil {
+		return false
+	}
+	root, ok := deviceOf(st)
+	if !ok {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		st, err := fsys.Lstat(d)
+		if err != nil {
+			return false
+		}
+		if dev, ok := deviceOf(st); !ok || dev != root {
+			return false
+		}
+	}
+	return true
+}
+
+// parents are the directories of paths.
+func parents(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, path := range paths {
+		out[i] = filepath.Dir(path)
+	}
+	return out
+}
+
 // syncDirs syncs every directory whose entries the plan changes, when
-// x.Sync.
+// x.Sync: with one SyncFS when they are all on the root's file system and
+// the system has it, else each directory (concurrently).
 func (p *Plan) syncDirs(x Exec) error {
 	if !x.Sync {
 		return nil
@@ -520,6 +562,12 @@ func (p *Plan) syncDirs(x Exec) error {
 		}
 	}
 	sort.Strings(dirs)
+	if hasSyncFS && len(dirs) > 1 && p.oneFileSystem(x.FS, dirs) {
+		if err := x.FS.SyncFS(p.Root); err != nil {
+			return fmt.Errorf("syncing the directories: %w", err)
+		}
+		return nil
+	}
 	var (
 		mu    sync.Mutex
 		first error

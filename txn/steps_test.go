@@ -12,22 +12,37 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
-// sizes are the tests' transactions: few edits, done one by one, and more
-// than syncBatch, written in two passes around one syncfs (with Sync).
-// The batched run has some 170 operations, each edit's two alike: its
-// tests stop at every fifth (every eleventh with -short), which still
-// stops in each pass.
-var sizes = []struct {
-	name string
-	gen  int
-}{{"one-by-one", 3}, {"batched", syncBatch + 6}}
+// sizes are the tests' transactions: few edits, done one by one (as
+// where the system has no syncfs; syncBatch is raised for them), and
+// many, written in two passes around one syncfs (with Sync). The big run
+// has some 170 operations, each edit's two alike: its tests stop at every
+// fifth (every eleventh with -short), which still stops in each pass.
+var sizes = []testSize{{"one-by-one", 3, true}, {"batched", bigGen, false}}
+
+type testSize struct {
+	name     string
+	gen      int
+	oneByOne bool
+}
+
+// bigGen is the generated files of the big transaction.
+const bigGen = 70
+
+// use sets the edits' way of syncing for the test t.
+func (s testSize) use(t *testing.T) {
+	if s.oneByOne {
+		saved := syncBatch
+		syncBatch = 1 << 30
+		t.Cleanup(func() { syncBatch = saved })
+	}
+}
 
 // every is the step between the operations a test stops at.
 func every(gen int) int64 {
 	switch {
-	case gen >= syncBatch && testing.Short():
+	case gen >= bigGen && testing.Short():
 		return 11
-	case gen >= syncBatch:
+	case gen >= bigGen:
 		return 5
 	case testing.Short():
 		return 4
@@ -44,6 +59,7 @@ func every(gen int) int64 {
 func TestRollback(t *testing.T) {
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			size.use(t)
 			step := every(size.gen)
 			steps := 0
 			for failAt := int64(1); ; failAt += step {
@@ -191,6 +207,7 @@ func TestStalePlan(t *testing.T) {
 func TestResume(t *testing.T) {
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			size.use(t)
 			ref, p := freshPlan(t, size.gen)
 			before := snapshot(t, ref)
 			must(t, p.Run(Exec{FS: &faultyFS{FS: OS}, Sync: true}))

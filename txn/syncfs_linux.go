@@ -2,6 +2,7 @@ package txn
 
 import (
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,4 +20,13 @@ func syncFS(path string) error {
 	}
 	defer f.Close()
 	return unix.Syncfs(int(f.Fd()))
+}
+
+// deviceOf is the file system a file is on.
+func deviceOf(st os.FileInfo) (uint64, bool) {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(s.Dev), true
 }

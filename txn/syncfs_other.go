@@ -2,7 +2,10 @@
 
 package txn
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // hasSyncFS says syncFS works here.
 const hasSyncFS = false
@@ -10,3 +13,6 @@ const hasSyncFS = false
 // syncFS is syncfs(2), which only Linux has: elsewhere it returns
 // errors.ErrUnsupported, and the steps sync each file instead.
 func syncFS(path string) error { return errors.ErrUnsupported }
+
+// deviceOf is not needed where there is no syncFS.
+func deviceOf(os.FileInfo) (uint64, bool) { return 0, false }

@@ -1,0 +1,227 @@
+package migrate
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/fwmigrate/fwmigrate/internal/gitx"
+	"github.com/fwmigrate/fwmigrate/project"
+)
+
+// gitGuard answers apply's git guard (gitDirty: which of a project's paths
+// have uncommitted changes) for the projects of one run with one git
+// status per repository instead of one per project: a run over a
+// monorepo of 10,000 projects asked git 10,000 times, and each time git
+// read the whole index.
+//
+// Each repository's status is read once (gitx.ReadStatus), when its first
+// project reaches the guard, and the work tree's top is confirmed by git
+// once (gitx.Repos). A project none of whose paths the status touches is
+// clean. Otherwise, and whenever the status cannot speak for a path as git
+// status with that pathspec would (a path through a symbolic link, one
+// with pathspec magic, one outside the project, one this run has written
+// already), the project is asked about alone (gitDirty), as before: its
+// answer, and its words, are git's own.
+type gitGuard struct {
+	repos  gitx.Repos
+	status map[string]*gitx.Status // by top; nil: could not be read
+	// written are the paths the run wrote, relative to their top, by
+	// top, with every directory above them in dirs.
+	written map[string]*writtenPaths
+	links   map[string]bool // directories looked at: true for a symbolic link
+	unsure  bool            // a write the guard could not place: ask git for each project
+}
+
+type writtenPaths struct{ paths, dirs map[string]bool }
+
+// perProjectGuard makes the guard ask git about each project alone, as
+// apply did before: the tests compare the two.
+var perProjectGuard = false
+
+// paths returns the paths of a project the guard asks about.
+func guardPaths(r *Result) []string {
+	paths := append([]string{r.Project.ConfigPath}, r.codeEditPaths()...)
+	if r.Plan != nil {
+		paths = append(paths, planPaths(r.Plan)...)
+	}
+	return paths
+}
+
+// dirty is gitDirty(p.Root, paths), from the repository's status when it
+// can speak for them.
+func (g *gitGuard) dirty(p *project.Project, paths []string) ([]string, error) {
+	if perProjectGuard {
+		return gitDirty(p.Root, paths)
+	}
+	top, keys, ok := g.keys(p, paths)
+	if !ok || g.unsure {
+		return gitDirty(p.Root, paths)
+	}
+	if top == "" {
+		return nil, nil // in no work tree (gitDirty's answer too)
+	}
+	st := g.statusOf(top)
+	if st == nil {
+		return gitDirty(p.Root, paths)
+	}
+	w := g.written[top]
+	for _, k := range keys {
+		if st.Touches(k) || w != nil && w.overlaps(k) {
+			return gitDirty(p.Root, paths)
+		}
+	}
+	return nil, nil
+}
+
+// wrote records the paths of a project apply wrote (or tried to), where
+// they were and where they are: the status, read before, does not speak
+// for them any more. A path the guard cannot place (a path through a
+// symbolic link) makes every later project of the run be asked about
+// alone.
+func (g *gitGuard) wrote(r *Result) {
+	paths := guardPaths(r)
+	if r.Plan != nil {
+		// Where the moves put things, too.
+		for _, mv := range r.Plan.Moves {
+			paths = append(paths, mv.To)
+		}
+		for _, e := range r.Plan.Edits {
+			paths = append(paths, e.NewPath)
+		}
+		paths = append(append(paths, r.Plan.Mkdirs...), r.Plan.Rmdirs...)
+	}
+	for _, e := range r.CodeEdits {
+		paths = append(paths, e.NewPath)
+	}
+	top, keys, ok := g.keys(r.Project, paths)
+	if !ok {
+		g.unsure = true
+		return
+	}
+	if top == "" {
+		return
+	}
+	if g.written == nil {
+		g.written = map[string]*writtenPaths{}
+	}
+	w := g.written[top]
+	if w == nil {
+		w = &writtenPaths{paths: map[string]bool{}, dirs: map[string]bool{}}
+		g.written[top] = w
+	}
+	for _, k := range keys {
+		w.paths[k] = true
+		for d := k; d != ""; {
+			d = parentKey(d)
+			w.dirs[d] = true
+		}
+	}
+}
+
+// overlaps reports whether a written path is k, below it, or above it.
+func (w *writtenPaths) overlaps(k string) bool {
+	if w.paths[k] || w.dirs[k] {
+		return true
+	}
+	for d := k; d != ""; {
+		d = parentKey(d)
+		if w.paths[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// keys returns the top of p's work tree ("" for none) and paths as the
+// status names them (relative to the top, slash-separated); ok is false
+// when the status cannot answer for them as git status with them as
+// pathspecs (run in p.Root) would, or the top cannot be found (gitDirty
+// then says why).
+func (g *gitGuard) keys(p *project.Project, paths []string) (top string, keys []string, ok bool) {
+	top, _, err := g.repos.Find(p.Root)
+	if err != nil {
+		return "", nil, false
+	}
+	if top == "" {
+		return "", nil, true
+	}
+	realRoot, err := filepath.EvalSymlinks(p.Root)
+	if err != nil {
+		return "", nil, false
+	}
+	base, err := filepath.Rel(top, realRoot)
+	if err != nil || base == ".." || strings.HasPrefix(base, ".."+string(filepath.Separator)) {
+		return "", nil, false
+	}
+	for _, pth := range paths {
+		rel, err := filepath.Rel(p.Root, pth)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return "", nil, false
+		}
+		// Pathspec magic (globs, escapes, a leading colon) matches by
+		// git's rules, not by name.
+		if strings.ContainsAny(rel, "*?[\\") || strings.HasPrefix(rel, ":") {
+			return "", nil, false
+		}
+		k := path.Clean(filepath.ToSlash(filepath.Join(base, rel)))
+		if k == "." {
+			k = ""
+		}
+		// git refuses a pathspec beyond a symbolic link: let it say so.
+		if g.throughLink(top, k) {
+			return "", nil, false
+		}
+		keys = append(keys, k)
+	}
+	return top, keys, true
+}
+
+// throughLink reports whether a directory above the path k (relative to
+// top) and below top is a symbolic link.
+func (g *gitGuard) throughLink(top, k string) bool {
+	if g.links == nil {
+		g.links = map[string]bool{}
+	}
+	for d := parentKey(k); d != ""; d = parentKey(d) {
+		full := filepath.Join(top, filepath.FromSlash(d))
+		link, seen := g.links[full]
+		if !seen {
+			st, err := os.Lstat(full)
+			link = err == nil && st.Mode()&os.ModeSymlink != 0
+			g.links[full] = link
+		}
+		if link {
+			return true
+		}
+	}
+	return false
+}
+
+// statusOf returns the status of the work tree at top, read once; nil
+// when git could not give it (each project is then asked about alone).
+func (g *gitGuard) statusOf(top string) *gitx.Status {
+	if st, ok := g.status[top]; ok {
+		return st
+	}
+	if g.status == nil {
+		g.status = map[string]*gitx.Status{}
+	}
+	st, err := gitx.ReadStatus(top)
+	if err != nil {
+		st = nil
+	}
+	g.status[top] = st
+	return st
+}
+
+// parentKey is the directory of a slash-separated path relative to the
+// top, "" for the top.
+func parentKey(k string) string {
+	d := path.Dir(k)
+	if d == "." || d == "/" {
+		return ""
+	}
+	return d
+}
