@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
@@ -86,7 +87,7 @@ func runVitestAlias(pass *Pass) {
 
 // relOrAbs is p relative to root, slash-separated, or p when outside.
 func relOrAbs(root, p string) string {
-	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, ok := pathx.Rel(root, p); ok {
 		return filepath.ToSlash(rel)
 	}
 	return p
@@ -167,11 +168,10 @@ func aliasPath(f *code.File, n *ast.JSNode) (string, bool) {
 // vitestAliasFix returns the edit that makes the alias value n, which
 // names root, name src instead.
 func vitestAliasFix(f *code.File, n *ast.JSNode, root, src string) (ast.Span, string, bool) {
-	rel, err := filepath.Rel(root, src)
-	if err != nil || strings.HasPrefix(rel, "..") || rel == "." {
+	rel, ok := pathx.Under(root, src)
+	if !ok {
 		return ast.Span{}, "", false
 	}
-	rel = filepath.ToSlash(rel)
 	// The one string that names the root.
 	var hit *ast.JSNode
 	count := 0
