@@ -13,11 +13,14 @@ import (
 
 // guidedProject is a layout-B project on major 3 with safe fixes (the
 // version step, FW601 in the code), one unsafe one left (FW203), and code
-// that depends on a default version 4 changes (FW603, FW609).
+// that depends on a default version 4 changes (FW603, FW609). The deps
+// rules are ignored: FW701's bump of package.json would replace the
+// version step the plan is checked for.
 func guidedProject(t *testing.T) string {
 	dir := t.TempDir()
 	testtree.Map(t, dir, map[string]string{
 		"package.json":    `{"dependencies": {"fw": "^3.12.0"}}`,
+		"fwmigrate.json":  `{"ignore": ["deps"]}`,
 		"fw.config.ts":    "export default defineFwConfig({\n  experimental: { compileTemplate: true },\n})\n",
 		"pages/index.vue": nullCheckPage,
 		"pages/about.vue": nullCheckPage,
