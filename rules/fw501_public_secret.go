@@ -8,6 +8,7 @@ import (
 )
 
 var rulePublicSecret = &Rule{
+	Secret:   true,
 	Code:     "FW501",
 	Name:     "public-secret",
 	Category: Security,

@@ -8,6 +8,7 @@ import (
 )
 
 var ruleHardcodedSecret = &Rule{
+	Secret:   true,
 	Code:     "FW502",
 	Name:     "hardcoded-secret",
 	Category: Security,

@@ -6,6 +6,7 @@ import (
 )
 
 var ruleCommittedEnvSecret = &Rule{
+	Secret:   true,
 	Code:     "FW506",
 	Name:     "committed-env-secret",
 	Category: Security,

@@ -108,6 +108,10 @@ type Rule struct {
 	// ignore or severity is an error (HidingError). This field is the one
 	// list: suppressions, settings, the editor and Fatal all read it.
 	Unsuppressible bool
+	// Secret says that a finding's span is a secret's value: every output
+	// that shows the source (the text format's code frame) masks it, so
+	// that a CI log never prints the secret the finding is about.
+	Secret bool
 }
 
 // Suppressible reports whether a user may hide r's findings.

@@ -213,6 +213,10 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 	if length < 0 {
 		length = 0
 	}
+	line := src[lineStart:lineEnd]
+	if r := rules.Find(d.Code); r != nil && r.Secret {
+		line = maskSpan(line, d.Span.Start-lineStart, d.Span.Start-lineStart+length)
+	}
 	kind := api.WarningMessage
 	if d.Severity == rules.Error {
 		kind = api.ErrorMessage
@@ -224,7 +228,7 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 			Line:     d.Line,
 			Column:   d.Column - 1,
 			Length:   length,
-			LineText: printable(src[lineStart:lineEnd]),
+			LineText: printable(line),
 		},
 	}}, api.FormatMessagesOptions{Kind: kind, Color: color, TerminalWidth: frameWidth(width)})
 	if len(msgs) == 0 {
@@ -242,6 +246,24 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// maskSpan returns line with the bytes [start,end) (a secret's value)
+// replaced by '*', keeping the quotes around it: the frame still shows
+// where the secret is, never what it is.
+func maskSpan(line []byte, start, end int) []byte {
+	start, end = max(start, 0), min(end, len(line))
+	if start >= end {
+		return line
+	}
+	out := append([]byte(nil), line...)
+	if q := out[start]; (q == '\'' || q == '"' || q == '`') && end-start >= 2 && out[end-1] == q {
+		start, end = start+1, end-1
+	}
+	for i := start; i < end; i++ {
+		out[i] = '*'
+	}
+	return out
 }
 
 // printable is a source line as a code frame shows it: control bytes, C1
