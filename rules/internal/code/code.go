@@ -126,6 +126,8 @@ type Index struct {
 	Files   []*File       // the files read, in path order (the config first)
 	Failed  []*File       // files that could not be read fully, reported once (FW908)
 	Data    *DataIndex
+
+	bySrc map[*project.Source]*File // CodeOf's index, made on its first call (in a detector's sites)
 }
 
 // A Pass is the work of the code rules on the files, which Read runs in
