@@ -242,16 +242,16 @@ func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings
 
 // checkRun says what runCheck does besides checking.
 type checkRun struct {
-	frames         bool // keep the sources of files with findings, for code frames
+	frames         bool // keep the lines of the findings, for code frames
 	updateBaseline bool // keep the findings a baseline hides, to write them
 	allowNoConfig  bool
 }
 
 // checked is what the report keeps of a project: the diagnostics, and for
-// code frames the texts of the files they point into.
+// code frames their lines.
 type checked struct {
 	display string
-	texts   map[string][]byte
+	frames  map[*rules.Diagnostic]frameSource // the lines of diags, for code frames
 	diags   []*rules.Diagnostic
 	failing bool     // a finding at or above the project's failOn
 	files   []string // the files the project's check covers, absolute
@@ -297,7 +297,7 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		}
 		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: c.Failing()}
 		if cr.frames && len(c.Diags) > 0 {
-			kept.texts = c.Texts
+			kept.frames = frameLines(c.Diags, c.Texts)
 		}
 		if c.Settings.Baseline != "" {
 			kept.files = coveredFiles(p, c.Diags)
@@ -355,11 +355,11 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 	// Workers finish in any order: sort by file before the final sort, so
 	// that diagnostics that compare equal come out the same every run.
 	sort.Slice(results, func(i, j int) bool { return results[i].display < results[j].display })
-	rep := &report{files: len(results), sources: map[string][]byte{}, errs: errs}
+	rep := &report{files: len(results), frames: map[*rules.Diagnostic]frameSource{}, errs: errs}
 	covered := map[string]map[string]bool{} // baseline -> files checked against it
 	for _, r := range results {
-		for file, src := range r.texts {
-			rep.sources[file] = src
+		for d, fs := range r.frames {
+			rep.frames[d] = fs
 		}
 		if rules.Fatal(r.diags) {
 			rep.fatal = true
