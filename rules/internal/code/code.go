@@ -9,7 +9,9 @@
 // rules' Index keeps the result) and only for the files that can hold a
 // site: a file is read when its text holds one of the words some code rule
 // looks for (Triggers, plus the names of the project's own composables that
-// return a data composable's result). The rest is never parsed.
+// return a data composable's result). The rest is never parsed. Each file
+// read is walked once for every detector (Read's Pass, WalkFile), and its
+// trees are let go once its findings are made.
 //
 // The package knows nothing of rules, diagnostics or fixes: the rules turn
 // what it finds into sites and diagnostics.

@@ -460,9 +460,9 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 // f binds (nil when it binds none), for the walk that feeds the
 // detectors: it binds the results of the data calls (and composable
 // calls) that initialize f's declarations, then records the reads of those
-// bindings. It reads the index and writes f's own uses only, so that files
-// are walked at once once every file is added; CollectUses gathers the
-// uses.
+// bindings (f.Uses, in the visitor's Done). It reads the index and writes
+// f's own uses only, so that files are walked at once once the
+// composables are known.
 func (d *DataIndex) FileUses(f *File) *Visitor {
 	f.uses = nil
 	var bound map[*ast.Binding]boundResult
