@@ -3,6 +3,7 @@ package code
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -149,4 +150,20 @@ func TestReleased(t *testing.T) {
 		}
 	}()
 	Walk(f, func(*ast.JSNode, []*ast.JSNode, *ast.TemplateExpr) bool { return true })
+}
+
+// TestMayDefine: mayDefine says what its regular expression says.
+func TestMayDefine(t *testing.T) {
+	re := regexp.MustCompile(`function\s*\*?\s*use|\buse[A-Za-z0-9_$]*\s*[!:=]`)
+	texts := []string{
+		"export function useX() {}", "function*useX(){}", "function * \n use()", "const useX = () => 1", "let useX!: T",
+		"const useX: () => T = f", "useX==y", "$useX = 1", "a.useX = 1", "reuse = 1", "_useX = 1", "ause: 1",
+		"useFetch('/a')", "const { data } = useFetch()", "import { useX } from 'y'", "functionuse", "myfunction use",
+		"function /* c */ useX() {}", "use", "use$ =", "use\t:\n", "x\\u0075seX", "useA(); useB = 1", "", "funct use =",
+	}
+	for _, s := range append(texts, string(appgen.Dense(8)["pages/p0.vue"]), string(appgen.Dense(8)["composables/items2.ts"])) {
+		if got, want := mayDefine([]byte(s)), re.MatchString(s) || strings.Contains(s, `\u`); got != want {
+			t.Errorf("mayDefine(%q) = %v, the expression says %v", s, got, want)
+		}
+	}
 }
