@@ -378,7 +378,9 @@ func mayDefine(text []byte) bool {
 		return true
 	}
 	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
-	word := func(c byte) bool { return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	word := func(c byte) bool {
+		return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
 	for off := 0; ; {
 		i := bytes.Index(text[off:], []byte("use"))
 		if i < 0 {
