@@ -548,3 +548,22 @@ func access(n *JSNode, anc []*JSNode) (read, write bool) {
 	}
 	return true, false
 }
+
+// Stub returns what is left of c once the code rules are done with the
+// file: a Code with c's name, text, blocks and line table, and each script
+// with its span (an empty program), but no tree, template or bindings.
+// Positions, texts and the script spans answer as c's; nothing can be
+// walked. A check releases a file's trees this way as soon as the file's
+// findings are made, so that a project's live heap does not hold every
+// tree at once.
+func (c *Code) Stub() *Code {
+	s := &Code{Name: c.Name, Src: c.Src, Blocks: c.Blocks, Module: &Scope{Kind: ScopeModule}, f: c.f}
+	for _, sc := range c.Scripts {
+		st := *sc
+		if sc.Program != nil {
+			st.Program = &JSNode{Kind: JSProgram, Loc: sc.Program.Loc}
+		}
+		s.Scripts = append(s.Scripts, &st)
+	}
+	return s
+}

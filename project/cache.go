@@ -182,3 +182,7 @@ func (p *Project) Memo(path string, text []byte, key string, f func() bool) bool
 	}
 	return f()
 }
+
+// CachesCode reports whether the project's code trees are kept between
+// checks (a front end's Cache): a check then must not let them go.
+func (p *Project) CachesCode() bool { return p.cache != nil }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
-	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
@@ -36,17 +35,32 @@ type codeIndex struct {
 	index *Index // the check's index: the config, for detectors that depend on it (FW604)
 }
 
-// code returns the project's code as the code rules read it.
+// code returns the project's code as the code rules read it, the sites of
+// the detectors the check predicted (Index.detectors) found in the same
+// walk: the trees of a file are released once its sites are made.
 func (x *Index) code() *codeIndex {
 	x.codeOnce.Do(func() {
-		var config *code.File
-		// The config itself: hooks and inline modules are module code.
-		if x.project != nil && x.file != nil && code.Triggered(x.file.Src, code.Triggers) {
-			config = x.configCode()
-		}
-		x.codeIdx = &codeIndex{Index: code.Read(x.project, x.config, config), index: x}
+		x.sites = map[string]*detected{}
+		x.codeIdx = x.detect(x.detectors)
 	})
 	return x.codeIdx
+}
+
+// detect reads the project's code with the detectors of rules (none found
+// yet) walking each file, and records their sites.
+func (x *Index) detect(rules []*Rule) *codeIndex {
+	var config *code.File
+	// The config itself: hooks and inline modules are module code.
+	if x.project != nil && x.file != nil && code.Triggered(x.file.Src, code.Triggers) {
+		config = x.configCode()
+	}
+	d := &detection{x: x, rules: rules}
+	ci := code.Read(x.project, x.config, config, d.pass)
+	if d.ci == nil {
+		d.pass(ci) // no project: no walk
+	}
+	d.finish()
+	return d.ci
 }
 
 // site is one place of the code that a change of version 4 reaches.
@@ -69,23 +83,24 @@ type site struct {
 // its detector: the rule reports them, and FW204 asks which default
 // changes reach code.
 //
-// The first ask runs every detector the check will ask for (Index.detectors)
-// at once (runDetectors); a detector that was not among them runs when
-// asked. A detector that panicked panics again here, in the rule that asks,
-// which reports it as an internal error (runRule).
+// The detectors the check will ask for (Index.detectors) run together,
+// in the walk of each file that reads the code (Index.code); a detector
+// that was not among them runs when asked, in a reading of its own. A
+// detector that panicked panics again here, in the rule that asks, which
+// reports it as an internal error (runRule).
 func (x *Index) sitesOf(r *Rule) []*site {
+	x.code()
 	d := func() *detected {
 		x.siteMu.Lock()
 		defer x.siteMu.Unlock()
-		if x.sites == nil {
-			x.sites = map[string]*detected{}
-			x.runDetectors(x.detectors)
-		}
 		if x.sites[r.Code] == nil {
-			x.runDetectors([]*Rule{r})
+			x.detect([]*Rule{r})
 		}
 		return x.sites[r.Code]
 	}()
+	if d == nil {
+		return nil // not a detector
+	}
 	if d.panicked {
 		panic(d.panic)
 	}
@@ -117,8 +132,12 @@ type detected struct {
 //     detector's sites: typically each file's in file order (perFileSites),
 //     with whatever needs several files worked out here, in order.
 //
-// The data index's uses (ci.Data.Uses) are found in the same walk: file
-// and its visitor must not read them; sites may.
+// The data index's uses of a file (f.Uses) are found in the same walk, by
+// a visitor before the scans': a scan reads them in its visitor's Done.
+// Once a file is walked its trees may be released (code.Read): sites()
+// reads what the visitors kept, never a tree (code.Walk of a released
+// file panics). Neither does a whole project's detector (Rule.detect),
+// which runs after the walk.
 type fileScan struct {
 	file  func(i int, f *code.File) []*code.Visitor
 	sites func() []*site
@@ -162,131 +181,173 @@ func perFileSites(ci *codeIndex, visit func(f *code.File, out *[]*site) *code.Vi
 	}
 }
 
-// runDetectors runs the detectors of rules not run yet: the file scans in
-// one walk of each file, on every core, with the data index's uses (found
-// once per check); then, in rule order, the scans' sites and the whole
-// project's detectors. Call with x.siteMu held.
-func (x *Index) runDetectors(rules []*Rule) {
-	ci := x.code()
-	type run struct {
-		r    *Rule
-		scan *fileScan
-		fail *detected // the detector panicked
+// perFileUses is the fileScan of a detector that judges the reads of the
+// data composables' results (code.DataUse) one by one: judge is called for
+// each use of each file, in the walk of the file (its tree in memory),
+// and the detector's sites are every file's in the data index's order
+// (ReadOrder: where two uses in different files ask for the same fix, the
+// first one reported gets it), each file's in source order.
+func perFileUses(ci *codeIndex, judge func(u *code.DataUse, out *[]*site)) *fileScan {
+	per := make([][]*site, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			per[i] = nil
+			return []*code.Visitor{{Done: func() {
+				var out []*site
+				for _, u := range f.Uses() {
+					judge(u, &out)
+				}
+				per[i] = out
+			}}}
+		},
+		sites: func() []*site { return inReadOrder(ci, per) },
 	}
-	var runs []*run
-	for _, r := range rules {
-		if x.sites[r.Code] != nil || r.scan == nil && r.detect == nil {
+}
+
+// inReadOrder returns the sites per[i] of each file ci.Files[i], the files
+// in the data index's order (ReadOrder).
+func inReadOrder(ci *codeIndex, per [][]*site) []*site {
+	at := make(map[*code.File]int, len(ci.Files))
+	for i, f := range ci.Files {
+		at[f] = i
+	}
+	var out []*site
+	for _, f := range ci.Data.ReadOrder() {
+		if i, ok := at[f]; ok {
+			out = append(out, per[i]...)
+		}
+	}
+	return out
+}
+
+// detection is one run of detectors, in code.Read's walk of the files:
+// the file scans' visitors walk each file with the data index's, and
+// then, in rule order, the scans' sites and the whole project's detectors
+// are made (finish).
+type detection struct {
+	x     *Index
+	rules []*Rule
+	ci    *codeIndex
+	runs  []*detectorRun
+	scans []*detectorRun // the runs with a file scan
+	// fails[i] are the panics of the scans in file i, by scan; dataFails
+	// the data index's.
+	fails     [][]*detected
+	dataFails []*detected
+}
+
+type detectorRun struct {
+	r    *Rule
+	scan *fileScan
+	fail *detected // the detector panicked
+}
+
+// pass is the code.Pass of the detection: it makes the scans of the
+// rules for the project (again when Read starts over) and returns the
+// function that walks a file for them.
+func (d *detection) pass(ci0 *code.Index) func(i int, f *code.File) {
+	ci := &codeIndex{Index: ci0, index: d.x}
+	d.ci, d.runs, d.scans = ci, nil, nil
+	for _, r := range d.rules {
+		if r.scan == nil && r.detect == nil {
 			continue
 		}
-		rn := &run{r: r}
+		rn := &detectorRun{r: r}
 		if r.scan != nil {
 			rn.fail = protect(func() { rn.scan = r.scan(ci) })
 		}
-		runs = append(runs, rn)
-	}
-	if x.codeFail != nil {
-		// The data index failed: nothing of the code is judged.
-		for _, rn := range runs {
-			x.sites[rn.r.Code] = x.codeFail
-		}
-		return
-	}
-	uses := !x.usesDone
-	x.usesDone = true
-	var scans []*run
-	for _, rn := range runs {
+		d.runs = append(d.runs, rn)
 		if rn.scan != nil && rn.fail == nil {
-			scans = append(scans, rn)
+			d.scans = append(d.scans, rn)
 		}
 	}
-	if uses || len(scans) > 0 {
-		// fails[i] are the panics of the detectors in file i, by scan;
-		// dataFails[i] the data index's.
-		fails := make([]map[int]*detected, len(ci.Files))
-		dataFails := make([]*detected, len(ci.Files))
-		par.For(len(ci.Files), func(i int) {
-			f := ci.Files[i]
-			var failed map[int]*detected
-			for {
-				var vs []*code.Visitor
-				var who []int // the scan of each visitor; -1 the data index
-				cur, at := -1, -1
-				p := protect(func() {
-					if uses {
-						if v := ci.Data.FileUses(f); v != nil {
-							vs, who = append(vs, v), append(who, -1)
-						}
-					}
-					for k, rn := range scans {
-						if failed[k] == nil {
-							cur = k
-							for _, v := range rn.scan.file(i, f) {
-								vs, who = append(vs, v), append(who, k)
-							}
-						}
-					}
-					cur = -2 // the walk: at says whose visitor
-					code.WalkFile(f, vs, &at)
-				})
-				if p != nil && cur == -2 {
-					cur = -1 // the walk itself: counted as the data index's
-					if at >= 0 {
-						cur = who[at]
-					}
-				}
-				if p == nil {
-					break
-				}
-				if cur < 0 {
-					dataFails[i] = p
-					break
-				}
-				if failed == nil {
-					failed = map[int]*detected{}
-				}
-				failed[cur] = p
+	d.fails = make([][]*detected, len(ci.Files))
+	d.dataFails = make([]*detected, len(ci.Files))
+	return d.file
+}
+
+// file walks the i-th file for the data index and the scans. A scan that
+// panics is dropped and the file walked again for the others; a panic of
+// the data index is every detector's.
+func (d *detection) file(i int, f *code.File) {
+	ci := d.ci
+	var failed []*detected
+	for {
+		var vs []*code.Visitor
+		var who []int // the scan of each visitor; -1 the data index
+		cur, at := -1, -1
+		p := protect(func() {
+			if v := ci.Data.FileUses(f); v != nil {
+				vs, who = append(vs, v), append(who, -1)
 			}
-			if len(failed) > 0 {
-				fails[i] = failed
+			for k, rn := range d.scans {
+				if failed == nil || failed[k] == nil {
+					cur = k
+					for _, v := range rn.scan.file(i, f) {
+						vs, who = append(vs, v), append(who, k)
+					}
+				}
 			}
+			cur = -2 // the walk: at says whose visitor
+			code.WalkFile(f, vs, &at)
 		})
-		for _, p := range dataFails {
-			if p != nil {
-				// A panic of the data index is every detector's, now and
-				// for the rest of the check (as a panic of Read was).
-				x.codeFail = p
-				for _, rn := range runs {
-					x.sites[rn.r.Code] = p
-				}
-				return
+		if p != nil && cur == -2 {
+			cur = -1 // the walk itself: counted as the data index's
+			if at >= 0 {
+				cur = who[at]
 			}
 		}
-		if uses {
-			ci.Data.CollectUses()
+		if p == nil {
+			break
 		}
-		for _, failed := range fails {
-			for k, p := range failed {
-				if scans[k].fail == nil {
-					scans[k].fail = p
-				}
+		if cur < 0 {
+			d.dataFails[i] = p
+			break
+		}
+		if failed == nil {
+			failed = make([]*detected, len(d.scans))
+		}
+		failed[cur] = p
+	}
+	d.fails[i] = failed
+}
+
+// finish records the detectors' sites in rule order: each scan's (or its
+// panic), each whole-project detector's.
+func (d *detection) finish() {
+	x := d.x
+	for _, p := range d.dataFails {
+		if p != nil {
+			// A panic of the data index is every detector's, as a panic
+			// of Read was.
+			for _, rn := range d.runs {
+				x.sites[rn.r.Code] = p
+			}
+			return
+		}
+	}
+	for _, failed := range d.fails {
+		for k, p := range failed {
+			if p != nil && d.scans[k].fail == nil {
+				d.scans[k].fail = p
 			}
 		}
 	}
-	for _, rn := range runs {
-		d := rn.fail
-		if d == nil {
-			d = &detected{}
+	for _, rn := range d.runs {
+		res := rn.fail
+		if res == nil {
+			res = &detected{}
 			if p := protect(func() {
 				if rn.scan != nil {
-					d.sites = rn.scan.sites()
+					res.sites = rn.scan.sites()
 				} else if rn.r.scan == nil {
-					d.sites = rn.r.detect(ci)
+					res.sites = rn.r.detect(d.ci)
 				}
 			}); p != nil {
-				d = p
+				res = p
 			}
 		}
-		x.sites[rn.r.Code] = d
+		x.sites[rn.r.Code] = res
 	}
 }
 

@@ -40,51 +40,48 @@ has no fix: say what is meant.`,
 }
 
 func init() {
-	ruleDataNullCheck.detect = detectDataNullChecks
+	ruleDataNullCheck.scan = func(ci *codeIndex) *fileScan { return perFileUses(ci, dataNullCheck) }
 	Register(ruleDataNullCheck)
 }
 
-func detectDataNullChecks(ci *codeIndex) []*site {
-	var out []*site
-	for _, u := range ci.Data.Uses {
-		if u.Val == nil || u.Field != "data" && u.Field != "error" {
-			continue
+// dataNullCheck judges one use of data or error: compared with null.
+func dataNullCheck(u *code.DataUse, out *[]*site) {
+	if u.Val == nil || u.Field != "data" && u.Field != "error" {
+		return
+	}
+	flip := "experimental.defaults.useAsyncData.value"
+	if u.Field == "error" {
+		flip = "experimental.defaults.useAsyncData.errorValue"
+	}
+	f := u.File
+	text := f.Code.Text(u.Val.Loc)
+	p := u.Parent()
+	switch {
+	case p == nil:
+	case p.Kind == ast.JSBinary && (p.Op == "===" || p.Op == "!==") && isNullNode(code.OtherOperand(p, u.Val)):
+		s := &site{file: f, span: p.Loc, option: flip}
+		s.msg = "`" + f.Code.Text(p.Loc) + "` compares the " + u.Field + " of `" + u.Call.Name + "` strictly with null: on version 4 it starts as undefined, so this is " + map[string]string{"===": "false", "!==": "true"}[p.Op] + " before the " + u.Field + " arrives"
+		loose := map[string]string{"===": "==", "!==": "!="}[p.Op]
+		if op, _, ok := code.OperatorSpan(f.Text, p, p.Op); ok {
+			s.fix = codeFix(f, "compare loosely: `"+loose+" null` is true for null and undefined, on both majors", Safe, edit(op, loose))
 		}
-		flip := "experimental.defaults.useAsyncData.value"
-		if u.Field == "error" {
-			flip = "experimental.defaults.useAsyncData.errorValue"
-		}
-		f := u.File
-		text := f.Code.Text(u.Val.Loc)
-		p := u.Parent()
-		switch {
-		case p == nil:
-		case p.Kind == ast.JSBinary && (p.Op == "===" || p.Op == "!==") && isNullNode(code.OtherOperand(p, u.Val)):
-			s := &site{file: f, span: p.Loc, option: flip}
-			s.msg = "`" + f.Code.Text(p.Loc) + "` compares the " + u.Field + " of `" + u.Call.Name + "` strictly with null: on version 4 it starts as undefined, so this is " + map[string]string{"===": "false", "!==": "true"}[p.Op] + " before the " + u.Field + " arrives"
-			loose := map[string]string{"===": "==", "!==": "!="}[p.Op]
-			if op, _, ok := code.OperatorSpan(f.Text, p, p.Op); ok {
-				s.fix = codeFix(f, "compare loosely: `"+loose+" null` is true for null and undefined, on both majors", Safe, edit(op, loose))
-			}
-			out = append(out, s)
-		case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.is" && len(p.List) == 2 && (p.List[0] == u.Val && isNullNode(p.List[1]) || p.List[1] == u.Val && isNullNode(p.List[0])):
-			s := &site{file: f, span: p.Loc, option: flip}
-			s.msg = "`" + f.Code.Text(p.Loc) + "` is true only for null: on version 4 the " + u.Field + " of `" + u.Call.Name + "` starts as undefined"
-			s.fix = codeFix(f, "write `"+text+" == null`, true for null and undefined on both majors", Safe, edit(p.Loc, text+" == null"))
-			out = append(out, s)
-		case p.Kind == ast.JSUnary && p.Op == "typeof" && len(u.Up) >= 2:
-			b := u.Up[len(u.Up)-2]
-			if b.Kind == ast.JSBinary && (b.Op == "===" || b.Op == "!==" || b.Op == "==" || b.Op == "!=") {
-				if o := code.OtherOperand(b, p); o != nil && o.Kind == ast.JSString && o.Name == "object" {
-					s := &site{file: f, span: b.Loc, option: flip}
-					s.msg = "`" + f.Code.Text(b.Loc) + "` counts null as an object: the " + u.Field + " of `" + u.Call.Name + "` is null before it arrives on version 3, undefined on version 4"
-					s.notes = []string{"say what is meant: `" + text + " != null` for \"has arrived\", or a check of the value's shape"}
-					out = append(out, s)
-				}
+		*out = append(*out, s)
+	case p.Kind == ast.JSCall && ast.MemberPath(p.X) == "Object.is" && len(p.List) == 2 && (p.List[0] == u.Val && isNullNode(p.List[1]) || p.List[1] == u.Val && isNullNode(p.List[0])):
+		s := &site{file: f, span: p.Loc, option: flip}
+		s.msg = "`" + f.Code.Text(p.Loc) + "` is true only for null: on version 4 the " + u.Field + " of `" + u.Call.Name + "` starts as undefined"
+		s.fix = codeFix(f, "write `"+text+" == null`, true for null and undefined on both majors", Safe, edit(p.Loc, text+" == null"))
+		*out = append(*out, s)
+	case p.Kind == ast.JSUnary && p.Op == "typeof" && len(u.Up) >= 2:
+		b := u.Up[len(u.Up)-2]
+		if b.Kind == ast.JSBinary && (b.Op == "===" || b.Op == "!==" || b.Op == "==" || b.Op == "!=") {
+			if o := code.OtherOperand(b, p); o != nil && o.Kind == ast.JSString && o.Name == "object" {
+				s := &site{file: f, span: b.Loc, option: flip}
+				s.msg = "`" + f.Code.Text(b.Loc) + "` counts null as an object: the " + u.Field + " of `" + u.Call.Name + "` is null before it arrives on version 3, undefined on version 4"
+				s.notes = []string{"say what is meant: `" + text + " != null` for \"has arrived\", or a check of the value's shape"}
+				*out = append(*out, s)
 			}
 		}
 	}
-	return out
 }
 
 func isNullNode(n *ast.JSNode) bool { return n != nil && n.Kind == ast.JSNull }

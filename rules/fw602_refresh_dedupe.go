@@ -27,36 +27,34 @@ await refresh({ dedupe: true })`,
 }
 
 func init() {
-	ruleRefreshDedupe.detect = detectRefreshDedupe
+	ruleRefreshDedupe.scan = func(ci *codeIndex) *fileScan { return perFileUses(ci, refreshDedupe) }
 	Register(ruleRefreshDedupe)
 }
 
-func detectRefreshDedupe(ci *codeIndex) []*site {
-	var out []*site
-	for _, u := range ci.Data.Uses {
-		if u.Field != "refresh" && u.Field != "execute" {
-			continue
-		}
-		p := u.Parent()
-		if p == nil || p.Kind != ast.JSCall || p.X != u.Ref || len(p.List) == 0 {
-			continue
-		}
-		prop := code.ObjProp(p.List[0], "dedupe")
-		if prop == nil {
-			continue
-		}
-		v, ok := code.BoolValue(prop.Y)
-		if !ok {
-			continue
-		}
-		word := map[bool]string{true: "cancel", false: "defer"}[v]
-		f := u.File
-		q := f.QuoteAt(prop.Loc, u.Tx)
-		out = append(out, &site{
-			file: f, span: prop.Loc,
-			msg: "`" + u.Field + "` takes `dedupe: '" + word + "'` on version 4, not `dedupe: " + prop.Y.Name + "`",
-			fix: codeFix(f, "write `dedupe: "+q+word+q+"`, which version 3 takes too", Safe, edit(prop.Y.Loc, q+word+q)),
-		})
+// refreshDedupe judges one use of refresh or execute: called with a
+// boolean dedupe.
+func refreshDedupe(u *code.DataUse, out *[]*site) {
+	if u.Field != "refresh" && u.Field != "execute" {
+		return
 	}
-	return out
+	p := u.Parent()
+	if p == nil || p.Kind != ast.JSCall || p.X != u.Ref || len(p.List) == 0 {
+		return
+	}
+	prop := code.ObjProp(p.List[0], "dedupe")
+	if prop == nil {
+		return
+	}
+	v, ok := code.BoolValue(prop.Y)
+	if !ok {
+		return
+	}
+	word := map[bool]string{true: "cancel", false: "defer"}[v]
+	f := u.File
+	q := f.QuoteAt(prop.Loc, u.Tx)
+	*out = append(*out, &site{
+		file: f, span: prop.Loc,
+		msg: "`" + u.Field + "` takes `dedupe: '" + word + "'` on version 4, not `dedupe: " + prop.Y.Name + "`",
+		fix: codeFix(f, "write `dedupe: "+q+word+q+"`, which version 3 takes too", Safe, edit(prop.Y.Loc, q+word+q)),
+	})
 }

@@ -35,37 +35,34 @@ changing it. No fix when the call's options are not an object literal.`,
 }
 
 func init() {
-	ruleShallowData.detect = detectShallowData
+	ruleShallowData.scan = func(ci *codeIndex) *fileScan { return perFileUses(ci, shallowData) }
 	Register(ruleShallowData)
 }
 
-func detectShallowData(ci *codeIndex) []*site {
-	var out []*site
-	for _, u := range ci.Data.Uses {
-		if u.Field != "data" {
-			continue
-		}
-		if prop, known := u.Call.Option("deep"); prop != nil || !known {
-			continue // the call decides deep itself, or may
-		}
-		at, what := mutationOf(u)
-		if at == nil {
-			continue
-		}
-		f := u.File
-		s := &site{file: f, span: at.Loc}
-		s.msg = "`" + f.Code.Text(at.Loc) + "` " + what + " inside the data of `" + u.Call.Name + "`: on version 4 data is a shallow ref, and this change does not update the page"
-		if at.Kind == ast.JSCall && u.Val == nil {
-			s.msg = "`" + f.Code.Text(at.Loc) + "` watches inside the data of `" + u.Call.Name + "`: on version 4 data is a shallow ref, and changes inside it do not trigger the watcher"
-		}
-		if span, text, ok := u.Call.AddOption("deep", "true"); ok {
-			s.fix = codeFix(u.Call.File, "add `deep: true` to the options of `"+u.Call.Name+"` in "+u.Call.File.Rel, Unsafe, edit(span, text))
-		} else {
-			s.notes = append(s.notes, "set `deep: true` in the options of `"+u.Call.Name+"`, or replace `data.value` instead of changing it")
-		}
-		out = append(out, s)
+// shallowData judges one use of data: a change inside its value.
+func shallowData(u *code.DataUse, out *[]*site) {
+	if u.Field != "data" {
+		return
 	}
-	return out
+	if u.Call.DeepSet() {
+		return // the call decides deep itself, or may
+	}
+	at, what := mutationOf(u)
+	if at == nil {
+		return
+	}
+	f := u.File
+	s := &site{file: f, span: at.Loc}
+	s.msg = "`" + f.Code.Text(at.Loc) + "` " + what + " inside the data of `" + u.Call.Name + "`: on version 4 data is a shallow ref, and this change does not update the page"
+	if at.Kind == ast.JSCall && u.Val == nil {
+		s.msg = "`" + f.Code.Text(at.Loc) + "` watches inside the data of `" + u.Call.Name + "`: on version 4 data is a shallow ref, and changes inside it do not trigger the watcher"
+	}
+	if span, text, ok := u.Call.AddDeep(); ok {
+		s.fix = codeFix(u.Call.File, "add `deep: true` to the options of `"+u.Call.Name+"` in "+u.Call.File.Rel, Unsafe, edit(span, text))
+	} else {
+		s.notes = append(s.notes, "set `deep: true` in the options of `"+u.Call.Name+"`, or replace `data.value` instead of changing it")
+	}
+	*out = append(*out, s)
 }
 
 // mutationOf returns the expression by which a use of data changes

@@ -119,9 +119,17 @@ func scanSharedPrerender(ci *codeIndex) *fileScan {
 		call *code.DataCall
 	}
 	calls := make([][]inner, len(ci.Files))
+	// Per file: what its asyncData calls are as targets (prerenderCall),
+	// read while its tree is in memory.
+	infos := make([][]*prerenderInfo, len(ci.Files))
 	return &fileScan{
 		file: func(i int, f *code.File) []*code.Visitor {
-			calls[i] = nil
+			calls[i], infos[i] = nil, nil
+			for _, c := range f.CallsOf() {
+				if c.Name == "useAsyncData" || c.Name == "useLazyAsyncData" {
+					infos[i] = append(infos[i], prerenderCall(c))
+				}
+			}
 			if !f.Page() || len(code.PageParams(f.Rel)) == 0 || f.Code == nil || len(ci.Data.Inside) == 0 {
 				return nil
 			}
@@ -145,6 +153,12 @@ func scanSharedPrerender(ci *codeIndex) *fileScan {
 			}}
 		},
 		sites: func() []*site {
+			info := map[code.CallKey]*prerenderInfo{}
+			for _, list := range infos {
+				for _, in := range list {
+					info[in.call.Key()] = in
+				}
+			}
 			byFile := map[*code.File][]*code.DataCall{}
 			for _, c := range ci.Data.Calls {
 				if c.Name == "useAsyncData" || c.Name == "useLazyAsyncData" {
@@ -152,12 +166,12 @@ func scanSharedPrerender(ci *codeIndex) *fileScan {
 				}
 			}
 			var targets []*prerenderTarget
-			seen := map[*ast.JSNode]*prerenderTarget{}
+			seen := map[code.CallKey]*prerenderTarget{}
 			add := func(c *code.DataCall, params []string, page, in string) {
-				t := seen[c.Call]
+				t := seen[c.Key()]
 				if t == nil {
 					t = &prerenderTarget{call: c, in: in}
-					seen[c.Call] = t
+					seen[c.Key()] = t
 					targets = append(targets, t)
 				}
 				t.params = append(t.params, params)
@@ -178,7 +192,7 @@ func scanSharedPrerender(ci *codeIndex) *fileScan {
 			var out []*site
 			keyless := map[string]int{} // keys given to calls without one, by base
 			for _, t := range targets {
-				if s := sharedPrerenderSite(t, where, keyless); s != nil {
+				if s := sharedPrerenderSite(info[t.call.Key()], t, where, keyless); s != nil {
 					out = append(out, s)
 				}
 			}
@@ -195,18 +209,38 @@ type routeRead struct {
 	ok    bool   // the text means the same at the call
 }
 
-func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]int) *site {
-	c, f := t.call, t.call.File
+// prerenderInfo is what a data call is as a target of FW604, read from
+// its file's tree: its key and handler, the route reads of the handler,
+// how the route is written at the call.
+type prerenderInfo struct {
+	call *code.DataCall
+	ok   bool // a site when a page with parameters runs it
+	// key is the key argument ("" and keyNil for none); keyIdent and
+	// keyName when it is a name; constKey its static value.
+	keyNil, keyIdent bool
+	keySpan, callee  ast.Span
+	keyText, keyName string
+	constKey         string
+	reads            []routeRead
+	route            string // routeAt the call: "" when the route cannot be named there
+	arg0At           int    // where the first argument starts
+}
+
+// prerenderCall reads what c (whose file's tree is in memory) is as a
+// target (prerenderInfo).
+func prerenderCall(c *code.DataCall) *prerenderInfo {
+	in := &prerenderInfo{call: c}
+	f := c.File
 	args := c.Call.List
 	if len(args) == 0 {
-		return nil
+		return in
 	}
 	var key, handler *ast.JSNode
 	constKey := ""
 	switch {
 	case code.LocalFunction(args[0]) != nil:
 		if len(args) > 1 && code.LocalFunction(args[1]) != nil {
-			return nil // a key getter: () => `post-${id}`
+			return in // a key getter: () => `post-${id}`
 		}
 		handler = code.LocalFunction(args[0])
 	case len(args) > 1:
@@ -218,29 +252,49 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 			}
 		}
 		if !ok {
-			return nil // built at run time
+			return in // built at run time
 		}
 		constKey = v
 	default:
-		return nil
+		return in
 	}
 	if handler == nil || clientOnly(c) {
-		return nil
+		return in
 	}
 	r := code.NewRoutes(f)
 	reads, readsRoute := handlerRouteReads(f, r, handler, c.Call)
 	if key != nil && !readsRoute {
-		return nil // a constant key for data that does not depend on the route
+		return in // a constant key for data that does not depend on the route
 	}
+	in.ok = true
+	in.keyNil, in.callee, in.constKey, in.reads, in.arg0At = key == nil, c.Call.X.Loc, constKey, reads, args[0].Loc.Start
+	if key != nil {
+		in.keySpan, in.keyText = key.Loc, f.Code.Text(key.Loc)
+		in.keyIdent, in.keyName = key.Kind == ast.JSIdent, key.Name
+	}
+	// How the route is written at the call, needed when a page has a
+	// parameter the handler does not read.
+	in.route = routeAt(f, r, c.Call.Loc.Start)
+	return in
+}
+
+// sharedPrerenderSite is the site of the target t (whose call is in, read
+// by prerenderCall), nil when it is none.
+func sharedPrerenderSite(in *prerenderInfo, t *prerenderTarget, where string, keyless map[string]int) *site {
+	if in == nil || !in.ok {
+		return nil
+	}
+	c, f := t.call, t.call.File
+	reads := in.reads
 	pages := strings.Join(t.pages, ", ")
 	s := &site{file: f}
 	switch {
-	case key == nil:
-		s.span = c.Call.X.Loc
+	case in.keyNil:
+		s.span = in.callee
 		s.msg = "`" + c.Name + "` has no key: it is keyed by its file and line, the same for every page prerendered from " + pages
 	default:
-		s.span = key.Loc
-		s.msg = "`" + c.Name + "` reads the route in its handler but its key `" + f.Code.Text(key.Loc) + "` is the same for every page prerendered from " + pages
+		s.span = in.keySpan
+		s.msg = "`" + c.Name + "` reads the route in its handler but its key `" + in.keyText + "` is the same for every page prerendered from " + pages
 	}
 	if t.in != "" {
 		s.msg += " (through `" + t.in + "`)"
@@ -267,7 +321,7 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 				continue
 			}
 			if route == "" {
-				if route = routeAt(f, r, c.Call.Loc.Start); route == "" {
+				if route = in.route; route == "" {
 					parts = nil
 					break
 				}
@@ -286,7 +340,7 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 	}
 	desc := "key the call by the route"
 	switch {
-	case key == nil:
+	case in.keyNil:
 		base := t.in
 		if base == "" {
 			base = keyBase(f.Rel)
@@ -296,13 +350,13 @@ func sharedPrerenderSite(t *prerenderTarget, where string, keyless map[string]in
 			base += "-" + strconv.Itoa(n)
 		}
 		text := "`" + base + subs + "`, "
-		s.fix = codeFix(f, desc+": "+strings.TrimSuffix(text, ", "), Unsafe, edit(ast.Span{Start: args[0].Loc.Start, End: args[0].Loc.Start}, text))
-	case key.Kind == ast.JSIdent:
-		text := "`${" + key.Name + "}" + subs + "`"
-		s.fix = codeFix(f, desc+": "+text, Unsafe, edit(key.Loc, text))
-	case !strings.ContainsAny(constKey, "`\\$\r\n"):
-		text := "`" + constKey + subs + "`"
-		s.fix = codeFix(f, desc+": "+text, Unsafe, edit(key.Loc, text))
+		s.fix = codeFix(f, desc+": "+strings.TrimSuffix(text, ", "), Unsafe, edit(ast.Span{Start: in.arg0At, End: in.arg0At}, text))
+	case in.keyIdent:
+		text := "`${" + in.keyName + "}" + subs + "`"
+		s.fix = codeFix(f, desc+": "+text, Unsafe, edit(in.keySpan, text))
+	case !strings.ContainsAny(in.constKey, "`\\$\r\n"):
+		text := "`" + in.constKey + subs + "`"
+		s.fix = codeFix(f, desc+": "+text, Unsafe, edit(in.keySpan, text))
 	}
 	return s
 }

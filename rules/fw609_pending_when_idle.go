@@ -32,35 +32,33 @@ keeps version 3's meaning on both majors.`,
 }
 
 func init() {
-	rulePendingWhenIdle.detect = detectPendingWhenIdle
+	rulePendingWhenIdle.scan = func(ci *codeIndex) *fileScan { return perFileUses(ci, pendingWhenIdle) }
 	Register(rulePendingWhenIdle)
 }
 
-func detectPendingWhenIdle(ci *codeIndex) []*site {
-	var out []*site
-	for _, u := range ci.Data.Uses {
-		if u.Field != "pending" || !code.NotImmediate(u.Call) {
-			continue
-		}
-		f := u.File
-		at := u.Ref
-		if u.Val != nil {
-			at = u.Val
-		}
-		status, take := "status", " (take `status` from the same call)"
-		if u.Ref.Kind == ast.JSMember {
-			take = ""
-			status = f.Code.Text(u.Ref.X.Loc) + ".status" // r.pending -> r.status
-		}
-		if u.Tx == nil || u.Val != nil && u.Val != u.Ref {
-			status += ".value" // a script, or a ref the template does not unwrap
-		}
-		out = append(out, &site{file: f, span: at.Loc,
-			msg: "`" + f.Code.Text(at.Loc) + "` is the pending of `" + u.Call.Name + "` called with `immediate: false`: on version 3 it is true until the request starts and while it runs, on version 4 only while it runs",
-			notes: []string{
-				"say what is meant: `" + status + " === 'pending'` for \"a request runs\", `" + status + " === 'pending' || " + status + " === 'idle'` for version 3's meaning" + take,
-			},
-		})
+// pendingWhenIdle judges one use of pending, of a call that does not run
+// at once.
+func pendingWhenIdle(u *code.DataUse, out *[]*site) {
+	if u.Field != "pending" || !code.NotImmediate(u.Call) {
+		return
 	}
-	return out
+	f := u.File
+	at := u.Ref
+	if u.Val != nil {
+		at = u.Val
+	}
+	status, take := "status", " (take `status` from the same call)"
+	if u.Ref.Kind == ast.JSMember {
+		take = ""
+		status = f.Code.Text(u.Ref.X.Loc) + ".status" // r.pending -> r.status
+	}
+	if u.Tx == nil || u.Val != nil && u.Val != u.Ref {
+		status += ".value" // a script, or a ref the template does not unwrap
+	}
+	*out = append(*out, &site{file: f, span: at.Loc,
+		msg: "`" + f.Code.Text(at.Loc) + "` is the pending of `" + u.Call.Name + "` called with `immediate: false`: on version 3 it is true until the request starts and while it runs, on version 4 only while it runs",
+		notes: []string{
+			"say what is meant: `" + status + " === 'pending'` for \"a request runs\", `" + status + " === 'pending' || " + status + " === 'idle'` for version 3's meaning" + take,
+		},
+	})
 }

@@ -32,39 +32,70 @@ watcher of the inputs), or drop immediate: false.`,
 }
 
 func init() {
-	ruleFetchOnKeyChange.detect = detectFetchOnKeyChange
+	ruleFetchOnKeyChange.scan = scanFetchOnKeyChange
 	Register(ruleFetchOnKeyChange)
 }
 
-func detectFetchOnKeyChange(ci *codeIndex) []*site {
-	// The calls whose execute or refresh is used anywhere.
-	run := map[*ast.JSNode]bool{}
-	for _, u := range ci.Data.Uses {
-		if u.Field == "execute" || u.Field == "refresh" {
-			run[u.Call.Call] = true
-		}
+func scanFetchOnKeyChange(ci *codeIndex) *fileScan {
+	type candidate struct {
+		call code.CallKey
+		site *site
 	}
-	var out []*site
-	for _, c := range ci.Data.Calls {
-		if c.Name != "useFetch" && c.Name != "useLazyFetch" || run[c.Call] || !code.NotImmediate(c) {
-			continue
-		}
-		if w, _ := c.Option("watch"); w != nil {
-			if v, ok := code.BoolValue(w.Y); ok && !v {
-				continue // watch: false: the user turned reactivity off
+	// Per file: the calls whose execute or refresh its code uses, and its
+	// calls that are sites unless that happens anywhere.
+	runs := make([][]code.CallKey, len(ci.Files))
+	cands := make([][]candidate, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			runs[i], cands[i] = nil, nil
+			return []*code.Visitor{{Done: func() {
+				var run []code.CallKey
+				for _, u := range f.Uses() {
+					if u.Field == "execute" || u.Field == "refresh" {
+						run = append(run, u.Call.Key())
+					}
+				}
+				var out []candidate
+				for _, c := range f.CallsOf() {
+					if c.Name != "useFetch" && c.Name != "useLazyFetch" || !code.NotImmediate(c) {
+						continue
+					}
+					if w, _ := c.Option("watch"); w != nil {
+						if v, ok := code.BoolValue(w.Y); ok && !v {
+							continue // watch: false: the user turned reactivity off
+						}
+					}
+					in, what := fetchReactiveInput(c)
+					if in == nil || !resultStays(ci, f, c) {
+						continue
+					}
+					out = append(out, candidate{c.Key(), &site{file: f, span: in.Loc,
+						msg:   "`" + c.Name + "` is called with `immediate: false` and " + what + ", and nothing calls its execute or refresh: on version 3 a change of it runs the request anyway, on version 4 the request waits for execute()",
+						notes: []string{"call `execute()` where the request should start (for example in a watcher of the inputs), or drop `immediate: false`"},
+					}})
+				}
+				runs[i], cands[i] = run, out
+			}}}
+		},
+		sites: func() []*site {
+			// The calls whose execute or refresh is used anywhere.
+			run := map[code.CallKey]bool{}
+			for _, keys := range runs {
+				for _, k := range keys {
+					run[k] = true
+				}
 			}
-		}
-		in, what := fetchReactiveInput(c)
-		if in == nil || !resultStays(ci, c) {
-			continue
-		}
-		f := c.File
-		out = append(out, &site{file: f, span: in.Loc,
-			msg:   "`" + c.Name + "` is called with `immediate: false` and " + what + ", and nothing calls its execute or refresh: on version 3 a change of it runs the request anyway, on version 4 the request waits for execute()",
-			notes: []string{"call `execute()` where the request should start (for example in a watcher of the inputs), or drop `immediate: false`"},
-		})
+			per := make([][]*site, len(ci.Files))
+			for i, cs := range cands {
+				for _, c := range cs {
+					if !run[c.call] {
+						per[i] = append(per[i], c.site)
+					}
+				}
+			}
+			return inReadOrder(ci, per)
+		},
 	}
-	return out
 }
 
 // fetchReactiveInput returns the first reactive input of a useFetch call
@@ -132,12 +163,12 @@ func reactiveValue(n *ast.JSNode) string {
 	return ""
 }
 
-// resultStays reports whether every use of a data call's result is one
-// the data index follows, so that none of them can call execute or
-// refresh unseen: the result is destructured without a rest element, kept
+// resultStays reports whether every use of the result of a data call of
+// f (walked now) is one the data index follows, so that none of them can
+// call execute or refresh unseen: the result is destructured without a rest element, kept
 // whole and read only by its fields, returned from a composable of the
 // project (whose callers the index follows), or dropped.
-func resultStays(ci *codeIndex, c *code.DataCall) bool {
+func resultStays(ci *codeIndex, f *code.File, c *code.DataCall) bool {
 	up := ancestorsOf(c.File, c.Call)
 	i := len(up) - 1
 	for i >= 0 && up[i].Kind == ast.JSAwait {
@@ -151,7 +182,7 @@ func resultStays(ci *codeIndex, c *code.DataCall) bool {
 		return true
 	case ast.JSReturn, ast.JSArrow:
 		for _, comp := range ci.Data.Composables {
-			if comp.Call.Call == c.Call {
+			if comp.Call.Key() == c.Key() {
 				return true
 			}
 		}
@@ -171,7 +202,7 @@ func resultStays(ci *codeIndex, c *code.DataCall) bool {
 				return false
 			}
 			followed := 0
-			for _, u := range ci.Data.Uses {
+			for _, u := range f.Uses() { // b is f's: so are its uses
 				if u.Ref.Kind == ast.JSMember && u.Ref.X.Kind == ast.JSIdent && u.Ref.X.Resolve() == b {
 					followed++
 				}

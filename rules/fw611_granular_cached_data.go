@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var ruleGranularCachedData = &Rule{
@@ -33,13 +34,25 @@ runs) when ctx.cause is 'refresh:manual' or 'refresh:hook'.`,
 }
 
 func init() {
-	ruleGranularCachedData.detect = detectGranularCachedData
+	ruleGranularCachedData.scan = scanGranularCachedData
 	Register(ruleGranularCachedData)
 }
 
-func detectGranularCachedData(ci *codeIndex) []*site {
+func scanGranularCachedData(ci *codeIndex) *fileScan {
+	per := make([][]*site, len(ci.Files))
+	return &fileScan{
+		file: func(i int, f *code.File) []*code.Visitor {
+			per[i] = nil
+			return []*code.Visitor{{Done: func() { per[i] = granularCachedData(f.CallsOf()) }}}
+		},
+		sites: func() []*site { return inReadOrder(ci, per) },
+	}
+}
+
+// granularCachedData judges the data calls of a file (walked now).
+func granularCachedData(calls []*code.DataCall) []*site {
 	var out []*site
-	for _, c := range ci.Data.Calls {
+	for _, c := range calls {
 		prop, _ := c.Option("getCachedData")
 		if prop == nil || prop.Y == nil {
 			continue

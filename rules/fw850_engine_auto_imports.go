@@ -112,7 +112,7 @@ func scanEngineAutoImports(ci *codeIndex) *fileScan {
 			lost[role] = l
 		}
 	}
-	more := ci.index.more()
+	more := ci.index.more(ci.Index)
 	roots := map[*project.Layer]autoSources{nil: autoDirs(p.Detection)}
 	for _, ly := range p.Layers {
 		if ly.ConfigPath == "" && ly.Detection != nil {

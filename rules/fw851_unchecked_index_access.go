@@ -128,7 +128,7 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 			}
 		})
 	}, func() []*site {
-		extra := x.more().Extra(uncheckedRoles, wanted)
+		extra := x.more(ci.Index).Extra(uncheckedRoles, wanted)
 		per := make([]*site, len(extra))
 		par.For(len(extra), func(i int) {
 			if reads := code.IndexReads(extra[i]); len(reads) > 0 {

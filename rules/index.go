@@ -63,15 +63,12 @@ type Index struct {
 	configCodeFile *code.File
 
 	// The code rules' sites (sitesOf): the detectors the check will ask
-	// for (detectors: Check predicts them) run together, in one walk of
-	// each file, on the first ask; a detector not predicted runs when
-	// asked. siteMu guards sites; the walks take no lock.
+	// for (detectors: Check predicts them) run together, in the walk of
+	// each file that reads the code (code); a detector not predicted runs
+	// when asked. siteMu guards sites; the walks take no lock.
 	detectors []*Rule
 	siteMu    sync.Mutex
 	sites     map[string]*detected
-	usesDone  bool      // the data index's uses were found (one walk gathers them)
-	codeFail  *detected // the data index's walk panicked: every detector fails with it
-
 	// modPaths are the module path options judged (FW720-FW722).
 	modPathOnce sync.Once
 	modPaths    []*modFinding

@@ -15,9 +15,9 @@ import (
 // words are.
 
 // more returns the type rules' reading of the project's code, built on
-// the code rules' index (which is read first, once).
-func (x *Index) more() *code.More {
-	x.moreOnce.Do(func() { x.moreCode = code.NewMore(x.code().Index) })
+// the code rules' index ci (the one being walked: its detectors ask).
+func (x *Index) more(ci *code.Index) *code.More {
+	x.moreOnce.Do(func() { x.moreCode = code.NewMore(ci) })
 	return x.moreCode
 }
 

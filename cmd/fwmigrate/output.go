@@ -25,8 +25,10 @@ import (
 type report struct {
 	diags []*rules.Diagnostic
 	files int // config files checked
-	// sources maps a diagnostic's File to its text, for code frames.
-	sources map[string][]byte
+	// frames are the source lines of the diagnostics, for code frames
+	// (frameLine): the line alone, not the file's text, so that a run
+	// over many projects holds no project's texts for its report.
+	frames  map[*rules.Diagnostic]frameSource
 	fatal   bool    // a file could not be checked: exit status 2
 	failing bool    // a finding at or above its project's failOn: exit status 1
 	errs    []error // bad settings or baselines, directories without configs
@@ -194,28 +196,9 @@ var esbuildLocation = regexp.MustCompile(`^\s+\S.*:\d+:\d+:$`)
 // esbuild's formatter so that our messages look like esbuild's syntax errors.
 // esbuild's own header and location line are dropped: the header we print
 // says the same with a 1-based column and our severity and code.
-func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
-	if d.Line <= 0 || src == nil {
+func codeFrame(d *rules.Diagnostic, fs frameSource, color bool, width int) string {
+	if !fs.ok {
 		return ""
-	}
-	lineStart := d.Span.Start - (d.Column - 1)
-	if lineStart < 0 || lineStart > len(src) {
-		return ""
-	}
-	lineEnd := lineStart
-	for lineEnd < len(src) && src[lineEnd] != '\n' && src[lineEnd] != '\r' {
-		lineEnd++
-	}
-	length := d.Span.End - d.Span.Start
-	if d.Span.End > lineEnd {
-		length = lineEnd - d.Span.Start
-	}
-	if length < 0 {
-		length = 0
-	}
-	line := src[lineStart:lineEnd]
-	if r := rules.Find(d.Code); r != nil && r.Secret {
-		line = maskSpan(line, d.Span.Start-lineStart, d.Span.Start-lineStart+length)
 	}
 	kind := api.WarningMessage
 	if d.Severity == rules.Error {
@@ -227,8 +210,8 @@ func codeFrame(d *rules.Diagnostic, src []byte, color bool, width int) string {
 			File:     text.Escape(d.File),
 			Line:     d.Line,
 			Column:   d.Column - 1,
-			Length:   length,
-			LineText: printable(line),
+			Length:   fs.length,
+			LineText: printable(fs.line),
 		},
 	}}, api.FormatMessagesOptions{Kind: kind, Color: color, TerminalWidth: frameWidth(width)})
 	if len(msgs) == 0 {
@@ -262,6 +245,52 @@ func maskSpan(line []byte, start, end int) []byte {
 	}
 	for i := start; i < end; i++ {
 		out[i] = '*'
+	}
+	return out
+}
+
+// frameSource is what a code frame shows of a diagnostic's file: its line
+// (a copy) and the length of the span on it.
+type frameSource struct {
+	line   []byte
+	length int
+	ok     bool
+}
+
+// frameLine takes d's line out of src, its file's text (nil: none).
+func frameLine(d *rules.Diagnostic, src []byte) frameSource {
+	if d.Line <= 0 || src == nil {
+		return frameSource{}
+	}
+	lineStart := d.Span.Start - (d.Column - 1)
+	if lineStart < 0 || lineStart > len(src) {
+		return frameSource{}
+	}
+	lineEnd := lineStart
+	for lineEnd < len(src) && src[lineEnd] != '\n' && src[lineEnd] != '\r' {
+		lineEnd++
+	}
+	length := d.Span.End - d.Span.Start
+	if d.Span.End > lineEnd {
+		length = lineEnd - d.Span.Start
+	}
+	if length < 0 {
+		length = 0
+	}
+	line := bytes.Clone(src[lineStart:lineEnd])
+	if r := rules.Find(d.Code); r != nil && r.Secret {
+		line = maskSpan(line, d.Span.Start-lineStart, d.Span.Start-lineStart+length)
+	}
+	return frameSource{line: line, length: length, ok: true}
+}
+
+// frameLines are the frames of diags, whose files' texts are texts.
+func frameLines(diags []*rules.Diagnostic, texts map[string][]byte) map[*rules.Diagnostic]frameSource {
+	out := make(map[*rules.Diagnostic]frameSource, len(diags))
+	for _, d := range diags {
+		if fs := frameLine(d, texts[d.File]); fs.ok {
+			out[d] = fs
+		}
 	}
 	return out
 }
@@ -318,12 +347,25 @@ func (p palette) severity(s rules.Severity) string {
 func writeText(w io.Writer, r *report, o textOptions) error {
 	p := palette{o.color}
 	var b strings.Builder
+	// Written a block at a time: a large report is not one string. Each
+	// block ends a line, and escaping works line by line, so the output
+	// is what escaping the whole would give.
+	flush := func() error {
+		_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
+		b.Reset()
+		return err
+	}
 	for _, d := range r.diags {
+		if b.Len() >= 64<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		// The headline is wrapped at the terminal's width, as the notes
 		// are (not in a pipe: one line per finding there, for grep).
 		b.WriteString(wrapLine(fmt.Sprintf("%s: %s %s [%s] %s", p.wrap("1", position(d)), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, text.Escape(d.Message)), o.width))
 		b.WriteByte('\n')
-		b.WriteString(codeFrame(d, r.sources[d.File], o.color, o.width))
+		b.WriteString(codeFrame(d, r.frames[d], o.color, o.width))
 		if d.Path != "" && d.Line > 0 {
 			fmt.Fprintf(&b, "  = path: %s\n", text.Escape(d.Path))
 		}
@@ -338,8 +380,7 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 	if !o.quiet {
 		b.WriteString(wrapLines(checkSummary(r), o.width))
 	}
-	_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
-	return err
+	return flush()
 }
 
 // checkSummary is the last line of the text and concise formats.

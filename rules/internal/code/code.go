@@ -9,7 +9,9 @@
 // rules' Index keeps the result) and only for the files that can hold a
 // site: a file is read when its text holds one of the words some code rule
 // looks for (Triggers, plus the names of the project's own composables that
-// return a data composable's result). The rest is never parsed.
+// return a data composable's result). The rest is never parsed. Each file
+// read is walked once for every detector (Read's Pass, WalkFile), and its
+// trees are let go once its findings are made.
 //
 // The package knows nothing of rules, diagnostics or fixes: the rules turn
 // what it finds into sites and diagnostics.
@@ -18,8 +20,10 @@ package code
 import (
 	"bytes"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -46,6 +50,16 @@ type File struct {
 	// in the file (FileUses).
 	decls []*ast.JSNode
 	uses  []*DataUse
+	calls []*DataCall
+	// composables are the project's composables whose call is here.
+	composables []*Composable
+	// triggered: the text holds a trigger word (or, read for the
+	// composables' names, one of them); early: parsed before the walk.
+	triggered, early bool
+	// Released says the file's trees were let go once its findings were
+	// made (Code is then ast.Code.Stub's): it cannot be walked again
+	// (Walk panics), and CodeOf reads it anew.
+	Released bool
 }
 
 // Page reports whether the file is a page of the app (under pages/).
@@ -117,20 +131,58 @@ type Index struct {
 	// detectors need (More) instead of reading them again.
 	Rest []*File
 	Data *DataIndex
+
+	bySrc map[*project.Source]*File // CodeOf's index, made on its first call (in a detector's sites)
 }
+
+// A Pass is the work of the code rules on the files, which Read runs in
+// its walk: it is called once the project-wide facts are known (the
+// index's files, the composables), and returns the function that handles
+// the i-th file of ci.Files (called on many workers at once, each file
+// once, with the file's tree in memory). After it returns, the file's
+// trees may be released (File.Released). Read may start over (a
+// composable found where the reading ahead did not expect one): Pass is
+// then called again, and its earlier work must be dropped.
+type Pass func(ci *Index) func(i int, f *File)
 
 // Read reads the code of p, whose config's static values are cfg: config
 // is p's config read as code, nil when it holds no trigger word (it is
-// then not kept).
-func Read(p *project.Project, cfg compat.Config, config *File) *Index {
-	ci := &Index{Project: p, Config: cfg}
-	if p == nil {
+// then not kept). Each file is handed to pass once, and then, unless p
+// keeps trees between checks (a front end's cache), its trees are
+// released: a project's live heap holds the trees of the files that
+// define composables, and of the files being walked, not all of them.
+//
+// The files are read in three steps. First every file's text, and the
+// files that may define a composable (a function named use*: mayDefine,
+// a look at the text) are parsed and their facts taken in, in file order,
+// so that the composables, which other files' reads depend on, are known.
+// Then the files that call the composables by name are read too (the
+// same way). Then every file is walked (pass), those not parsed yet
+// parsed first, each on one worker, and released. A file parsed in the
+// third step that defines a composable after all (the look at the text
+// missed it) makes Read start over with every file parsed in the first
+// step and kept until the walk, as before: the same results, the old
+// memory.
+func Read(p *project.Project, cfg compat.Config, config *File, pass Pass) *Index {
+	if ci, ok := read(p, cfg, config, pass, true); ok {
 		return ci
 	}
-	if config != nil {
-		ci.keep(config)
+	ci, _ := read(p, cfg, config, pass, false)
+	return ci
+}
+
+func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead bool) (*Index, bool) {
+	ci := &Index{Project: p, Config: cfg}
+	if p == nil {
+		return ci, true
 	}
-	// Read and parse on every core: a large app is thousands of files.
+	ci.Data = newDataIndex(ci)
+	var order []*File // the data index's order: config, files read, more
+	if config != nil {
+		config.reset()
+		order = append(order, config)
+	}
+	// The sources, read on every core: a large app is thousands of files.
 	var srcs []*project.Source
 	for _, s := range p.Sources() {
 		if s.Role == project.RoleServer || s.Layer != nil && s.Layer.ConfigPath != "" {
@@ -140,73 +192,240 @@ func Read(p *project.Project, cfg compat.Config, config *File) *Index {
 		}
 		srcs = append(srcs, s)
 	}
-	// Each file is read, parsed and walked for the data index by one
-	// worker; the index then takes the facts in, in file order.
+	release := !p.CachesCode()
 	read := make([]*File, len(srcs))
-	facts := make([]*fileFacts, len(srcs))
 	par.For(len(srcs), func(i int) {
 		s := srcs[i]
 		f := &File{Src: s, Path: s.Path, Display: s.Display, Rel: s.Rel}
 		f.Text, f.Err = s.Read()
-		if f.Err == nil && p.Memo(f.Path, f.Text, "code.Triggers", func() bool { return Triggered(f.Text, Triggers) }) {
-			f.Code, f.Err = p.ReadCode(f.Path, f.Text)
-			facts[i] = collectFile(f)
-		}
 		read[i] = f
+		if f.Err == nil && p.Memo(f.Path, f.Text, "code.Triggers", func() bool { return Triggered(f.Text, Triggers) }) {
+			f.triggered = true
+			f.early = !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return mayDefine(f.Text) })
+		}
 	})
-	ci.Data = newDataIndex(ci)
 	if config != nil {
 		ci.Data.addFacts(config, collectFile(config))
 	}
+	// The files with code (every file parsed has some: the reader keeps
+	// what it could read), in path order, the config first. Files that
+	// cannot be read at all are reported (FW908); so are, after the walk,
+	// those the reader could not read fully.
+	if config != nil {
+		ci.Files = append(ci.Files, config)
+	}
 	var rest []*File // read, not parsed: no trigger word
-	for i, f := range read {
+	var early []*File
+	for _, f := range read {
 		switch {
-		case f.Code == nil && f.Err == nil:
+		case f.Err == nil && !f.triggered:
 			rest = append(rest, f)
-		default:
-			ci.keep(f)
-			if f.Code != nil {
-				ci.Data.addFacts(f, facts[i])
+		case f.triggered:
+			ci.Files = append(ci.Files, f)
+			order = append(order, f)
+			if f.early {
+				early = append(early, f)
 			}
 		}
 	}
+	ci.Data.addEarly(p, early, release)
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
+	var more []*File
 	if names := ci.Data.composableNames(); len(names) > 0 {
 		// The answer per file is kept under the list of names (a long-lived
 		// front end asks again after every edit, with the same names).
 		key := "code.composables:" + string(bytes.Join(names, []byte{0}))
-		var more []*File
 		for _, f := range rest {
 			if p.Memo(f.Path, f.Text, key, func() bool { return Triggered(f.Text, names) }) {
 				more = append(more, f)
 			}
 		}
-		facts := make([]*fileFacts, len(more))
-		par.For(len(more), func(i int) {
-			more[i].Code, more[i].Err = p.ReadCode(more[i].Path, more[i].Text)
-			facts[i] = collectFile(more[i])
-		})
-		for i, f := range more {
-			ci.keep(f)
-			if f.Code != nil {
-				ci.Data.addFacts(f, facts[i])
+		var early []*File
+		for _, f := range more {
+			f.triggered = true
+			order = append(order, f)
+			if !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return mayDefine(f.Text) }) {
+				f.early = true
+				early = append(early, f)
 			}
 		}
+		ci.Data.addEarly(p, early, release)
 	}
 	for _, f := range rest {
-		if f.Code == nil && f.Err == nil {
+		if !f.triggered && f.Err == nil {
 			ci.Rest = append(ci.Rest, f)
 		}
 	}
+	ci.Data.order = order
+	ci.Files = append(ci.Files, more...)
 	sort.SliceStable(ci.Files, func(i, j int) bool {
 		if ci.Files[i].Config != ci.Files[j].Config {
 			return ci.Files[i].Config
 		}
 		return ci.Files[i].Path < ci.Files[j].Path
 	})
+
+	// The walk: each file parsed if it was not, its facts taken (it
+	// defines no composable, or the reading ahead missed one), handed to
+	// the pass, and released.
+	var file func(i int, f *File)
+	if pass != nil {
+		file = pass(ci)
+	}
+	var missed atomic.Bool
+	par.For(len(ci.Files), func(i int) {
+		f := ci.Files[i]
+		if missed.Load() {
+			return
+		}
+		if f.Code == nil && !f.Config {
+			early := f.early
+			f.Code, f.Err = p.ReadCode(f.Path, f.Text)
+			facts := collectFile(f)
+			if !early && facts != nil && len(facts.candidates) > 0 {
+				missed.Store(true) // a composable defined here: start over
+				return
+			}
+			if facts != nil {
+				// Its calls made of this tree (a file read before gave
+				// its composables already, which name calls by CallKey).
+				f.calls = facts.calls
+			}
+		}
+		if f.Code == nil {
+			// Not read at all (the reader reads every file it is given
+			// something of): as an empty script.
+			f.Code, _ = ast.ReadCode(f.Path, nil)
+		}
+		if file != nil {
+			file(i, f)
+		}
+		f.decls, f.uses = nil, nil
+		if release && !f.Config {
+			f.release()
+		}
+	})
+	if missed.Load() {
+		return nil, false
+	}
+	ci.Data.collectCalls()
+	for _, f := range read { // the files of more among them
+		if f.Err != nil {
+			ci.Failed = append(ci.Failed, f)
+		}
+	}
+	if config != nil && config.Err != nil {
+		ci.Failed = append(ci.Failed, config)
+	}
 	sort.SliceStable(ci.Failed, func(i, j int) bool { return ci.Failed[i].Path < ci.Failed[j].Path })
-	return ci
+	return ci, true
+}
+
+// release lets go of f's trees once its findings are made: its code is
+// the stub (positions and texts), and the data calls made of its nodes no
+// longer hold them.
+func (f *File) release() {
+	f.Code = f.Code.Stub()
+	f.Released = true
+	for _, c := range f.calls {
+		c.Call = nil
+	}
+	for _, c := range f.composables {
+		c.Call.Call = nil
+	}
+}
+
+// addEarly reads the files that may define composables, in order, and
+// takes their facts in: each file is parsed on a worker, a few ahead of
+// the one taken in, and (with release) its tree let go once its facts
+// are in, to be read again in the walk: only a few of these trees are in
+// memory at once.
+func (d *DataIndex) addEarly(p *project.Project, files []*File, release bool) {
+	facts := make([]*fileFacts, len(files))
+	par.InOrder(len(files), 4*runtime.GOMAXPROCS(0), func(i int) {
+		f := files[i]
+		f.Code, f.Err = p.ReadCode(f.Path, f.Text)
+		facts[i] = collectFile(f)
+	}, func(i int) {
+		d.addFacts(files[i], facts[i])
+		facts[i] = nil
+		if release {
+			files[i].drop()
+		}
+	})
+}
+
+// drop lets go of the tree of a file read before the walk (to know its
+// composables), which the walk reads again.
+func (f *File) drop() {
+	f.Code, f.decls = nil, nil
+	for _, c := range f.calls {
+		c.Call = nil
+	}
+	for _, c := range f.composables {
+		c.Call.Call = nil
+	}
+}
+
+// reset makes the config's File as Read found it, for a Read that starts
+// over.
+func (f *File) reset() {
+	f.decls, f.uses, f.calls, f.composables = nil, nil, nil, nil
+}
+
+// mayDefine reports whether a text may define a function named use*: a
+// function declaration or expression of that name, or a declaration of
+// the name that may be bound to a function. A text it says no for that
+// does define one makes Read start over (a slower read, the same result).
+//
+// It is what the regular expression `function\s*\*?\s*use|\buse[\w$]*\s*[!:=]`
+// matches, or an escape `\u` (a name may be spelled with one), found by hand:
+// the expression took a third of a front end's CPU on every edit.
+func mayDefine(text []byte) bool {
+	if bytes.Contains(text, []byte(`\u`)) {
+		return true
+	}
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+	word := func(c byte) bool {
+		return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	for off := 0; ; {
+		i := bytes.Index(text[off:], []byte("use"))
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 3
+		// `use...` declared: at a word's start, then the name's rest,
+		// spaces, and `!`, `:` or `=`.
+		if i == 0 || !word(text[i-1]) {
+			j := i + 3
+			for j < len(text) && (word(text[j]) || text[j] == '$') {
+				j++
+			}
+			for j < len(text) && space(text[j]) {
+				j++
+			}
+			if j < len(text) && (text[j] == '!' || text[j] == ':' || text[j] == '=') {
+				return true
+			}
+		}
+		// `function use...`, `function* use...`.
+		k := i
+		for k > 0 && space(text[k-1]) {
+			k--
+		}
+		if k > 0 && text[k-1] == '*' {
+			k--
+		}
+		for k > 0 && space(text[k-1]) {
+			k--
+		}
+		if bytes.HasSuffix(text[:k], []byte("function")) {
+			return true
+		}
+	}
 }
 
 // Parse reads the file's code. A file that cannot be read fully keeps
@@ -255,6 +474,9 @@ func OperatorSpan(text []byte, n *ast.JSNode, ops ...string) (ast.Span, string, 
 func Walk(f *File, fn func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool) {
 	if f.Code == nil {
 		return
+	}
+	if f.Released {
+		panic("code: a walk of " + f.Rel + ", whose trees were released")
 	}
 	for _, s := range f.Code.Scripts {
 		ast.WalkJS(s.Program, func(n *ast.JSNode, up []*ast.JSNode) bool { return fn(n, up, nil) })

@@ -29,8 +29,62 @@ var dataFields = map[string]bool{"data": true, "error": true, "refresh": true, "
 // DataCall is one call of a data composable.
 type DataCall struct {
 	File *File
-	Call *ast.JSNode // the JSCall
-	Name string      // useFetch, useAsyncData, ...
+	// Call is the JSCall while its file's tree is in memory: during the
+	// walk of its file (and of the files that use it, for the calls of
+	// the project's composables, whose files are walked before the others
+	// are read) and, when the tree is kept (a front end's cache), after.
+	// Once the tree is released it is nil: what the detectors of other
+	// files need of the call is read when it is made (Deep, NotImmediate).
+	Call *ast.JSNode
+	Span ast.Span // the call's
+	Name string   // useFetch, useAsyncData, ...
+
+	notImmediate bool
+	deep         deepOption
+}
+
+// deepOption is what a call says of its deep option: set (or maybe set:
+// options that are not a literal, a spread), and the edit that adds
+// `deep: true`.
+type deepOption struct {
+	set    bool
+	span   ast.Span
+	text   string
+	editOK bool
+}
+
+// CallKey identifies a data call across the DataCall values made of it.
+type CallKey struct {
+	File  *File
+	Start int
+	End   int
+}
+
+// Key is the call's CallKey.
+func (c *DataCall) Key() CallKey { return CallKey{c.File, c.Span.Start, c.Span.End} }
+
+// DeepSet reports whether the call's options set deep, or may (they are
+// not an object literal, or hold a spread): Option("deep") found or not
+// known, read when the call was made.
+func (c *DataCall) DeepSet() bool { return c.deep.set }
+
+// AddDeep is AddOption("deep", "true"), read when the call was made.
+func (c *DataCall) AddDeep() (span ast.Span, text string, ok bool) {
+	return c.deep.span, c.deep.text, c.deep.editOK
+}
+
+// newDataCall returns the DataCall of the call n (named name) of f, with
+// what other files' detectors need of it read now.
+func newDataCall(f *File, n *ast.JSNode, name string) *DataCall {
+	c := &DataCall{File: f, Call: n, Span: n.Loc, Name: name}
+	prop, known := c.Option("deep")
+	c.deep.set = prop != nil || !known
+	c.deep.span, c.deep.text, c.deep.editOK = c.AddOption("deep", "true")
+	if prop, _ := c.Option("immediate"); prop != nil {
+		v, ok := BoolValue(prop.Y)
+		c.notImmediate = ok && !v
+	}
+	return c
 }
 
 // options returns the call's options argument and its index: the argument
@@ -171,22 +225,26 @@ func (u *DataUse) Parent() *ast.JSNode {
 // DataIndex is every data composable call of the code and the reads of
 // their results.
 type DataIndex struct {
-	ci          *Index
+	ci *Index
+	// Calls are every data call of the code, by file in ReadOrder; they
+	// are complete once every file is walked (Read's walk reads the
+	// files that define no composable).
 	Calls       []*DataCall
 	Composables map[string]*Composable
 	// Inside maps the name of a function of the project named use* to the
 	// data calls its body makes (returned or not): FW604 follows a page
 	// into the composables it calls.
 	Inside map[string][]*DataCall
-	// Uses are the reads of the results, by file in the order the files
-	// were added (order), each file's in source order. They are found in
-	// the walk that feeds the detectors (FileUses), so they are complete
-	// once that walk is over (CollectUses): a detector that reads them
-	// does so after the files are walked.
-	Uses []*DataUse
-	// order are the files in the order they were added.
+	// order are the files in the order the data index takes them (the
+	// config, the files read, then those read for the composables'
+	// names): Calls are in this order, and ReadOrder gives it.
 	order []*File
 }
+
+// ReadOrder returns the files with code in the order the data index takes
+// them: the order of Calls, and of the uses the walks find (the order
+// some detectors report in, where a fix's place depends on it).
+func (d *DataIndex) ReadOrder() []*File { return d.order }
 
 // fileFacts are what one walk of a file finds for the data index
 // (collectFile), before the index takes it in (addFacts): the walks of
@@ -289,12 +347,11 @@ func collectFile(f *File) *fileFacts {
 // it (files added earlier, functions earlier in f), as one walk of the
 // files in order judged them.
 func (d *DataIndex) addFacts(f *File, facts *fileFacts) {
-	d.order = append(d.order, f)
 	if facts == nil {
 		return
 	}
+	f.calls = facts.calls
 	for i, c := range facts.calls {
-		d.Calls = append(d.Calls, c)
 		if name := facts.inside[i]; name != "" {
 			d.Inside[name] = append(d.Inside[name], c)
 		}
@@ -303,6 +360,9 @@ func (d *DataIndex) addFacts(f *File, facts *fileFacts) {
 		if c := d.returned(f, cand.fn); c != nil {
 			c.name = cand.name
 			d.Composables[cand.name] = c
+			if c.Call.File == f {
+				f.composables = append(f.composables, c)
+			}
 		}
 	}
 }
@@ -317,7 +377,7 @@ func dataCall(f *File, n *ast.JSNode) *DataCall {
 	if b := n.X.Resolve(); b != nil {
 		name = b.Decl.Name
 	}
-	return &DataCall{File: f, Call: n, Name: name}
+	return newDataCall(f, n, name)
 }
 
 // enclosingUse returns the name of the nearest function around a node
@@ -382,7 +442,7 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 					if b == nil || len(b.Path) != 1 || !dataFields[b.Path[0]] {
 						continue
 					}
-					if c, _ := d.callOf(f, b.Init); c != nil && (out.Call == nil || out.Call == c || out.Call.Call == c.Call) {
+					if c, _ := d.callOf(f, b.Init); c != nil && (out.Call == nil || out.Call == c || out.Call.Key() == c.Key()) {
 						out.Call = c
 						out.fields[p.Name] = b.Path[0]
 					}
@@ -400,9 +460,9 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 // f binds (nil when it binds none), for the walk that feeds the
 // detectors: it binds the results of the data calls (and composable
 // calls) that initialize f's declarations, then records the reads of those
-// bindings. It reads the index and writes f's own uses only, so that files
-// are walked at once once every file is added; CollectUses gathers the
-// uses.
+// bindings (f.Uses, in the visitor's Done). It reads the index and writes
+// f's own uses only, so that files are walked at once once the
+// composables are known.
 func (d *DataIndex) FileUses(f *File) *Visitor {
 	f.uses = nil
 	var bound map[*ast.Binding]boundResult
@@ -438,12 +498,20 @@ func (d *DataIndex) FileUses(f *File) *Visitor {
 	}
 }
 
-// CollectUses gathers the uses the files' walks found (FileUses) into
-// Uses, in the order the files were added.
-func (d *DataIndex) CollectUses() {
-	d.Uses = nil
+// Uses returns the reads of data results in f that FileUses's visitor
+// found: complete once that visitor's Done has run, which the walk runs
+// before the Done of the visitors after it; dropped (nil) once the file is
+// done with.
+func (f *File) Uses() []*DataUse { return f.uses }
+
+// CallsOf returns the data calls of f, in source order.
+func (f *File) CallsOf() []*DataCall { return f.calls }
+
+// collectCalls gathers the files' calls into Calls, in ReadOrder.
+func (d *DataIndex) collectCalls() {
+	d.Calls = nil
 	for _, f := range d.order {
-		d.Uses = append(d.Uses, f.uses...)
+		d.Calls = append(d.Calls, f.calls...)
 	}
 }
 
@@ -515,12 +583,5 @@ var MutatingMethods = map[string]bool{
 }
 
 // NotImmediate reports whether a data call sets immediate: false in its
-// options object literal.
-func NotImmediate(c *DataCall) bool {
-	prop, _ := c.Option("immediate")
-	if prop == nil {
-		return false
-	}
-	v, ok := BoolValue(prop.Y)
-	return ok && !v
-}
+// options object literal (read when the call was made).
+func NotImmediate(c *DataCall) bool { return c.notImmediate }

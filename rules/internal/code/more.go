@@ -26,10 +26,16 @@ type More struct {
 
 	mu     sync.Mutex
 	parsed map[*File]bool // files a detector has asked about and that were parsed
+	// copies are the code rules' files that had no tree when a detector
+	// asked for them (not parsed yet: the types rules' scan runs before
+	// the walk; or released after it), parsed again as files of their own.
+	copies map[*File]*File
 }
 
 // NewMore returns the type rules' reading of ci's project.
-func NewMore(ci *Index) *More { return &More{ci: ci, parsed: map[*File]bool{}} }
+func NewMore(ci *Index) *More {
+	return &More{ci: ci, parsed: map[*File]bool{}, copies: map[*File]*File{}}
+}
 
 // Server returns the project's server files (and its local layers' without
 // a config of their own), read but not parsed, in path order.
@@ -85,17 +91,33 @@ func (m *More) Files(roles []project.Role, want func(f *File) bool) []*File {
 	}
 	wanted := want
 	var out, parse []*File
+	fresh := map[*File]bool{} // copies made now
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, f := range m.ci.Files {
-		if !f.Config && hasRole(f) && f.Code != nil && wanted(f) {
+		switch {
+		case f.Config || !hasRole(f) || !wanted(f):
+		case f.Code != nil && !f.Released:
 			out = append(out, f)
+		case f.Code == nil && f.Err != nil:
+			// Could not be read at all.
+		case m.copies[f] != nil:
+			out = append(out, m.copies[f])
+		default:
+			// No tree now (the walk has not parsed it yet, or has let it
+			// go): a copy of its own, parsed once. It is not among Extra's
+			// files: the code rules' walk sees the file itself.
+			c := &File{Src: f.Src, Path: f.Path, Display: f.Display, Rel: f.Rel, Text: f.Text}
+			m.copies[f] = c
+			fresh[c] = true
+			parse = append(parse, c)
+			out = append(out, c)
 		}
 	}
 	candidates := m.ci.Rest
 	if server {
 		candidates = append(append([]*File(nil), candidates...), m.Server()...)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	for _, f := range candidates {
 		switch {
 		case !hasRole(f):
@@ -118,7 +140,9 @@ func (m *More) Files(roles []project.Role, want func(f *File) bool) []*File {
 		}
 	})
 	for _, f := range parse {
-		m.parsed[f] = true
+		if !fresh[f] {
+			m.parsed[f] = true
+		}
 	}
 	kept := out[:0]
 	for _, f := range out {

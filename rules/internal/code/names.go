@@ -151,15 +151,30 @@ func (n *NamedFile) declaresName(ci *Index) bool {
 }
 
 // CodeOf returns the code of a source: as the index read it, or read now
-// (nil when it cannot be read fully).
+// (nil when it cannot be read fully). A file whose trees were released is
+// read again.
 func (ci *Index) CodeOf(src *project.Source) *ast.Code {
-	for _, f := range ci.Files {
-		if f.Src == src {
-			if f.Err != nil {
+	if ci.bySrc == nil {
+		// By source, once: the rules ask for many files.
+		ci.bySrc = make(map[*project.Source]*File, len(ci.Files))
+		for _, f := range ci.Files {
+			if f.Src != nil {
+				ci.bySrc[f.Src] = f
+			}
+		}
+	}
+	if f := ci.bySrc[src]; f != nil {
+		if f.Err != nil {
+			return nil
+		}
+		if f.Released {
+			code, err := ast.ReadCode(f.Path, f.Text)
+			if err != nil {
 				return nil
 			}
-			return f.Code
+			return code
 		}
+		return f.Code
 	}
 	text, err := src.Read()
 	if err != nil {

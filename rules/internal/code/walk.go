@@ -8,7 +8,8 @@ import (
 // file once and hands every node to each of the visitors of that file, so
 // that the detectors of a check cost one walk per file, not one each.
 type Visitor struct {
-	// Visit sees the nodes as Walk's fn does: every node of the scripts,
+	// Visit (nil for a visitor that needs Done alone: it reads what the
+	// visitors before it found) sees the nodes as Walk's fn does: every node of the scripts,
 	// then of the template expressions, in source order, with its
 	// ancestors (nearest last, within the script or template expression:
 	// copy the slice to keep it) and its template expression (nil in a
@@ -30,6 +31,9 @@ type Visitor struct {
 // When cur is not nil, *cur is the index in vs of the visitor being
 // called, so that a caller that recovers a panic knows whose it is.
 func WalkFile(f *File, vs []*Visitor, cur *int) {
+	if f.Released {
+		panic("code: a walk of " + f.Rel + ", whose trees were released")
+	}
 	var at int
 	if cur == nil {
 		cur = &at
@@ -56,6 +60,9 @@ func WalkFile(f *File, vs []*Visitor, cur *int) {
 						continue
 					}
 					*cur = i
+					if v.Visit == nil {
+						continue // a visitor of Done alone
+					}
 					if v.Visit(n, up, tx) {
 						awake = true
 					} else {
