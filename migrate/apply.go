@@ -186,6 +186,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		}
 	}
 	guard := &gitGuard{}
+	var toWrite []*Result
 	for _, r := range results {
 		if r.Fatal || !r.Changed() || r.Recovered != "" {
 			continue
@@ -210,6 +211,8 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			}
 			continue
 		}
+		// Every project is asked about before any is written: what one
+		// project writes is never taken for another's uncommitted change.
 		if !o.AllowDirty {
 			dirty, err := guard.dirty(r.Project, guardPaths(r))
 			if err != nil {
@@ -221,31 +224,79 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 				continue
 			}
 		}
-		err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o)
-		if !o.AllowDirty {
-			guard.wrote(r) // a failed write may have written some
-		}
-		if err != nil {
-			r.Fatal, r.Err = true, "not written: "+err.Error()
-			continue
-		}
-		r.Written = true
-		if r.Plan != nil {
-			// The diagnostics that still stand are those of the moved
-			// project: the layout ones are gone with the move.
-			np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
-			if np.Framework == 0 {
-				// A major taken from the apps that extend the project
-				// (a layer) is not in its own tree: keep it.
-				np.Framework, np.FrameworkSource = r.Project.Framework, r.Project.FrameworkSource
-			}
-			r.Remaining = rules.Check(np, o.rulesOf(r.Project))
-		}
+		toWrite = append(toWrite, r)
 	}
+	// The projects are written several at a time, each through its own
+	// journal: a small project's transaction is mostly waiting for its
+	// syncs, which transactions on one file system share (txn's group
+	// commit). Projects whose roots nest (or are one) are written one
+	// after the other, in order, in one chain: their trees overlap.
+	chains := writeChains(toWrite)
+	par.ForN(len(chains), writers, func(c int) {
+		for _, r := range chains[c] {
+			writeOne(r, o)
+		}
+	})
 	for _, r := range results {
 		r.settle()
 	}
 	return results
+}
+
+// writers is how many projects apply writes at once.
+const writers = 32
+
+// writeOne writes r's project and checks what stands after the move.
+func writeOne(r *Result, o Options) {
+	if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o); err != nil {
+		r.Fatal, r.Err = true, "not written: "+err.Error()
+		return
+	}
+	r.Written = true
+	if r.Plan != nil {
+		// The diagnostics that still stand are those of the moved
+		// project: the layout ones are gone with the move.
+		np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
+		if np.Framework == 0 {
+			// A major taken from the apps that extend the project
+			// (a layer) is not in its own tree: keep it.
+			np.Framework, np.FrameworkSource = r.Project.Framework, r.Project.FrameworkSource
+		}
+		r.Remaining = rules.Check(np, o.rulesOf(r.Project))
+	}
+}
+
+// writeChains groups rs (in order) by their roots: a chain holds the
+// projects whose roots are one or nest in one another, in rs's order.
+func writeChains(rs []*Result) [][]*Result {
+	type entry struct {
+		key string // the root, with separators first in order: a folder's subfolders follow it
+		i   int
+	}
+	es := make([]entry, len(rs))
+	for i, r := range rs {
+		root := r.Project.RealRoot
+		if root == "" {
+			root = r.Project.Root
+		}
+		es[i] = entry{strings.ReplaceAll(filepath.Clean(root), string(filepath.Separator), "\x00") + "\x00", i}
+	}
+	sort.SliceStable(es, func(a, b int) bool { return es[a].key < es[b].key })
+	chainOf := make([]int, len(rs))
+	n := -1
+	top := ""
+	for _, e := range es {
+		if n < 0 || !strings.HasPrefix(e.key, top) {
+			n++
+			top = e.key
+		}
+		chainOf[e.i] = n
+	}
+	chains := make([][]*Result, n+1)
+	for i, r := range rs {
+		chains[chainOf[i]] = append(chains[chainOf[i]], r)
+	}
+	return chains
 }
 
 // recoverOrSkip is the result of a project with a journal (recovered) or,

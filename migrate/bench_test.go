@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/txn"
@@ -86,7 +87,8 @@ func BenchmarkJournal(b *testing.B) {
 
 // BenchmarkJournalProjects is BenchmarkJournal on many small projects, as
 // apply migrates a monorepo: 1,000 generated layout-B projects of 12
-// source files each (testtree.LayoutB), each planned and written alone,
+// source files each (testtree.LayoutB), each planned and written alone
+// (writers of them at once, as Run writes them),
 // without a journal or syncs (executeBefore) and through txn.Commit, in
 // alternating order. What a small transaction pays for being durable (the
 // journal's writes and syncs, the syncs of the edits and directories) is
@@ -118,11 +120,14 @@ func BenchmarkJournalProjects(b *testing.B) {
 			txn.OS.SyncFS(run.dir)
 			b.StartTimer()
 			start := time.Now()
-			for k := 0; k < projects; k++ {
+			// Written as apply writes a monorepo's projects (Run: writers
+			// at once), both ways alike.
+			par.ForN(projects, writers, func(k int) {
 				root := filepath.Join(run.dir, fmt.Sprintf("p%04d", k))
 				p, err := move.PlanMove(move.Input{Root: root, SrcDir: root, Target: filepath.Join(root, "app")})
 				if err != nil || len(p.Conflicts) > 0 {
-					b.Fatal(err, p.Conflicts)
+					b.Error(err, p.Conflicts)
+					return
 				}
 				if run.journal {
 					tx, err := p.Txn()
@@ -130,11 +135,14 @@ func BenchmarkJournalProjects(b *testing.B) {
 						_, err = txn.Commit(tx, "fw.config.ts", nil)
 					}
 					if err != nil {
-						b.Fatal(err)
+						b.Error(err)
 					}
 				} else if err := executeBefore(p); err != nil {
-					b.Fatal(err)
+					b.Error(err)
 				}
+			})
+			if b.Failed() {
+				b.FailNow()
 			}
 			if run.journal {
 				jour += time.Since(start)

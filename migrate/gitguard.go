@@ -21,20 +21,15 @@ import (
 // once (gitx.Repos). A project none of whose paths the status touches is
 // clean. Otherwise, and whenever the status cannot speak for a path as git
 // status with that pathspec would (a path through a symbolic link, one
-// with pathspec magic, one outside the project, one this run has written
-// already), the project is asked about alone (gitDirty), as before: its
-// answer, and its words, are git's own.
+// with pathspec magic, one outside the project), the project is asked
+// about alone (gitDirty), as before: its answer, and its words, are git's
+// own. Every project of a run is asked about before any is written (Run),
+// so the status read once still speaks for the tree.
 type gitGuard struct {
 	repos  gitx.Repos
 	status map[string]*gitx.Status // by top; nil: could not be read
-	// written are the paths the run wrote, relative to their top, by
-	// top, with every directory above them in dirs.
-	written map[string]*writtenPaths
-	links   map[string]bool // directories looked at: true for a symbolic link
-	unsure  bool            // a write the guard could not place: ask git for each project
+	links  map[string]bool         // directories looked at: true for a symbolic link
 }
-
-type writtenPaths struct{ paths, dirs map[string]bool }
 
 // perProjectGuard makes the guard ask git about each project alone, as
 // apply did before: the tests compare the two.
@@ -56,7 +51,7 @@ func (g *gitGuard) dirty(p *project.Project, paths []string) ([]string, error) {
 		return gitDirty(p.Root, paths)
 	}
 	top, keys, ok := g.keys(p, paths)
-	if !ok || g.unsure {
+	if !ok {
 		return gitDirty(p.Root, paths)
 	}
 	if top == "" {
@@ -66,72 +61,12 @@ func (g *gitGuard) dirty(p *project.Project, paths []string) ([]string, error) {
 	if st == nil {
 		return gitDirty(p.Root, paths)
 	}
-	w := g.written[top]
 	for _, k := range keys {
-		if st.Touches(k) || w != nil && w.overlaps(k) {
+		if st.Touches(k) {
 			return gitDirty(p.Root, paths)
 		}
 	}
 	return nil, nil
-}
-
-// wrote records the paths of a project apply wrote (or tried to), where
-// they were and where they are: the status, read before, does not speak
-// for them any more. A path the guard cannot place (a path through a
-// symbolic link) makes every later project of the run be asked about
-// alone.
-func (g *gitGuard) wrote(r *Result) {
-	paths := guardPaths(r)
-	if r.Plan != nil {
-		// Where the moves put things, too.
-		for _, mv := range r.Plan.Moves {
-			paths = append(paths, mv.To)
-		}
-		for _, e := range r.Plan.Edits {
-			paths = append(paths, e.NewPath)
-		}
-		paths = append(append(paths, r.Plan.Mkdirs...), r.Plan.Rmdirs...)
-	}
-	for _, e := range r.CodeEdits {
-		paths = append(paths, e.NewPath)
-	}
-	top, keys, ok := g.keys(r.Project, paths)
-	if !ok {
-		g.unsure = true
-		return
-	}
-	if top == "" {
-		return
-	}
-	if g.written == nil {
-		g.written = map[string]*writtenPaths{}
-	}
-	w := g.written[top]
-	if w == nil {
-		w = &writtenPaths{paths: map[string]bool{}, dirs: map[string]bool{}}
-		g.written[top] = w
-	}
-	for _, k := range keys {
-		w.paths[k] = true
-		for d := k; d != ""; {
-			d = parentKey(d)
-			w.dirs[d] = true
-		}
-	}
-}
-
-// overlaps reports whether a written path is k, below it, or above it.
-func (w *writtenPaths) overlaps(k string) bool {
-	if w.paths[k] || w.dirs[k] {
-		return true
-	}
-	for d := k; d != ""; {
-		d = parentKey(d)
-		if w.paths[d] {
-			return true
-		}
-	}
-	return false
 }
 
 // keys returns the top of p's work tree ("" for none) and paths as the

@@ -11,7 +11,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
-	"github.com/fwmigrate/fwmigrate/txn"
 )
 
 // guardTree writes a repository of projects in layout B (a move and code
@@ -113,40 +112,5 @@ func TestGitGuardOneStatus(t *testing.T) {
 	// words), one rev-parse of each of those and one for the repository.
 	if status != 1+5 || len(runs)-status != 1+5 {
 		t.Errorf("git ran %v", runs)
-	}
-}
-
-// TestGitGuardAfterWrite: a path a project of the run wrote is not
-// answered from the status read before: git is asked again, and sees the
-// change.
-func TestGitGuardAfterWrite(t *testing.T) {
-	dir := t.TempDir()
-	// b lies in a's folder, and so does the file a's write edits.
-	testtree.WriteMap(t, dir, map[string]string{
-		"a/fw.config.ts":   "export default defineFwConfig({})\n",
-		"a/b/fw.config.ts": "export default defineFwConfig({})\n",
-		"a/b/utils.ts":     "export const x = 1\n",
-	})
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "init")
-	l := project.NewLoader()
-	pa := l.Load(filepath.Join(dir, "a", "fw.config.ts"), "a/fw.config.ts")
-	pb := l.Load(filepath.Join(dir, "a", "b", "fw.config.ts"), "a/b/fw.config.ts")
-	shared := filepath.Join(dir, "a", "b", "utils.ts")
-	var g gitGuard
-	if d, err := g.dirty(pb, []string{pb.ConfigPath, shared}); err != nil || d != nil {
-		t.Fatalf("before: %v, %v", d, err)
-	}
-	// a's write edits the shared file.
-	g.wrote(&Result{Project: pa, CodeEdits: []txn.Edit{{Path: shared, NewPath: shared}}})
-	if err := os.WriteFile(shared, []byte("export const x = 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if d, err := g.dirty(pb, []string{pb.ConfigPath, shared}); err != nil || len(d) != 1 || d[0] != "a/b/utils.ts" {
-		t.Errorf("after a's write: %v, %v", d, err)
-	}
-	if d, err := g.dirty(pb, []string{pb.ConfigPath}); err != nil || d != nil {
-		t.Errorf("b's own config: %v, %v", d, err)
 	}
 }

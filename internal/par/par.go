@@ -29,7 +29,12 @@ func Each[T any](next <-chan T, fn func(T)) {
 // the caller's goroutine (the first, when several do), where the caller
 // can recover it as if fn had run there.
 func For(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
+	ForN(n, runtime.GOMAXPROCS(0), fn)
+}
+
+// ForN is For on the given number of workers: more than the CPUs for work
+// that mostly waits (for the disk's syncs).
+func ForN(n, workers int, fn func(i int)) {
 	if workers > n {
 		workers = n
 	}
