@@ -389,9 +389,11 @@ func checkSummary(r *report) string {
 	s := r.summary()
 	total := s.Errors + s.Warnings + s.Infos
 	if total == 0 {
-		fmt.Fprintf(&b, "No problems in %s", text.Plural(s.Files, "config file"))
+		fmt.Fprintf(&b, "No findings in %s", text.Plural(s.Files, "project"))
 	} else {
-		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", text.Plural(total, "problem"), text.Plural(s.Errors, "error"), text.Plural(s.Warnings, "warning"), text.Plural(s.Infos, "info"), text.Plural(s.Files, "config file"))
+		// Infos are findings, not problems; each config checked is a
+		// project (a layer's config too).
+		fmt.Fprintf(&b, "%s: %s, %s, %s in %s", text.Plural(total, "finding"), text.Plural(s.Errors, "error"), text.Plural(s.Warnings, "warning"), text.Plural(s.Infos, "info"), text.Plural(s.Files, "project"))
 		if s.Fixable > 0 {
 			fmt.Fprintf(&b, "; %d fixable with `fwmigrate apply`", s.Fixable)
 		}
