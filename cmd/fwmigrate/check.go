@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unique"
 
 	"github.com/spf13/cobra"
 
@@ -315,7 +316,11 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		if only != nil {
 			c.Diags = onlyIn(c.Diags, only)
 		}
-		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: c.Failing()}
+		failing := c.Failing()
+		if !cr.updateBaseline { // a baseline is written from the findings as they are
+			c.Diags = compactDiags(c.Diags)
+		}
+		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: failing}
 		if cr.frames && len(c.Diags) > 0 {
 			kept.frames = frameLines(c.Diags, c.Texts)
 		}
@@ -405,6 +410,42 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		rep.stale += b.Stale(covered[path])
 	}
 	return rep
+}
+
+// compactDiags returns copies of diags holding what a report of check
+// prints, and nothing more: a fix's description and applicability, not its
+// edits (no format of check prints them), and each text shared with the
+// findings that say the same (unique.Make: a code rule's notes are the
+// same for each of its sites). A monorepo's report holds every finding of
+// every project until it is sorted and printed; the edits and repeated
+// notes were most of a finding's memory.
+func compactDiags(diags []*rules.Diagnostic) []*rules.Diagnostic {
+	out := make([]*rules.Diagnostic, len(diags))
+	cs := make([]rules.Diagnostic, len(diags))
+	for i, d := range diags {
+		c := &cs[i]
+		*c = *d
+		c.Name, c.File, c.Option, c.Path = intern(d.Name), intern(d.File), intern(d.Option), intern(d.Path)
+		c.Message, c.Withheld = intern(d.Message), intern(d.Withheld)
+		if len(d.Notes) > 0 {
+			c.Notes = make([]string, len(d.Notes))
+			for j, n := range d.Notes {
+				c.Notes[j] = intern(n)
+			}
+		}
+		if d.Fix != nil {
+			c.Fix = &rules.Fix{Description: intern(d.Fix.Description), Applicability: d.Fix.Applicability, Layout: d.Fix.Layout, Also: d.Fix.Also}
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func intern(s string) string {
+	if s == "" {
+		return s
+	}
+	return unique.Make(s).Value()
 }
 
 // coveredFiles are the files a project's check speaks for, absolute: a
