@@ -2,8 +2,10 @@ package rules
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
@@ -24,7 +26,9 @@ of it, template handlers that change it (@click="data.count++"), and watch(data,
 ..., { deep: true }); also through a v-for alias of the data (v-for="todo of
 todos", then @click="todo.done = true" or v-model="todo.title") and through a
 function of the same file that changes inside what it is given (toggle(todo)
-with function toggle(t) { t.done = !t.done }). Calls that set deep themselves
+with function toggle(t) { t.done = !t.done }), and through v-model="todos" on a
+component of the project whose defineModel value it changes inside
+(model.value.splice(i, 1)). Calls that set deep themselves
 keep their behaviour, and a
 mutating method whose result the render reads (v-for="r in rows.sort(byRank)")
 shows that result on both majors.`,
@@ -52,17 +56,104 @@ func init() {
 // (`toggle(todo)` with `function toggle(t) { t.done = !t.done }`).
 func scanShallowData(ci *codeIndex) *fileScan {
 	per := make([][]*site, len(ci.Files))
+	passes := make([][]modelPass, len(ci.Files))
 	return &fileScan{
 		file: func(i int, f *code.File) []*code.Visitor {
-			per[i] = nil
+			per[i], passes[i] = nil, nil
 			if f.Code == nil || !f.MayBindData() {
 				return nil
 			}
-			sf := &shallowFile{f: f, elem: map[*ast.JSNode]bool{}, params: map[*ast.JSNode]map[int]*ast.JSNode{}}
-			return []*code.Visitor{{Visit: sf.visit, Done: func() { per[i] = sf.done() }}}
+			sf := newShallowFile(f)
+			return []*code.Visitor{{Visit: sf.visit, Done: func() {
+				per[i], passes[i] = sf.done(), sf.passes
+			}}}
 		},
-		sites: func() []*site { return inReadOrder(ci, per) },
+		sites: func() []*site {
+			out := inReadOrder(ci, per)
+			return append(out, modelSites(ci, passes)...)
+		},
 	}
+}
+
+func newShallowFile(f *code.File) *shallowFile {
+	return &shallowFile{f: f, elem: map[*ast.JSNode]bool{}, params: map[*ast.JSNode]map[int]*ast.JSNode{}}
+}
+
+// modelPass is a v-model on a component that hands it the data itself
+// (`<TodoList v-model="todos" />`).
+type modelPass struct {
+	file  *code.File
+	tag   string
+	model string // the model's name: "modelValue", or v-model's argument
+	call  *code.DataCall
+	span  ast.Span
+	text  string
+}
+
+// modelSites reports the v-models that hand data to a component of the
+// project that changes inside its model (defineModel):
+// `model.value.items.splice(i, 1)`. The components are read here, those
+// that v-models with data name only.
+func modelSites(ci *codeIndex, passes [][]modelPass) []*site {
+	n := 0
+	for _, ps := range passes {
+		n += len(ps)
+	}
+	if n == 0 {
+		return nil
+	}
+	byName := map[string]*project.Source{}
+	for _, named := range componentsByOldName(ci) {
+		for _, c := range named {
+			if o, dup := byName[c.New]; dup && o != c.Src {
+				byName[c.New] = nil // two files, one name: unknown
+				continue
+			}
+			byName[c.New] = c.Src
+		}
+	}
+	models := map[*project.Source]map[string]string{}
+	var out []*site
+	for _, ps := range passes {
+		for _, p := range ps {
+			name := pascalTag(p.tag)
+			src, ok := byName[name]
+			if !ok {
+				src = byName[strings.TrimPrefix(name, "Lazy")]
+			}
+			if src == nil {
+				continue
+			}
+			m, ok := models[src]
+			if !ok {
+				m = modelChanges(ci, src)
+				models[src] = m
+			}
+			change, ok := m[p.model]
+			if !ok {
+				continue
+			}
+			s := &site{file: p.file, span: p.span}
+			s.msg = "`" + p.text + "` hands the data of `" + p.call.Name + "` to `<" + p.tag + ">`, which changes inside it (`" + change + "` in " + src.Rel + "): on version 4 data is a shallow ref, and this change does not update the page"
+			deepFix(p.call, s)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// modelChanges returns the models (defineModel) a component changes
+// inside, each with its first change's text.
+func modelChanges(ci *codeIndex, src *project.Source) map[string]string {
+	c := ci.CodeOf(src)
+	if c == nil {
+		return nil
+	}
+	f := &code.File{Src: src, Path: src.Path, Rel: src.Rel, Code: c}
+	sf := newShallowFile(f)
+	sf.modelOf, sf.models = map[*ast.Binding]string{}, map[string]string{}
+	code.Walk(f, sf.visit)
+	return sf.models
 }
 
 // shallowFile is what FW603's walk of one file keeps.
@@ -77,6 +168,13 @@ type shallowFile struct {
 	// params maps a function of the file to the first change inside each
 	// of its parameters, by parameter index.
 	params map[*ast.JSNode]map[int]*ast.JSNode
+	// modelOf maps the bindings of defineModel() to the model's name;
+	// models are the file's models changed inside, each with its first
+	// change's text (nil maps when the file calls no defineModel).
+	modelOf map[*ast.Binding]string
+	models  map[string]string
+	// passes are the file's v-models that hand a component data.
+	passes []modelPass
 }
 
 type aliasRef struct {
@@ -90,11 +188,36 @@ func (sf *shallowFile) visit(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateEx
 	if tx != nil && tx.Attr != nil && tx.Attr.Directive == "for" && n == tx.Node && len(tx.Aliases) > 0 {
 		sf.elem[tx.Aliases[0]] = true
 	}
+	if sf.modelOf != nil && n.Kind == ast.JSDeclarator && n.X != nil && n.X.Kind == ast.JSIdent {
+		if c := ast.Unawait(n.Y); c != nil && c.Kind == ast.JSCall && c.X != nil && c.X.Kind == ast.JSIdent && c.X.Name == "defineModel" && c.X.Resolve() == nil {
+			name := "modelValue"
+			if len(c.List) > 0 && c.List[0].Kind == ast.JSString {
+				name = c.List[0].Name
+			}
+			if b := n.X.DeclBinding(); b != nil {
+				sf.modelOf[b] = name
+			}
+		}
+	}
 	if n.Kind != ast.JSIdent || n.DeclBinding() != nil {
 		return true
 	}
 	b := n.Resolve()
 	if b == nil {
+		return true
+	}
+	if name, ok := sf.modelOf[b]; ok {
+		if _, done := sf.models[name]; !done {
+			var at *ast.JSNode
+			if tx != nil {
+				at, _ = changeInside(n, up, tx)
+			} else if k := len(up) - 1; k >= 0 && up[k].Kind == ast.JSMember && up[k].X == n && up[k].Name == "value" && !up[k].Has(ast.FlagComputed) {
+				at, _ = changeInside(up[k], up[:k], nil)
+			}
+			if at != nil {
+				sf.models[name] = sf.f.Code.Text(at.Loc)
+			}
+		}
 		return true
 	}
 	switch b.Kind {
@@ -141,6 +264,13 @@ func (sf *shallowFile) done() []*site {
 			sf.throughCall(u, false, &out)
 			if u.Tx != nil {
 				vals[u.Val] = u
+				if a := u.Tx.Attr; a != nil && a.Directive == "model" && u.Tx.Node == u.Val && u.Ref == u.Val && u.Tx.Element != nil {
+					model := a.Arg
+					if model == "" {
+						model = "modelValue"
+					}
+					sf.passes = append(sf.passes, modelPass{file: sf.f, tag: u.Tx.Element.Tag, model: model, call: u.Call, span: u.Tx.Loc, text: "v-model" + map[bool]string{true: ":" + a.Arg, false: ""}[a.Arg != ""] + "=\"" + sf.f.Code.Text(u.Tx.Loc) + "\""})
+				}
 			}
 		}
 	}
