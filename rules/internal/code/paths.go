@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // Paths written in code or for app files, followed statically (FW110,
@@ -191,8 +192,15 @@ func resolverCall(f *File, call *ast.JSNode, depth int, env args) (string, bool)
 			init = b.Init
 		}
 	case x.Kind == ast.JSMember && !x.Has(ast.FlagComputed) && x.Name == "resolve" && x.X.Kind == ast.JSIdent:
-		if b := x.X.Resolve(); b != nil && b.Kind == ast.BindConst && b.Path == nil {
+		b := x.X.Resolve()
+		if b != nil && b.Kind == ast.BindConst && b.Path == nil {
 			init = b.Init
+		}
+		if b == nil && x.X.Name == "resolver" && f.Src != nil && f.Src.Role == project.RoleModule {
+			// A free `resolver` in a module file: a snippet of the
+			// kit's idiom, createResolver(import.meta.url), which
+			// resolves from the file's folder.
+			return filepath.Dir(f.Path), true
 		}
 	}
 	if init == nil || init.Kind != ast.JSCall || !ImportedAs(init.X, "createResolver") || len(init.List) != 1 {
