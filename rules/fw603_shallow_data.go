@@ -274,6 +274,7 @@ func (sf *shallowFile) done() []*site {
 			}
 		}
 	}
+	judged := len(out) // the uses' sites, in the walk's order
 	seen := map[*ast.Binding]*code.DataCall{}
 	for _, a := range sf.aliases {
 		c := sf.aliasData(a.b, vals, seen, 0)
@@ -284,7 +285,10 @@ func (sf *shallowFile) done() []*site {
 		shallowData(u, &out)
 		sf.throughCall(u, true, &out)
 	}
-	slices.SortStableFunc(out, func(a, b *site) int { return a.span.Start - b.span.Start })
+	if len(out) > judged {
+		// Sites of aliases and calls besides: all in source order.
+		slices.SortStableFunc(out, func(a, b *site) int { return a.span.Start - b.span.Start })
+	}
 	return out
 }
 
