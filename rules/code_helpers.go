@@ -74,6 +74,9 @@ type site struct {
 	// notes and fix are added to the diagnostic as they are.
 	notes []string
 	fix   *Fix
+	// info reports the site at info, below the rule's severity (FW605: a
+	// use of the path that may or may not depend on its form).
+	info bool
 	// data is what a rule with a Run of its own reads from its sites
 	// (FW851: the file's index reads), nil for the others.
 	data any
@@ -420,10 +423,16 @@ func runCodeRule(pass *Pass) {
 		}
 		d := pass.reportCode(s.file, s.span, option, "%s", s.msg)
 		d.Notes = append(d.Notes, s.notes...)
+		if note := pinUntilNote(pass, option); note != "" {
+			d.Notes = append(d.Notes, note)
+		}
 		if note := pinNote(option); note != "" {
 			d.Notes = append(d.Notes, note)
 		}
 		d.Fix = s.fix
+		if s.info {
+			d.Severity = Info
+		}
 	}
 }
 
@@ -513,7 +522,24 @@ func flipReaches(pass *Pass, path string) bool {
 	if pass.Project.Framework >= 4 {
 		return !f.OnV4
 	}
-	return !f.OnCompat4
+	// On framework major 3 a pin that major 4 removes holds only until the
+	// framework's upgrade, which is where the migration goes: the sites are
+	// reached then (pinUntilNote says so).
+	return !f.OnCompat4 || !f.OnV4
+}
+
+// pinUntilNote says that the config pins path on framework major 3 with a
+// value that major 4 no longer takes, "" otherwise.
+func pinUntilNote(pass *Pass, path string) string {
+	f, _, ok := flipOf(path)
+	if !ok || !f.Restore.Set || f.OnV4 || !f.OnCompat4 || pass.Project.Framework >= 4 {
+		return ""
+	}
+	v, st := pass.Config.Value(path)
+	if st != compat.Static || !sameValue(v, f.Restore.Value) {
+		return ""
+	}
+	return "the config's `" + path + ": " + jsLiteral(f.Restore.Value) + "` keeps the version-3 behaviour only while the framework is major 3: major 4 removes the option, and this code changes behaviour with the framework's upgrade"
 }
 
 // pinNote tells the other way out of a site: keeping the version-3

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
@@ -18,8 +19,9 @@ var ruleResolvedPathMoved = &Rule{
 		Summary: "a path the config resolves from its own folder (`resolve('./components')`, `join(__dirname, 'assets/x.css')`) into a source that moves into app/",
 		Why: `A config that builds absolute paths from its own folder, with the resolve
 of createResolver(import.meta.url), or path.resolve or join with __dirname
-or import.meta.dirname, names the root's components/, assets/, ... by their
-place on disk. The aliases
+or import.meta.dirname (also through a local helper that wraps them:
+const fromHere = (p) => resolve(here, p)), names the root's components/,
+assets/, ... by their place on disk. The aliases
 follow srcDir; these paths do not: once the sources move into app/ they
 name folders that are gone, and the framework finds no components, no css,
 no layouts there, mostly without an error. (new URL('./x', import.meta.url)
@@ -32,7 +34,9 @@ export default defineFwConfig({
 		Fix: `Safe: inserts app/ after the leading ./ of the string
 (resolve('./app/assets/css/main.css')), when the path is the config's folder
 joined with that one string. In a layout-B project it is made by 'fwmigrate
-apply' together with the move; with --layout=keep the path stays right and
+apply' together with the move (so in a mixed project, whose app/ holds a
+module or router.options.ts while the sources are at the root, which apply
+moves the same way); with --layout=keep the path stays right and
 the rule says nothing. In layout A (sources moved by apply or by hand) a
 path that names a missing place whose counterpart is in app/ is reported
 and fixed the same way. A path built from several strings or variables is
@@ -49,6 +53,12 @@ var resolvedPathWords = [][]byte{[]byte("import.meta"), []byte("__dirname")}
 
 func runResolvedPathMoved(pass *Pass) {
 	v, ok := pass.layoutAfter()
+	if ok && !v.Moving && !v.Pinned && v.d.Layout == compat.LayoutMixed && explicitSrcDir(pass.Config) == "" {
+		// A mixed project (app/ holds a module, router.options.ts and
+		// layout-B sources at the root): apply moves its root sources into
+		// app/ as it moves a layout-B project's.
+		v.Moving = true
+	}
 	// A project apply moves, or one already in app/ (moved by apply or by
 	// hand), whose config may still name the old places.
 	if !ok || pass.File == nil || v.Pinned || !v.Moving && v.Src != filepath.Join(v.Root, "app") {

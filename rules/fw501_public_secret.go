@@ -1,10 +1,14 @@
 package rules
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 var rulePublicSecret = &Rule{
@@ -42,9 +46,13 @@ computed values; not booleans or numbers).`,
   runtimeConfig: { public: { stripeSecretKey: '' } },
 })`,
 		Fix: `Unsafe. Moves the key out of public to the same path at the top level of
-runtimeConfig (server only), when nothing is there yet. Client code that reads
-it breaks, and its variable loses PUBLIC_ (FW_PUBLIC_STRIPE_SECRET_KEY becomes
-FW_STRIPE_SECRET_KEY): update both.`,
+runtimeConfig (server only), when nothing is there yet. Its variable loses
+PUBLIC_ (FW_PUBLIC_STRIPE_SECRET_KEY becomes FW_STRIPE_SECRET_KEY): update it.
+The code that runs in the browser and reads the key (config.public.<key> of
+useRuntimeConfig(), $config.public.<key> in a template, a destructuring of
+useRuntimeConfig().public; not server/ nor *.server.* files) is named in a
+note; while there is some, the move is withheld, since those reads would get
+undefined: move them to a server route first.`,
 	},
 	Run: runPublicSecret,
 }
@@ -76,10 +84,23 @@ func runPublicSecret(pass *Pass) {
 		if prefix != "" {
 			d.Notes = append(d.Notes, "its variable then becomes `"+envKeyName(prefix, private)+"` instead of `"+envKeyName(prefix, k)+"`")
 		}
+		reads := clientReads(pass, k.Rel)
+		if len(reads) > 0 {
+			d.Notes = append(d.Notes, clientReadsNote(k, reads))
+		}
 		if k.Prop.KeyKind == ast.KeyComputed || isAccessor(k.Prop) || pass.Lookup(to.String()) != nil {
 			continue
 		}
 		if _, st := pass.Config.Value(to.String()); st != compat.Absent {
+			continue
+		}
+		if len(reads) > 0 {
+			// The move would break those pages silently (the key reads as
+			// undefined in the browser): the fix comes back once no
+			// browser code reads the key.
+			why := "the code above reads it in the browser and would get undefined after the move: move what needs the secret to a server route first (then `fwmigrate apply --unsafe` makes the move), or move the key by hand"
+			d.Notes = append(d.Notes, "no automatic fix: "+why)
+			d.Withheld = why
 			continue
 		}
 		d.Fix = &Fix{
@@ -88,4 +109,29 @@ func runPublicSecret(pass *Pass) {
 			Ops:           []rewrite.Op{{Kind: rewrite.OpMove, Path: k.Path, To: to}},
 		}
 	}
+}
+
+// clientReads returns the reads of the runtime config key at rel
+// (["public", ...]) in the code that runs in the browser.
+func clientReads(pass *Pass, rel []string) []code.RuntimeRead {
+	ci := pass.Index.code()
+	if ci == nil || ci.Index == nil {
+		return nil
+	}
+	return code.RuntimeReads(ci.Index, rel)
+}
+
+// clientReadsNote names the code that reads a public key (the first few
+// reads).
+func clientReadsNote(k project.RCKey, reads []code.RuntimeRead) string {
+	const most = 3
+	var at []string
+	for i, r := range reads {
+		if i == most {
+			at = append(at, fmt.Sprintf("and %d more", len(reads)-most))
+			break
+		}
+		at = append(at, fmt.Sprintf("%s:%d:%d `%s`", r.File.Rel, r.Line, r.Column, r.Text))
+	}
+	return "client code reads `runtimeConfig." + k.Dotted() + "`: " + strings.Join(at, ", ")
 }

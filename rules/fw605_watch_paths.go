@@ -29,7 +29,11 @@ the second parameter of setup in defineFwModule or of a module function, or
 useFw()), in defineFwModule({ hooks }) and in the config's hooks; the path is
 the listener's second parameter, followed through its copies (const p = path,
 path.replace(...)). A listener that assigns its path parameter already
-normalizes it and is left alone.`,
+normalizes it and is left alone. A listener that uses the path in another way
+(logs it, sends it, stores it) is reported at info: its form changes, which
+may or may not matter. experimental.relativeWatchPaths: true keeps the
+relative path on framework major 3 only (major 4 removes the option): the
+sites are reported with a note saying so.`,
 		Example: `export default defineFwModule({
   setup(options, fw) {
     fw.hook('builder:watch', (event, path) => {
@@ -86,6 +90,7 @@ func watchSites(l *code.HookListener) []*site {
 	}
 	tracked := map[*ast.Binding]bool{b: true}
 	var out []*site
+	var used *ast.JSNode // the first use of the path, judged or not
 	ast.WalkJS(l.Fn.Y, func(n *ast.JSNode, up []*ast.JSNode) bool {
 		if n.Kind != ast.JSIdent || n.DeclBinding() != nil || !tracked[n.Resolve()] {
 			return true
@@ -94,8 +99,25 @@ func watchSites(l *code.HookListener) []*site {
 		if at != nil {
 			out = append(out, &site{file: f, span: at.Loc, msg: "`" + f.Code.Text(at.Loc) + "` " + what})
 		}
+		if used == nil && !pathNeutral(f, n, up) {
+			used = n
+			if k := len(up) - 1; k >= 0 {
+				used = up[k]
+				if used.Kind == ast.JSMember && k > 0 && up[k-1].Kind == ast.JSCall && up[k-1].X == used {
+					used = up[k-1] // path.slice(1): the call
+				}
+			}
+		}
 		return true
 	})
+	if len(out) == 0 && used != nil {
+		// The path is used (logged, sent, stored, compared with what
+		// cannot be told): its form changes on version 4, which may or may
+		// not matter here.
+		s := &site{file: f, span: used.Loc, info: true}
+		s.msg = "`" + f.Code.Text(used.Loc) + "` uses the `builder:watch` path, which version 4 passes as an absolute path instead of one relative to srcDir: check that this use takes either form"
+		out = append(out, s)
+	}
 	if len(out) == 0 {
 		return nil
 	}
@@ -104,6 +126,35 @@ func watchSites(l *code.HookListener) []*site {
 		s.fix, s.notes = fix, notes
 	}
 	return out
+}
+
+// pathNeutral reports a use of the builder:watch path that gives the same
+// answer for both of its forms: resolve(x, path), relative(x, path),
+// isAbsolute(path), path.endsWith(...), path.includes(...), extname and
+// basename, a copy (followed on its own), or a use that passes it on as a
+// declaration's value.
+func pathNeutral(f *code.File, n *ast.JSNode, up []*ast.JSNode) bool {
+	if len(up) == 0 {
+		return false
+	}
+	p := up[len(up)-1]
+	switch p.Kind {
+	case ast.JSDeclarator:
+		return p.Y == n // a copy: its own uses are judged
+	case ast.JSCall:
+		switch code.PathFunc(f, p.X) {
+		case "resolve", "relative", "isAbsolute", "extname", "basename", "normalize":
+			return true
+		}
+	case ast.JSMember:
+		if p.X == n && !p.Has(ast.FlagComputed) {
+			switch p.Name {
+			case "endsWith", "includes":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // relativeUse returns the expression by which a use of the path (n, with

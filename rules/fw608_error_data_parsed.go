@@ -48,12 +48,13 @@ func scanErrorDataParsed(ci *codeIndex) *fileScan {
 		if f.Code == nil || f.Config {
 			return nil
 		}
-		errorPage := ci.isErrorPage(f) && declaresErrorProp(f)
+		errorFile := ci.isErrorPage(f)
+		errorPage := errorFile && declaresErrorProp(f)
 		return &code.Visitor{Visit: func(n *ast.JSNode, up []*ast.JSNode, tx *ast.TemplateExpr) bool {
 			if n.Kind != ast.JSMember || n.Has(ast.FlagComputed) || n.Name != "data" || len(up) == 0 {
 				return true
 			}
-			what := errorOf(f, n.X, tx, errorPage)
+			what := errorOf(f, n.X, tx, errorPage, errorFile)
 			if what == "" {
 				return true
 			}
@@ -127,7 +128,7 @@ func declaresErrorProp(f *code.File) bool {
 // `useError().value`), or, on the error page (errorPage: error.vue with an
 // error prop), the error prop (`props.error`, a destructured `error`,
 // `error` or `$props.error` in the template).
-func errorOf(f *code.File, x *ast.JSNode, tx *ast.TemplateExpr, errorPage bool) string {
+func errorOf(f *code.File, x *ast.JSNode, tx *ast.TemplateExpr, errorPage, errorFile bool) string {
 	if x == nil {
 		return ""
 	}
@@ -159,7 +160,9 @@ func errorOf(f *code.File, x *ast.JSNode, tx *ast.TemplateExpr, errorPage bool) 
 		b := x.Resolve()
 		switch {
 		case b == nil:
-			if tx != nil && errorPage && x.Name == "error" {
+			if x.Name == "error" && (tx != nil && errorPage || errorFile) {
+				// A free `error` in error.vue's script is a snippet's
+				// (the upgrade guide's) error prop.
 				return "the error page's error"
 			}
 		case tx != nil && b.Path == nil && useErr(ast.Unawait(b.Init)):

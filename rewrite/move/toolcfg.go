@@ -182,7 +182,8 @@ func dirExpr(e string) bool {
 // {components,server}/** becomes {app/components,server}/**. A leading !
 // and ./ are kept. Globs that keep matching (**/*.vue), absolute paths and
 // paths out of the root are left alone, and so are bare words (a string
-// "pages" is not known to be a path). note says why a glob that may
+// "pages" is not known to be a path) but the names of the root files that
+// move ("app.vue", "error.vue": a name with an extension). note says why a glob that may
 // match moved files is not rewritten (*.vue matches app.vue).
 func (p *Plan) rewriteGlob(pat string) (out string, changed bool, note string) {
 	if strings.ContainsAny(pat, " :") || len(pat) > 300 {
@@ -199,6 +200,9 @@ func (p *Plan) rewriteGlob(pat string) (out string, changed bool, note string) {
 	case body == "" || body[0] == '/' || first == ".." || first == "." || strings.HasPrefix(first, "**"):
 		return pat, false, ""
 	case lead == "" && !multi && !hasGlob(body):
+		if _, moved := p.mapRel(body); moved && strings.Contains(body, ".") && p.movedFile(body) {
+			break // a file name at the root that moves ("app.vue"): a path
+		}
 		return pat, false, "" // a bare word
 	case body[0] == '{':
 		return p.rewriteBraces(pat, neg+lead, body)
@@ -366,6 +370,17 @@ func (p *Plan) validEdits(f *srcFile, refEdits, strEdits []udiff.Edit, lines ast
 	for _, e := range strEdits {
 		pos := lines.Position(e.Start)
 		p.note("%s:%d:%d: %q names a moved path (now %s); not rewritten: %v", p.rel(f.path), pos.Line, pos.Column, string(f.data[e.Start:e.End]), e.New, err)
+	}
+	return false
+}
+
+// movedFile reports whether name is a file at the root that the plan moves
+// (not a folder).
+func (p *Plan) movedFile(name string) bool {
+	for _, mv := range p.Moves {
+		if !mv.Dir && filepath.Dir(mv.From) == filepath.Clean(p.Root) && filepath.Base(mv.From) == name {
+			return true
+		}
 	}
 	return false
 }

@@ -107,6 +107,7 @@ var Triggers = [][]byte{
 	[]byte("useError"), []byte("__FW__"), []byte("addTemplate"), []byte("addPluginTemplate"), []byte("addTypeTemplate"),
 	[]byte("useHead"), []byte("useServerHead"), []byte("useSeoMeta"), []byte("clearFwState"), []byte("getCachedData"),
 	[]byte("#__fw"), []byte("RouteMiddleware"), []byte("findAllComponents"), []byte("error.data"), []byte("error?.data"),
+	[]byte("dedupe"),
 }
 
 // Triggered reports whether text holds one of words.

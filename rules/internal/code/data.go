@@ -504,6 +504,11 @@ func (d *DataIndex) FileUses(f *File) *Visitor {
 // done with.
 func (f *File) Uses() []*DataUse { return f.uses }
 
+// MayBindData reports whether f declares names from a call of a use*
+// function (before its walk): false means the walk finds no read of a data
+// result in f.
+func (f *File) MayBindData() bool { return len(f.decls) > 0 }
+
 // CallsOf returns the data calls of f, in source order.
 func (f *File) CallsOf() []*DataCall { return f.calls }
 

@@ -102,7 +102,13 @@ func HookVisitor(f *File, hook string, out *[]*HookListener) *Visitor {
 		if recv.Kind == ast.JSMember && !recv.Has(ast.FlagComputed) && recv.Name == "hooks" {
 			recv = recv.X
 		}
-		if recv.Kind != ast.JSIdent || !fwBinding(recv.Resolve(), modules) {
+		if recv.Kind != ast.JSIdent {
+			return true
+		}
+		if b := recv.Resolve(); !fwBinding(b, modules) && !(b == nil && f.Src != nil && f.Src.Role == project.RoleModule) {
+			// A free receiver in a module file is a snippet's `fw`
+			// (code pasted from the upgrade guide): the hook's name is
+			// the framework's alone.
 			return true
 		}
 		fn := LocalFunction(n.List[1])
