@@ -272,12 +272,9 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		return r
 	}
 	r.Old = p.File.Src
-	if q, qdiags := bumpedProject(p, diags, o, check); q != nil {
-		// The fw dependency moves to the target major in the same run
-		// (FW701): the config's fixes are those of that major.
-		p, diags = q, qdiags
-		r.Notes = append(r.Notes, fmt.Sprintf("package.json's fw moves to major %d (FW701): the config's fixes are made for major %d", q.Framework, q.Framework))
-	}
+	// The pins keep version-3 behaviour on major 3: with them, fw is not
+	// bumped (makeCodeFixes says so), and the pins are those of the
+	// project's major.
 	pins := r.pinFixes(p, diags, o)
 	out, err := fix.Rounds(p, diags, pins, fix.RoundOptions{
 		Unsafe: o.Unsafe,
@@ -287,8 +284,17 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			}
 			return layoutSkipReason(d, o.Layout)
 		},
-		Check: func(cur *project.Project) []*rules.Diagnostic { return check(cur, o.rulesOf(p)) },
+		Rules:     o.rulesOf(p),
+		Check:     check,
+		KeepMajor: len(o.Pin) > 0,
+		Read:      project.ReadSource,
 	})
+	if out.Bump != nil {
+		// The fw dependency moves to the target major in the same run
+		// (FW701): the config's fixes are those of that major.
+		major := out.Project.Framework
+		r.Notes = append(r.Notes, fmt.Sprintf("package.json's fw moves to major %d (FW701): the config's fixes are made for major %d", major, major))
+	}
 	for _, d := range out.Fixed {
 		r.addFixed(d)
 	}
@@ -304,7 +310,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		return r
 	}
 	cur, diags := out.Project, out.Diags
-	if cur != p {
+	if out.Changed(p) {
 		r.New = cur.File.Src
 	}
 	diags = r.makeCodeFixes(diags, o)
@@ -467,26 +473,4 @@ func (r *Result) MovedNames() []string {
 		out = append(out, name)
 	}
 	return out
-}
-
-// bumpedProject returns p as a project of the framework major FW701's bump
-// moves it to, with its findings, when apply makes that bump (its fix is
-// among diags, allowed, and package.json can be edited); nil otherwise.
-func bumpedProject(p *project.Project, diags []*rules.Diagnostic, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) (*project.Project, []*rules.Diagnostic) {
-	for _, d := range diags {
-		major := rules.FrameworkBump(d)
-		if major == 0 || major == p.Framework || d.Fix.Applicability == rules.Unsafe && !o.Unsafe || !fixAllowed(d, o.Layout) {
-			continue
-		}
-		if len(o.Pin) > 0 {
-			return nil, nil // the pins keep version-3 behaviour on major 3: no bump (makeCodeFixes says so)
-		}
-		if _, err := fix.Code(d.Fix.File, project.ReadSource, d.Fix.Ops); err != nil {
-			return nil, nil // makeCodeFixes reports why it is not made
-		}
-		q := *p
-		q.Framework, q.FrameworkSource = major, "package.json, once apply bumps fw (FW701)"
-		return &q, check(&q, o.rulesOf(p))
-	}
-	return nil, nil
 }

@@ -41,7 +41,10 @@ and a Record read with a dot are not counted. Reads guarded by ?., !, as, ??,
 an earlier if (...) return) are not counted. Reported for projects known to run
 framework major 3 on compatibility version 3 (package.json) whose config and
 root tsconfig.json do not set the flag: app, shared, module and server code
-(server code was checked with the app's options by the root typecheck).`,
+(server code was checked with the app's options by the root typecheck).
+apply, which moves such a project to major 4 when it bumps fw (FW701), makes
+the config's fixes for major 4, and this one with them: the bump is the step
+that turns the flag on.`,
 		Example: `// package.json: "fw": "^3.12.0"
 const first: string = names[0]            // TS2322
 const label = items[i].label              // TS2532
@@ -102,7 +105,7 @@ func runUncheckedIndexAccess(pass *Pass) {
 func scanIndexReads(ci *codeIndex) *fileScan {
 	x := ci.index
 	pass := &Pass{Project: ci.Project, File: x.file, Config: x.config, Target: x.target, Index: x}
-	if x.target < 4 || ci.Project == nil || ci.Project.Framework != 3 || projectCompat(pass) != 3 || flipSet(pass, uncheckedFlag) || tsconfigSets(ci.Project, "noUncheckedIndexedAccess") {
+	if x.target < 4 || ci.Project == nil || !uncheckedTurnsOn(pass) || flipSet(pass, uncheckedFlag) || tsconfigSets(ci.Project, "noUncheckedIndexedAccess") {
 		return nil
 	}
 	engineSet := flipSet(pass, uncheckedEngineFlag)
@@ -143,6 +146,22 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		}
 		return out
 	})
+}
+
+// uncheckedTurnsOn reports whether the version step turns the flag on for
+// the project's code: it runs framework major 3 on compatibility version 3
+// today. When apply bumps fw in the same run (FW701), the check runs as
+// major 4, where the flag is on already, but the project comes from major 3
+// (Options.Before): the step is the one that turns it on, and the pin is
+// made with the bump. Before holds the compatibility version of the config
+// as it was, too: the rounds may rewrite it (FW206 removes a redundant
+// compatibilityVersion: 4 on major 4).
+func uncheckedTurnsOn(pass *Pass) bool {
+	from := pass.Index.before
+	if from.Framework == 0 {
+		from = Versions{Framework: pass.Project.Framework, Compat: projectCompat(pass)}
+	}
+	return from.Framework == 3 && from.Compat == 3
 }
 
 // maybeIndexRead reports text that may hold an index read used where

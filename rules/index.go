@@ -22,6 +22,9 @@ type Index struct {
 	file    *ast.File
 	config  compat.Config
 	target  int
+	// before is Options.Before: the version the project runs before the
+	// step, when the check looks past FW701's bump.
+	before Versions
 
 	walkOnce sync.Once
 	walk     []walked
