@@ -32,6 +32,10 @@ type Result struct {
 	Framework     int
 	FrameworkFrom string
 	FrameworkNote string
+	// Bumped is the framework major FW701's fix moves package.json's fw
+	// to in this run (the config's fixes are made for it), 0 when fw is
+	// not bumped.
+	Bumped int
 
 	// Found are the diagnostics of the files on disk before apply: what
 	// `check` reports, and what the report accounts for.
@@ -173,11 +177,26 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	if o.DryRun {
 		base = patchBase()
 	}
-	if !o.DryRun && o.Confirm != nil && !o.Confirm(results) {
-		for _, r := range results {
-			r.settle()
+	if !o.DryRun && o.Confirm != nil {
+		// The git guard answers before the question: a project with
+		// uncommitted changes is refused in the plan shown, not after a
+		// yes. It answers again before each write (below): the run's own
+		// writes, or the user's while the question waits, may touch a
+		// later project's paths.
+		if !o.AllowDirty {
+			pre := &gitGuard{}
+			for _, r := range results {
+				if !r.Fatal && r.Changed() && r.Recovered == "" {
+					r.guard(pre)
+				}
+			}
 		}
-		return results
+		if !o.Confirm(results) {
+			for _, r := range results {
+				r.settle()
+			}
+			return results
+		}
 	}
 	toDiff, diffed := 0, 0
 	for _, r := range results {
@@ -210,16 +229,8 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 			}
 			continue
 		}
-		if !o.AllowDirty {
-			dirty, err := guard.dirty(r.Project, guardPaths(r))
-			if err != nil {
-				r.Fatal, r.Err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
-				continue
-			}
-			if len(dirty) > 0 {
-				r.Fatal, r.Err = true, "not written: uncommitted changes in "+strings.Join(dirty, ", ")+" (commit or stash them first, or use --allow-dirty)"
-				continue
-			}
+		if !o.AllowDirty && !r.guard(guard) {
+			continue
 		}
 		err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o)
 		if !o.AllowDirty {
@@ -246,6 +257,22 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		r.settle()
 	}
 	return results
+}
+
+// guard asks g whether r's project has uncommitted changes in the paths
+// apply writes, and refuses it (Fatal, with why) when it has or git cannot
+// say. It reports whether r may be written.
+func (r *Result) guard(g *gitGuard) bool {
+	dirty, err := g.dirty(r.Project, guardPaths(r))
+	if err != nil {
+		r.Fatal, r.Err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
+		return false
+	}
+	if len(dirty) > 0 {
+		r.Fatal, r.Err = true, "not written: uncommitted changes in "+strings.Join(dirty, ", ")+" (commit or stash them first, or use --allow-dirty)"
+		return false
+	}
+	return true
 }
 
 // recoverOrSkip is the result of a project with a journal (recovered) or,
@@ -314,6 +341,9 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		r.New = cur.File.Src
 	}
 	diags = r.makeCodeFixes(diags, o)
+	if out.Bump != nil && r.hasFixed(out.Bump) {
+		r.Bumped = cur.Framework
+	}
 	r.ToTest = r.toTest(r.Project, cur.File, diags) // the version step from the project as it was (FW701 may bump it)
 	for _, d := range diags {
 		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {

@@ -131,3 +131,39 @@ func TestAffectedPins(t *testing.T) {
 		t.Errorf("cannot %+v", cannot)
 	}
 }
+
+// TestConfirmAfterGitGuard: Confirm is shown the git guard's answer (issue
+// 24): a project with uncommitted changes is refused in the plan, with the
+// reason apply gives without a question, and a yes writes nothing of it.
+func TestConfirmAfterGitGuard(t *testing.T) {
+	dir := progressTree(t)
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "init")
+	testtree.WriteMap(t, dir, map[string]string{"fw.config.ts": "export default defineFwConfig({})\n// edited\n"})
+	before := testtree.Snapshot(t, dir)
+	var shown string
+	results := runGuarded(dir, Options{Confirm: func(rs []*Result) bool {
+		shown = rs[0].Err
+		return true
+	}})
+	const want = "not written: uncommitted changes in fw.config.ts (commit or stash them first, or use --allow-dirty)"
+	if shown != want || results[0].Err != want || !results[0].Fatal || results[0].Written {
+		t.Errorf("shown %q, result %q (fatal %v, written %v), want %q", shown, results[0].Err, results[0].Fatal, results[0].Written, want)
+	}
+	if after := testtree.Snapshot(t, dir); !equalTrees(after, before) {
+		t.Errorf("written after the guard refused")
+	}
+	// Without a question, the same answer.
+	if r := runGuarded(dir, Options{})[0]; r.Err != want || !r.Fatal {
+		t.Errorf("without Confirm: %q (fatal %v)", r.Err, r.Fatal)
+	}
+}
+
+// runGuarded is runTree with the git guard on.
+func runGuarded(dir string, o Options) []*Result {
+	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
+	o.Rules = rules.Options{Target: 4}
+	o.Layout = LayoutMove
+	return Run([]*project.Project{p}, nil, o)
+}
