@@ -78,8 +78,9 @@ type Index struct {
 	// reported are the files besides the config, the .env files and the
 	// code index's that rules reported in (Pass.reportIn: package.json, a
 	// workflow, a declaration file): their suppressions count too.
-	reportedMu sync.Mutex
-	reported   map[string][]byte // display -> text
+	reportedMu    sync.Mutex
+	reported      map[string][]byte       // display -> text
+	reportedLines map[string]reportedText // display -> the text's line table
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or
