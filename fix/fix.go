@@ -15,8 +15,9 @@
 //     fixable finding to light: moving generate.routes may leave generate
 //     empty), so that a second run has nothing left to do. When the fixes
 //     bump the fw dependency to the next major (FW701), the config's fixes
-//     are made for that major: the project is checked again as it first
-//     (Bump), so apply and the editor's fix-all make the same edits.
+//     are made for that major: the project is checked again as a project
+//     of it first (Bump), so apply and the editor's fix-all make the same
+//     edits.
 //
 // Nothing here writes a file: the edits go to migrate's transaction or to
 // the editor.
@@ -216,7 +217,7 @@ func Bump(p *project.Project, diags []*rules.Diagnostic, o RoundOptions) (*proje
 			continue // the code fixes say why it is not made
 		}
 		q := *p
-		q.Framework, q.FrameworkSource = major, "package.json, once apply bumps fw (FW701)"
+		q.Framework, q.FrameworkSource = major, "package.json, once FW701's fix bumps fw"
 		return &q, o.Check(&q, o.bumped(p)), d
 	}
 	return nil, nil, nil
