@@ -13,7 +13,11 @@
 //   - Rounds makes the config fixes of a project's findings, checks the new
 //     text again, and goes on until nothing changes (a fix can bring a new
 //     fixable finding to light: moving generate.routes may leave generate
-//     empty), so that a second run has nothing left to do.
+//     empty), so that a second run has nothing left to do. When the fixes
+//     bump the fw dependency to the next major (FW701), the config's fixes
+//     are made for that major: the project is checked again as a project
+//     of it first (Bump), so apply and the editor's fix-all make the same
+//     edits.
 //
 // Nothing here writes a file: the edits go to migrate's transaction or to
 // the editor.
@@ -147,9 +151,18 @@ type RoundOptions struct {
 	// Skip, when set, returns why d's fix is left out ("" to make it):
 	// apply leaves out the fixes of the other layout choice.
 	Skip func(d *rules.Diagnostic) string
-	// Check checks a project (a rewritten text of the config) with the
-	// project's options.
-	Check func(p *project.Project) []*rules.Diagnostic
+	// Rules are the project's rule options, and Check checks a project (a
+	// rewritten text of the config, or the project as the major FW701's
+	// bump moves it to) with options: Rules, or Rules with Before set once
+	// the project is bumped.
+	Rules rules.Options
+	Check func(p *project.Project, o rules.Options) []*rules.Diagnostic
+	// KeepMajor: the fixes are made for the project's major even when
+	// FW701's bump is among them (apply --pin does not make the bump).
+	KeepMajor bool
+	// Read reads a code file (the editor's buffer, or the disk; nil: the
+	// disk): the bump moves the major only when package.json can be edited.
+	Read func(string) ([]byte, error)
 }
 
 // NotFixed is a fix that was not made, and why.
@@ -167,6 +180,55 @@ type Outcome struct {
 	Fixed    []*rules.Diagnostic
 	NotFixed []NotFixed
 	Fatal    bool // a later check found the project could not be checked
+	// Bump is FW701's bump of the fw dependency when the fixes were made
+	// for the major it moves the project to (Bump): Project is then a
+	// project of that major (its File is p's when the config is unchanged),
+	// and Diags its findings, the bump's among them (made with the code
+	// files' fixes). Nil when the major stays.
+	Bump *rules.Diagnostic
+}
+
+// Changed reports that the config's text changed.
+func (o *Outcome) Changed(p *project.Project) bool { return o.Project.File != p.File }
+
+// Bump returns p as a project of the framework major FW701's bump of the
+// fw dependency moves it to, and its findings, when diags (p's) hold that
+// bump and o makes it: its fix is safe (or o.Unsafe), not skipped, and
+// package.json can be edited. The findings are checked with o.Rules and
+// Before set to the version p runs (the rules that report what the step
+// changes judge it from there). It returns nil when the major stays.
+func Bump(p *project.Project, diags []*rules.Diagnostic, o RoundOptions) (*project.Project, []*rules.Diagnostic, *rules.Diagnostic) {
+	if o.KeepMajor {
+		return nil, nil, nil
+	}
+	read := o.Read
+	if read == nil {
+		read = project.ReadSource
+	}
+	for _, d := range diags {
+		major := rules.FrameworkBump(d)
+		if major == 0 || major == p.Framework || d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			continue
+		}
+		if o.Skip != nil && o.Skip(d) != "" {
+			continue
+		}
+		if _, err := Code(d.Fix.File, read, d.Fix.Ops); err != nil {
+			continue // the code fixes say why it is not made
+		}
+		q := *p
+		q.Framework, q.FrameworkSource = major, "package.json, once FW701's fix bumps fw"
+		return &q, o.Check(&q, o.bumped(p)), d
+	}
+	return nil, nil, nil
+}
+
+// bumped are the rule options of p's project once bumped: o.Rules with
+// Before, p's versions.
+func (o RoundOptions) bumped(p *project.Project) rules.Options {
+	ro := o.Rules
+	ro.Before = rules.VersionsOf(p)
+	return ro
 }
 
 // Key identifies a finding's fix across rounds, when the config's
@@ -193,10 +255,22 @@ func ConfigOps(d *rules.Diagnostic) []rewrite.Op {
 
 // Rounds makes the config fixes of diags (the findings of p), and first
 // the extra fixes first (apply's pins), checks the new text again and
-// makes the fixes that check offers, until nothing changes. An error is a
-// fix that failed its own proof, or fixes that undo each other: a bug.
+// makes the fixes that check offers, until nothing changes. When FW701's
+// bump is among the fixes made, the config's are those of the major it
+// moves the project to (Bump; Outcome.Bump). An error is a fix that failed
+// its own proof, or fixes that undo each other: a bug.
 func Rounds(p *project.Project, diags, first []*rules.Diagnostic, o RoundOptions) (*Outcome, error) {
 	out := &Outcome{Project: p, Diags: diags}
+	check := func(cur *project.Project) []*rules.Diagnostic { return o.Check(cur, o.Rules) }
+	if q, qdiags, bump := Bump(p, diags, o); q != nil {
+		if rules.Fatal(qdiags) {
+			out.Fatal, out.Diags = true, qdiags
+			return out, nil
+		}
+		ro := o.bumped(p)
+		check = func(cur *project.Project) []*rules.Diagnostic { return o.Check(cur, ro) }
+		out.Project, out.Diags, out.Bump = q, qdiags, bump
+	}
 	failed := map[string]bool{}
 	fixed := map[string]bool{}
 	notFixed := func(d *rules.Diagnostic, reason string) {
@@ -260,7 +334,7 @@ func Rounds(p *project.Project, diags, first []*rules.Diagnostic, o RoundOptions
 			return out, err // Verify parsed it: cannot happen
 		}
 		out.Project = out.Project.WithFile(f)
-		out.Diags = o.Check(out.Project)
+		out.Diags = check(out.Project)
 		if rules.Fatal(out.Diags) {
 			out.Fatal = true
 			return out, nil

@@ -15,7 +15,9 @@ import (
 // The source.fixAll.fwmigrate action: every safe fix of the document's
 // project, as one WorkspaceEdit, made as `fwmigrate apply` makes its fixes
 // (package fix): the config's in rounds (fix.Rounds: checked again after
-// each, until nothing changes), then each code file's together on the
+// each, until nothing changes; for major 4 when FW701's bump of the fw
+// dependency is among the fixes, as apply makes them), then each code
+// file's together on the
 // findings that still stand (fix.Code, validated by esbuild), files
 // outside the project's root left alone as apply's transaction leaves
 // them. What apply decides with the layout move is not made: a fix right
@@ -150,7 +152,9 @@ func (s *Server) fixAllEdit(cfg string, res *checked) (edit *WorkspaceEdit, n in
 			}
 			return ""
 		},
-		Check: func(cur *project.Project) []*rules.Diagnostic { return s.opts.Check(cur, opts).Diags },
+		Rules: opts,
+		Check: func(cur *project.Project, o rules.Options) []*rules.Diagnostic { return s.opts.Check(cur, o).Diags },
+		Read:  snap.read,
 	})
 	if err != nil {
 		return nil, 0, "", err
@@ -159,7 +163,7 @@ func (s *Server) fixAllEdit(cfg string, res *checked) (edit *WorkspaceEdit, n in
 		return nil, 0, "the fixed config cannot be checked: make the fixes one by one", nil
 	}
 	edit = &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{}}
-	if out.Project != p {
+	if out.Changed(p) {
 		n += len(out.Fixed)
 		s.addEdit(edit, p.ConfigPath, p.File.Src, out.Project.File.Src)
 	}

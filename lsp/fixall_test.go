@@ -28,13 +28,12 @@ const fixAllConfig = `export default defineFwConfig({
 })
 `
 
-// fixAllTree is a project whose fixes stay in its config and code: the
-// deps rules, whose bump of package.json makes apply check the project
-// again as major 4 (FW701), are ignored by its settings.
+// fixAllTree is a project of framework major 3 whose fixes are in its
+// config, its code and package.json: FW701 bumps fw to major 4, and the
+// config's fixes are then those of major 4 (no compatibilityVersion: 4).
 func fixAllTree(t *testing.T) string {
 	return writeTree(t, map[string]string{
 		"fw.config.ts":        fixAllConfig,
-		"fwmigrate.json":      `{ "ignore": ["deps"] }`,
 		"package.json":        `{ "dependencies": { "fw": "^3.15.0" } }`,
 		"app/pages/index.vue": "<script setup lang=\"ts\">\nconst route = useRoute()\nconst title = route.meta.name\n</script>\n",
 		"app/pages/about.vue": "<script setup lang=\"ts\">\nconst route = useRoute()\nconst t = route.meta.name + route.meta.name\n</script>\n",
@@ -81,9 +80,9 @@ func applyDisk(t *testing.T, edit *WorkspaceEdit) map[string]string {
 // TestFixAllAsApply: source.fixAll.fwmigrate is the one action of a
 // request for that kind (no quickfixes), and its edit makes, byte for byte,
 // the files `fwmigrate apply` writes for a project with nothing to move:
-// the config's safe fixes in rounds and the code files' fixes, the unsafe
-// one left. Made, the project has nothing more to fix. The kinds are
-// advertised.
+// the config's safe fixes in rounds, made for major 4 as FW701 bumps fw in
+// package.json, and the code files' fixes, the unsafe one left. Made, the
+// project has nothing more to fix. The kinds are advertised.
 func TestFixAllAsApply(t *testing.T) {
 	dir := fixAllTree(t)
 	cfg := filepath.Join(dir, "fw.config.ts")
@@ -91,12 +90,17 @@ func TestFixAllAsApply(t *testing.T) {
 	// What apply writes (a dry run computes the same texts).
 	p := project.LoadProject(cfg, cfg)
 	r := migrate.Run([]*project.Project{p}, nil, migrate.Options{Workspace: workspace.New(settings.Flags{}), DryRun: true, Layout: migrate.LayoutMove})[0]
-	if r.Fatal || r.New == nil || len(r.CodeEdits) != 2 || r.Plan != nil {
+	if r.Fatal || r.New == nil || len(r.CodeEdits) != 3 || r.Plan != nil {
 		t.Fatalf("apply: fatal %v, new config %v, %d code edits, plan %v: the comparison proves nothing", r.Fatal, r.New != nil, len(r.CodeEdits), r.Plan)
 	}
 	want := map[string]string{cfg: string(r.New)}
 	for _, e := range r.CodeEdits {
 		want[e.Path] = string(e.New)
+	}
+	// The bump is made, and the config's fixes are major 4's: FW206's
+	// step is the bump itself.
+	if pj := want[filepath.Join(dir, "package.json")]; !strings.Contains(pj, `"fw": "^4.`) || strings.Contains(want[cfg], "compatibilityVersion") {
+		t.Fatalf("apply: package.json\n%s\nconfig\n%s\nthe comparison proves nothing", pj, want[cfg])
 	}
 
 	c := startClient(t, Options{})
@@ -205,8 +209,13 @@ func TestFixAllLayout(t *testing.T) {
 		t.Fatal("no fix-all")
 	}
 	got := applyEdits("export default defineFwConfig({\n  dir: { static: 'public' },\n})\n", all.Edit.Changes[uri])
-	if strings.Contains(got, "srcDir") || !strings.Contains(got, "public: 'public'") || !strings.Contains(got, "compatibilityVersion: 4") {
+	// FW701 bumps fw: the config's fixes are major 4's, where
+	// compatibility version 4 is the default (FW206 sets nothing).
+	if strings.Contains(got, "srcDir") || !strings.Contains(got, "public: 'public'") || strings.Contains(got, "compatibilityVersion") {
 		t.Errorf("fix-all made\n%s", got)
+	}
+	if pj := applyEdits(`{ "dependencies": { "fw": "^3.15.0" } }`, all.Edit.Changes[pathURI(filepath.Join(dir, "package.json"))]); !strings.Contains(pj, `"fw": "^4.`) {
+		t.Errorf("fix-all made package.json\n%s", pj)
 	}
 }
 

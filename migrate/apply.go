@@ -32,6 +32,10 @@ type Result struct {
 	Framework     int
 	FrameworkFrom string
 	FrameworkNote string
+	// Bumped is the framework major FW701's fix moves package.json's fw
+	// to in this run (the config's fixes are made for it), 0 when fw is
+	// not bumped.
+	Bumped int
 
 	// Found are the diagnostics of the files on disk before apply: what
 	// `check` reports, and what the report accounts for.
@@ -173,11 +177,26 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	if o.DryRun {
 		base = patchBase()
 	}
-	if !o.DryRun && o.Confirm != nil && !o.Confirm(results) {
-		for _, r := range results {
-			r.settle()
+	if !o.DryRun && o.Confirm != nil {
+		// The git guard answers before the question: a project with
+		// uncommitted changes is refused in the plan shown, not after a
+		// yes. It answers again before each write (below): the run's own
+		// writes, or the user's while the question waits, may touch a
+		// later project's paths.
+		if !o.AllowDirty {
+			pre := &gitGuard{}
+			for _, r := range results {
+				if !r.Fatal && r.Changed() && r.Recovered == "" {
+					r.guard(pre)
+				}
+			}
 		}
-		return results
+		if !o.Confirm(results) {
+			for _, r := range results {
+				r.settle()
+			}
+			return results
+		}
 	}
 	toDiff, diffed := 0, 0
 	for _, r := range results {
@@ -213,16 +232,8 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		}
 		// Every project is asked about before any is written: what one
 		// project writes is never taken for another's uncommitted change.
-		if !o.AllowDirty {
-			dirty, err := guard.dirty(r.Project, guardPaths(r))
-			if err != nil {
-				r.Fatal, r.Err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
-				continue
-			}
-			if len(dirty) > 0 {
-				r.Fatal, r.Err = true, "not written: uncommitted changes in "+strings.Join(dirty, ", ")+" (commit or stash them first, or use --allow-dirty)"
-				continue
-			}
+		if !o.AllowDirty && !r.guard(guard) {
+			continue
 		}
 		toWrite = append(toWrite, r)
 	}
@@ -299,6 +310,22 @@ func writeChains(rs []*Result) [][]*Result {
 	return chains
 }
 
+// guard asks g whether r's project has uncommitted changes in the paths
+// apply writes, and refuses it (Fatal, with why) when it has or git cannot
+// say. It reports whether r may be written.
+func (r *Result) guard(g *gitGuard) bool {
+	dirty, err := g.dirty(r.Project, guardPaths(r))
+	if err != nil {
+		r.Fatal, r.Err = true, fmt.Sprintf("not written: cannot ask git whether the project has uncommitted changes: %v (use --allow-dirty to write anyway)", err)
+		return false
+	}
+	if len(dirty) > 0 {
+		r.Fatal, r.Err = true, "not written: uncommitted changes in "+strings.Join(dirty, ", ")+" (commit or stash them first, or use --allow-dirty)"
+		return false
+	}
+	return true
+}
+
 // recoverOrSkip is the result of a project with a journal (recovered) or,
 // with --rollback, of one without (nothing to undo).
 func recoverOrSkip(p *project.Project, o Options) *Result {
@@ -323,12 +350,9 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		return r
 	}
 	r.Old = p.File.Src
-	if q, qdiags := bumpedProject(p, diags, o, check); q != nil {
-		// The fw dependency moves to the target major in the same run
-		// (FW701): the config's fixes are those of that major.
-		p, diags = q, qdiags
-		r.Notes = append(r.Notes, fmt.Sprintf("package.json's fw moves to major %d (FW701): the config's fixes are made for major %d", q.Framework, q.Framework))
-	}
+	// The pins keep version-3 behaviour on major 3: with them, fw is not
+	// bumped (makeCodeFixes says so), and the pins are those of the
+	// project's major.
 	pins := r.pinFixes(p, diags, o)
 	out, err := fix.Rounds(p, diags, pins, fix.RoundOptions{
 		Unsafe: o.Unsafe,
@@ -338,8 +362,17 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 			}
 			return layoutSkipReason(d, o.Layout)
 		},
-		Check: func(cur *project.Project) []*rules.Diagnostic { return check(cur, o.rulesOf(p)) },
+		Rules:     o.rulesOf(p),
+		Check:     check,
+		KeepMajor: len(o.Pin) > 0,
+		Read:      project.ReadSource,
 	})
+	if out.Bump != nil {
+		// The fw dependency moves to the target major in the same run
+		// (FW701): the config's fixes are those of that major.
+		major := out.Project.Framework
+		r.Notes = append(r.Notes, fmt.Sprintf("package.json's fw moves to major %d (FW701): the config's fixes are made for major %d", major, major))
+	}
 	for _, d := range out.Fixed {
 		r.addFixed(d)
 	}
@@ -355,10 +388,13 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 		return r
 	}
 	cur, diags := out.Project, out.Diags
-	if cur != p {
+	if out.Changed(p) {
 		r.New = cur.File.Src
 	}
 	diags = r.makeCodeFixes(diags, o)
+	if out.Bump != nil && r.hasFixed(out.Bump) {
+		r.Bumped = cur.Framework
+	}
 	r.ToTest = r.toTest(r.Project, cur.File, diags) // the version step from the project as it was (FW701 may bump it)
 	for _, d := range diags {
 		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
@@ -518,26 +554,4 @@ func (r *Result) MovedNames() []string {
 		out = append(out, name)
 	}
 	return out
-}
-
-// bumpedProject returns p as a project of the framework major FW701's bump
-// moves it to, with its findings, when apply makes that bump (its fix is
-// among diags, allowed, and package.json can be edited); nil otherwise.
-func bumpedProject(p *project.Project, diags []*rules.Diagnostic, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) (*project.Project, []*rules.Diagnostic) {
-	for _, d := range diags {
-		major := rules.FrameworkBump(d)
-		if major == 0 || major == p.Framework || d.Fix.Applicability == rules.Unsafe && !o.Unsafe || !fixAllowed(d, o.Layout) {
-			continue
-		}
-		if len(o.Pin) > 0 {
-			return nil, nil // the pins keep version-3 behaviour on major 3: no bump (makeCodeFixes says so)
-		}
-		if _, err := fix.Code(d.Fix.File, project.ReadSource, d.Fix.Ops); err != nil {
-			return nil, nil // makeCodeFixes reports why it is not made
-		}
-		q := *p
-		q.Framework, q.FrameworkSource = major, "package.json, once apply bumps fw (FW701)"
-		return &q, check(&q, o.rulesOf(p))
-	}
-	return nil, nil
 }

@@ -28,9 +28,7 @@ func progressTree(t *testing.T) string {
 
 func runTree(dir string, o Options) []*Result {
 	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
-	// The deps rules (FW701's bump of package.json) are left out: these
-	// tests count the config's and the pages' edits.
-	o.Rules = rules.Options{Target: 4, Ignore: []string{"deps"}}
+	o.Rules = rules.Options{Target: 4}
 	o.Layout = LayoutMove
 	o.AllowDirty = true
 	return Run([]*project.Project{p}, nil, o)
@@ -57,7 +55,8 @@ func TestConfirm(t *testing.T) {
 			t.Fatalf("Confirm asked %d times", asked)
 		}
 		r := results[0]
-		if r != shown || r.Plan == nil || len(r.Fixed) == 0 || len(r.CodeEdits) != 2 {
+		// The code edits: both pages and package.json (FW701's bump).
+		if r != shown || r.Plan == nil || len(r.Fixed) == 0 || len(r.CodeEdits) != 3 {
 			t.Fatalf("Confirm was not shown the plan: %+v", shown)
 		}
 		after := testtree.Snapshot(t, dir)
@@ -99,10 +98,13 @@ func TestProgressEvents(t *testing.T) {
 	if got, want := strings.Join(steps, " "), "plan check edit ready write"; got != want {
 		t.Errorf("steps %q, want %q", got, want)
 	}
-	if ev := last[StepEdit]; ev.Done != 2 || ev.Total != 2 || ev.Project != "fw.config.ts" {
-		t.Errorf("edit: %+v, want 2 of 2 files of fw.config.ts", ev)
+	// Both pages and package.json (FW701's bump of fw).
+	if ev := last[StepEdit]; ev.Done != 3 || ev.Total != 3 || ev.Project != "fw.config.ts" {
+		t.Errorf("edit: %+v, want 3 of 3 files of fw.config.ts", ev)
 	}
-	// The move of pages/ and the edits of the config and both pages.
+	// The move of pages/ and the edits of package.json and both pages:
+	// with the bump to major 4, the config has nothing to change (its
+	// compatibility version 4 is the default there).
 	if ev := last[StepWrite]; ev.Done != ev.Total || ev.Total != 4 {
 		t.Errorf("write: %+v, want 4 of 4", ev)
 	}
@@ -128,4 +130,40 @@ func TestAffectedPins(t *testing.T) {
 	if len(cannot) != 0 {
 		t.Errorf("cannot %+v", cannot)
 	}
+}
+
+// TestConfirmAfterGitGuard: Confirm is shown the git guard's answer (issue
+// 24): a project with uncommitted changes is refused in the plan, with the
+// reason apply gives without a question, and a yes writes nothing of it.
+func TestConfirmAfterGitGuard(t *testing.T) {
+	dir := progressTree(t)
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "init")
+	testtree.WriteMap(t, dir, map[string]string{"fw.config.ts": "export default defineFwConfig({})\n// edited\n"})
+	before := testtree.Snapshot(t, dir)
+	var shown string
+	results := runGuarded(dir, Options{Confirm: func(rs []*Result) bool {
+		shown = rs[0].Err
+		return true
+	}})
+	const want = "not written: uncommitted changes in fw.config.ts (commit or stash them first, or use --allow-dirty)"
+	if shown != want || results[0].Err != want || !results[0].Fatal || results[0].Written {
+		t.Errorf("shown %q, result %q (fatal %v, written %v), want %q", shown, results[0].Err, results[0].Fatal, results[0].Written, want)
+	}
+	if after := testtree.Snapshot(t, dir); !equalTrees(after, before) {
+		t.Errorf("written after the guard refused")
+	}
+	// Without a question, the same answer.
+	if r := runGuarded(dir, Options{})[0]; r.Err != want || !r.Fatal {
+		t.Errorf("without Confirm: %q (fatal %v)", r.Err, r.Fatal)
+	}
+}
+
+// runGuarded is runTree with the git guard on.
+func runGuarded(dir string, o Options) []*Result {
+	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
+	o.Rules = rules.Options{Target: 4}
+	o.Layout = LayoutMove
+	return Run([]*project.Project{p}, nil, o)
 }

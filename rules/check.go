@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 )
@@ -39,6 +40,32 @@ type Options struct {
 	// stops and Run's result says so (the language server drops a check
 	// that a newer edit made stale).
 	Context context.Context
+	// Before, when set, is the version the project runs before the
+	// version step this check looks past: the fixes of a project whose fw
+	// dependency FW701 bumps are made for the new major (fix.Rounds checks
+	// it as that major before package.json says so), and the rules that
+	// report what the step changes for the code (FW851's flag) judge it
+	// from the version the project runs today. Unset (Framework 0): the
+	// project's own (VersionsOf).
+	Before Versions
+}
+
+// Versions are the framework major and compatibility version a project runs
+// with.
+type Versions struct {
+	Framework int // 0 when unknown
+	Compat    int // 0 when it cannot be known before the config runs
+}
+
+// VersionsOf are the versions p runs with: its framework major, and the
+// compatibility version its config gives it on that major.
+func VersionsOf(p *project.Project) Versions {
+	v := Versions{Framework: p.Framework}
+	if p.File != nil {
+		val, st := project.ConfigValues(p.File).Value("future.compatibilityVersion")
+		v.Compat, _ = compat.EffectiveCompat(p.Framework, val, st)
+	}
+	return v
 }
 
 // Matches reports whether the selector sel (a code, a code prefix such as
@@ -179,6 +206,7 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 		return diags, nil
 	}
 	index := NewIndex(p, p.File, opts.Target)
+	index.before = opts.Before
 	index.detectors = predictDetectors(p, index, opts)
 	for _, r := range All() {
 		if r.Run == nil || !opts.Selected(r) {

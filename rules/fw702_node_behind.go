@@ -1,11 +1,13 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/semver"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -41,8 +43,12 @@ admits. Aliases ("lts/*", "node", an expression) are not judged.`,
         node: [18, 20]`,
 		Fix: `Where the place is a plain version ("20", "20.11.1", "v20", "20.x"), writes
 the lowest Node version the latest release supports at or above it, in the
-place's precision ("22", "22.19.0", "v22", "22.x"). Ranges (an engines.node
-such as ">=18.0.0"), aliases and expressions are left to edit by hand.
+place's precision ("22", "22.19.0", "v22", "22.x"). In a workflow's matrix
+list (flow or block), an entry whose new version the list already names (or
+another entry of it moves to) is removed instead, so that the matrix keeps
+one job per Node: [18, 20, 22] becomes [22], [18, 20, 24] becomes [22, 24].
+Ranges (an engines.node such as ">=18.0.0"), aliases and expressions are
+left to edit by hand.
 Unsafe: the project's Node changes for development, CI and deployment alike.`,
 	},
 	Run: runNodeBehind,
@@ -73,6 +79,7 @@ func runNodeBehind(pass *Pass) {
 	}
 	need := latest.Node
 	needFloor, _ := need.Floor()
+	fixes := map[*project.NodePlace]*Diagnostic{} // the places given a new version
 	for _, np := range p.NodePlaces() {
 		if !np.Known {
 			continue
@@ -131,7 +138,9 @@ func runNodeBehind(pass *Pass) {
 			File:          np.Path,
 			Ops:           []rewrite.Op{{Kind: rewrite.OpReplace, Span: np.Span, Text: text}},
 		}
+		fixes[np] = d
 	}
+	matrixFixes(p, fixes)
 }
 
 // placeSrc is the text of the file a Node place is in.
@@ -238,4 +247,255 @@ func nodeFixText(np *project.NodePlace, need semver.Range) (string, bool) {
 		return line[1] + fmt.Sprintf("%d.%d", best.Major, best.Minor), true
 	}
 	return line[1] + strconv.FormatUint(best.Major, 10), true
+}
+
+// A workflow's matrix list names one job per Node version: bumped one by
+// one, [18, 20] would become [22, 22], two jobs on the same Node. The fixes
+// of a list's entries are made for the list as a whole: an entry whose new
+// version the list names already (an entry that runs, or one fixed before
+// it) is removed, separator and all, instead of repeated. Each fix stays
+// right alone (the editor's quickfix): removing an entry, or moving one
+// to a version the list does not name, leaves a valid list.
+
+// matrixEntry is one entry of a matrix list: its place (nil for an entry
+// that is no Node place), its text with any quotes [start, end), and the
+// line it is on [lineStart, lineEnd) (the newline included).
+type matrixEntry struct {
+	np                 *project.NodePlace
+	start, end         int
+	lineStart, lineEnd int
+}
+
+// matrixList is a flow list ([18, 20]) or a block list (- 18 lines) of a
+// workflow's matrix.
+type matrixList struct {
+	block   bool
+	entries []matrixEntry
+}
+
+// matrixFixes turns the fixes (by place) of the entries of the workflows'
+// matrix lists into removals where they would repeat a version. Each list
+// is read once, by its first place (a list of 100,000 entries is read in
+// linear time).
+func matrixFixes(p *project.Project, fixes map[*project.NodePlace]*Diagnostic) {
+	type entryRef struct {
+		l *matrixList
+		i int
+	}
+	at := map[string]map[int]entryRef{} // by file, the lists' entries by where their text starts
+	var lists []*matrixList
+	for _, np := range p.NodePlaces() {
+		if np.Kind != project.NodeWorkflow || !strings.HasPrefix(np.Note, "matrix.") {
+			continue
+		}
+		byStart := at[np.Path]
+		if byStart == nil {
+			byStart = map[int]entryRef{}
+			at[np.Path] = byStart
+		}
+		ref, ok := byStart[np.Span.Start]
+		if !ok {
+			src := placeSrc(p, np)
+			if src == nil {
+				continue
+			}
+			l := matrixListAt(src, np.Span.Start, np.Span.End)
+			if l == nil {
+				continue // a scalar, an include entry: one job, nothing repeats
+			}
+			lists = append(lists, l)
+			for i, e := range l.entries {
+				byStart[e.start] = entryRef{l, i}
+				if c := src[e.start]; c == '\'' || c == '"' {
+					byStart[e.start+1] = entryRef{l, i} // the place's text is within the quotes
+				}
+			}
+			if ref, ok = byStart[np.Span.Start]; !ok {
+				continue
+			}
+		}
+		ref.l.entries[ref.i].np = np
+	}
+	for _, l := range lists {
+		dedupeList(l, fixes)
+	}
+}
+
+// dedupeList removes, in l, the fixed entries whose new version is named by
+// another entry: one left as it is, or one fixed before it.
+func dedupeList(l *matrixList, fixes map[*project.NodePlace]*Diagnostic) {
+	newText := func(e matrixEntry) (string, bool) {
+		if d := fixes[e.np]; e.np != nil && d != nil && d.Fix != nil {
+			return d.Fix.Ops[0].Text, true
+		}
+		return "", false
+	}
+	// The entries that name each Node (by nodeKey): those left as they
+	// are first, then those fixed, in order.
+	named := map[string]string{}
+	for _, e := range l.entries {
+		if _, fixed := newText(e); !fixed && e.np != nil {
+			if k := nodeKey(e.np.Text); named[k] == "" {
+				named[k] = "is in it already as `" + e.np.Text + "`"
+			}
+		}
+	}
+	removed := make([]bool, len(l.entries))
+	why := make([]string, len(l.entries))
+	for i, e := range l.entries {
+		text, fixed := newText(e)
+		if !fixed {
+			continue
+		}
+		k := nodeKey(text)
+		if named[k] != "" {
+			removed[i], why[i] = true, named[k]
+			continue
+		}
+		named[k] = "is what `" + e.np.Text + "` moves to"
+	}
+	for i, e := range l.entries {
+		if !removed[i] {
+			continue
+		}
+		var span ast.Span
+		switch {
+		case l.block:
+			span = ast.Span{Start: e.lineStart, End: e.lineEnd}
+		case tailRemoved(removed, i):
+			// The last entries go with the separator before them.
+			span = ast.Span{Start: l.entries[i-1].end, End: e.end}
+		default:
+			span = ast.Span{Start: e.start, End: l.entries[i+1].start}
+		}
+		d := fixes[e.np]
+		text := d.Fix.Ops[0].Text
+		d.Fix.Description = fmt.Sprintf("remove Node `%s` from the matrix list (%s): the version to write in its place, `%s`, %s", e.np.Text, placeName(e.np), text, why[i])
+		d.Fix.Ops = []rewrite.Op{{Kind: rewrite.OpReplace, Span: span, Text: ""}}
+	}
+}
+
+// tailRemoved reports whether the entries from i to the end of the list
+// are all removed.
+func tailRemoved(removed []bool, i int) bool {
+	for ; i < len(removed); i++ {
+		if !removed[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeKey is the Node a version text names, for comparing list entries:
+// "22", "v22" and "22.x" name one line.
+func nodeKey(text string) string {
+	t := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(text)), "v")
+	return strings.TrimSuffix(t, ".x")
+}
+
+// matrixListAt returns the matrix list whose entry holds [start, end) in src
+// (the entries read as project's workflowNodeSpans reads them: a flow list
+// on one line, a block list of "- value" lines); nil for a value that is in
+// no list.
+func matrixListAt(src []byte, start, end int) *matrixList {
+	ls := bytes.LastIndexByte(src[:start], '\n') + 1
+	le := len(src)
+	if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
+		le = end + i + 1
+	}
+	line := src[ls:le]
+	// A flow list: the [ before the value and the ] after it, on its line.
+	if open := bytes.LastIndexByte(src[ls:start], '['); open >= 0 && bytes.IndexByte(src[ls+open:start], ']') < 0 {
+		if cl := bytes.IndexByte(src[end:le], ']'); cl >= 0 {
+			open += ls
+			cl += end
+			l := &matrixList{}
+			pos := open + 1
+			for _, el := range bytes.Split(src[open+1:cl], []byte(",")) {
+				t := bytes.TrimSpace(el)
+				if len(t) > 0 {
+					st := pos + bytes.Index(el, t)
+					l.entries = append(l.entries, matrixEntry{start: st, end: st + len(t), lineStart: ls, lineEnd: le})
+				}
+				pos += len(el) + 1
+			}
+			return l
+		}
+		return nil
+	}
+	// A block list: "- value" lines of one indent around this one.
+	indent, ok := blockItem(line, start-ls)
+	if !ok {
+		return nil
+	}
+	first := ls
+	for first > 0 {
+		prev := bytes.LastIndexByte(src[:first-1], '\n') + 1
+		if in, ok := blockItem(src[prev:first], -1); !ok || in != indent {
+			break
+		}
+		first = prev
+	}
+	l := &matrixList{block: true}
+	for off := first; off < len(src); {
+		next := len(src)
+		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+			next = off + i + 1
+		}
+		in, ok := blockItem(src[off:next], -1)
+		if !ok || in != indent {
+			break
+		}
+		t := bytes.TrimSpace(src[off:next])
+		st := off + bytes.Index(src[off:next], t) + 2
+		for st < next && (src[st] == ' ' || src[st] == '\t') {
+			st++
+		}
+		en := st + len(stripYAMLComment(src[st:next]))
+		l.entries = append(l.entries, matrixEntry{start: st, end: en, lineStart: off, lineEnd: next})
+		off = next
+	}
+	return l
+}
+
+// blockItem reports whether line is a block list's plain item ("  - 18",
+// not "- node: 18", an include entry) and its indent; at, when not -1, is
+// where the value must start (after the dash and its spaces, and a quote).
+func blockItem(line []byte, at int) (int, bool) {
+	t := bytes.TrimLeft(line, " ")
+	indent := len(line) - len(t)
+	rest, ok := bytes.CutPrefix(t, []byte("- "))
+	if !ok {
+		return 0, false
+	}
+	v := bytes.TrimLeft(rest, " \t")
+	if len(bytes.TrimSpace(v)) == 0 || yamlKey.Match(v) {
+		return 0, false
+	}
+	if pos := len(line) - len(v); at >= 0 && at != pos && (at != pos+1 || v[0] != '\'' && v[0] != '"') {
+		return 0, false
+	}
+	return indent, true
+}
+
+// yamlKey is the start of a mapping entry ("node: 18").
+var yamlKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+\s*:(\s|$)`)
+
+// stripYAMLComment is v without a trailing comment (" # ...") and the
+// spaces around it; a # inside quotes stays.
+func stripYAMLComment(v []byte) []byte {
+	q := byte(0)
+	for i, c := range v {
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c == '#' && (i == 0 || v[i-1] == ' ' || v[i-1] == '\t'):
+			return bytes.TrimSpace(v[:i])
+		}
+	}
+	return bytes.TrimSpace(v)
 }

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/internal/semver"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -41,7 +43,11 @@ and a Record read with a dot are not counted. Reads guarded by ?., !, as, ??,
 an earlier if (...) return) are not counted. Reported for projects known to run
 framework major 3 on compatibility version 3 (package.json) whose config and
 root tsconfig.json do not set the flag: app, shared, module and server code
-(server code was checked with the app's options by the root typecheck).`,
+(server code was checked with the app's options by the root typecheck).
+apply, which moves such a project to major 4 when it bumps fw (FW701), makes
+the config's fixes for major 4, and this one with them: the bump is the step
+that turns the flag on. A package.json that allows major 4 while the fw
+installed or locked is a 3.x counts as major 3 until the install.`,
 		Example: `// package.json: "fw": "^3.12.0"
 const first: string = names[0]            // TS2322
 const label = items[i].label              // TS2532
@@ -102,7 +108,7 @@ func runUncheckedIndexAccess(pass *Pass) {
 func scanIndexReads(ci *codeIndex) *fileScan {
 	x := ci.index
 	pass := &Pass{Project: ci.Project, File: x.file, Config: x.config, Target: x.target, Index: x}
-	if x.target < 4 || ci.Project == nil || ci.Project.Framework != 3 || projectCompat(pass) != 3 || flipSet(pass, uncheckedFlag) || tsconfigSets(ci.Project, "noUncheckedIndexedAccess") {
+	if x.target < 4 || ci.Project == nil || !uncheckedTurnsOn(pass) || flipSet(pass, uncheckedFlag) || tsconfigSets(ci.Project, "noUncheckedIndexedAccess") {
 		return nil
 	}
 	engineSet := flipSet(pass, uncheckedEngineFlag)
@@ -143,6 +149,51 @@ func scanIndexReads(ci *codeIndex) *fileScan {
 		}
 		return out
 	})
+}
+
+// uncheckedTurnsOn reports whether the version step turns the flag on for
+// the project's code: it runs framework major 3 on compatibility version 3
+// today. When apply bumps fw in the same run (FW701), the check runs as
+// major 4, where the flag is on already, but the project comes from major 3
+// (Options.Before): the step is the one that turns it on, and the pin is
+// made with the bump. Before holds the compatibility version of the config
+// as it was, too: the rounds may rewrite it (FW206 removes a redundant
+// compatibilityVersion: 4 on major 4).
+//
+// A project whose package.json already allows major 4 (bumped by hand, or
+// by FW701's quickfix alone) while the fw installed or locked is still a
+// 3.x runs major 3 until the install: the step is still ahead of it, on
+// the compatibility version its config gives major 3.
+func uncheckedTurnsOn(pass *Pass) bool {
+	from := pass.Index.before
+	if from.Framework == 0 {
+		p := pass.Project
+		from = Versions{Framework: p.Framework, Compat: projectCompat(pass)}
+		if p.Framework == 4 && installedMajor(p) == 3 {
+			v, st := pass.Config.Value("future.compatibilityVersion")
+			from.Framework = 3
+			from.Compat, _ = compat.EffectiveCompat(3, v, st)
+		}
+	}
+	return from.Framework == 3 && from.Compat == 3
+}
+
+// installedMajor is the major of the fw that node_modules or the lockfile
+// holds, 0 when neither says.
+func installedMajor(p *project.Project) uint64 {
+	ps := p.Packages()
+	if ps.Manifest == nil || ps.Err != nil {
+		return 0
+	}
+	fw := ps.Dep(compat.FrameworkPackage)
+	if fw == nil || fw.Installed == nil {
+		return 0
+	}
+	v, err := semver.Parse(fw.Installed.Version)
+	if err != nil {
+		return 0
+	}
+	return v.Major
 }
 
 // maybeIndexRead reports text that may hold an index read used where

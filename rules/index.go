@@ -22,6 +22,9 @@ type Index struct {
 	file    *ast.File
 	config  compat.Config
 	target  int
+	// before is Options.Before: the version the project runs before the
+	// step, when the check looks past FW701's bump.
+	before Versions
 
 	walkOnce sync.Once
 	walk     []walked
@@ -75,8 +78,9 @@ type Index struct {
 	// reported are the files besides the config, the .env files and the
 	// code index's that rules reported in (Pass.reportIn: package.json, a
 	// workflow, a declaration file): their suppressions count too.
-	reportedMu sync.Mutex
-	reported   map[string][]byte // display -> text
+	reportedMu    sync.Mutex
+	reported      map[string][]byte       // display -> text
+	reportedLines map[string]reportedText // display -> the text's line table
 }
 
 // NewIndex returns the index of a project's config f (the project's own, or

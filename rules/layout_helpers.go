@@ -435,17 +435,39 @@ func shownRel(root, p string, dir bool) string {
 func (p *Pass) reportIn(file string, src []byte, span ast.Span, format string, args ...any) *Diagnostic {
 	d := p.Report(span, "", format, args...)
 	d.File = file
+	var lines ast.Lines
 	if x := p.Index; x != nil {
 		x.reportedMu.Lock()
 		if x.reported == nil {
 			x.reported = map[string][]byte{}
+			x.reportedLines = map[string]reportedText{}
 		}
 		x.reported[file] = src
+		// One line table per file and text: a rule may report thousands
+		// of places in one file (FW702's matrix entries).
+		rt, ok := x.reportedLines[file]
+		if !ok || !sameText(rt.src, src) {
+			rt = reportedText{src, ast.NewLines(src)}
+			x.reportedLines[file] = rt
+		}
+		lines = rt.lines
 		x.reportedMu.Unlock()
+	} else {
+		lines = ast.NewLines(src)
 	}
-	lines := ast.NewLines(src)
 	start, end := lines.Position(span.Start), lines.Position(span.End)
 	d.Line, d.Column, d.ColumnUTF16 = start.Line, start.Column, start.ColumnUTF16
 	d.EndLine, d.EndColumn, d.EndColumnUTF16 = end.Line, end.Column, end.ColumnUTF16
 	return d
+}
+
+// reportedText is a text reportIn reported in, and its line table.
+type reportedText struct {
+	src   []byte
+	lines ast.Lines
+}
+
+// sameText reports whether a and b are the same bytes in memory.
+func sameText(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -414,7 +414,7 @@ func applyNextSteps(results []*migrate.Result, t applyTally, o migrate.Options) 
 		}
 		dir := filepath.ToSlash(filepath.Dir(r.Project.ConfigDisplay))
 		dirs = append(dirs, dir)
-		if r.Framework < 4 {
+		if r.Framework < 4 && r.Bumped < 4 {
 			bump = append(bump, text.MarkdownCode(filepath.ToSlash(filepath.Join(dir, "package.json"))))
 		}
 		mgr := r.Project.Packages().Manager

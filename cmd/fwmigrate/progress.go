@@ -87,6 +87,9 @@ func newProgress(w io.Writer, on, inPlace bool, step string) *progress {
 	if p.width <= 0 {
 		p.width = 80
 	}
+	// The first draw is made here, not in the loop: a run shorter than
+	// the goroutine's start would otherwise show nothing at all.
+	p.draw()
 	p.wg.Add(1)
 	go p.loop()
 	return p
@@ -96,7 +99,6 @@ func (p *progress) loop() {
 	defer p.wg.Done()
 	t := time.NewTicker(progressInterval)
 	defer t.Stop()
-	p.draw()
 	for {
 		select {
 		case <-p.quit:

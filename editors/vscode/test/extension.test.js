@@ -30,9 +30,9 @@ assert.ok(bin && path.isAbsolute(bin), 'FWMIGRATE_BIN must name the fwmigrate bi
 
 // A project with safe fixes in its config and code, an unsafe one, and a
 // line whose UTF-16 columns differ from its bytes: nothing to move (layout
-// A), so apply's result is the fixes alone. The deps rules are ignored:
-// apply's bump of package.json (FW701) makes it check the project again
-// as major 4, which the editor's fix-all does not do.
+// A), so apply's result is the fixes alone: FW701's bump of fw in
+// package.json, and the config's fixes made for major 4 (no
+// compatibilityVersion: 4), by apply and the editor's fix-all alike.
 const config = `export default defineFwConfig({
   app: { head: { title: 'Café 😀 shop' } }, dir: { static: 'public' },
   generate: { routes: ['/a'] },
@@ -42,7 +42,6 @@ const config = `export default defineFwConfig({
 const files = {
   'fw.config.ts': config,
   'package.json': '{ "dependencies": { "fw": "^3.15.0" } }\n',
-  'fwmigrate.json': '{ "ignore": ["deps"] }\n',
   'app/pages/index.vue': '<script setup lang="ts">\nconst route = useRoute()\nconst title = route.meta.name\n</script>\n',
   'app/pages/about.vue': '<script setup lang="ts">\nconst route = useRoute()\nconst t = route.meta.name\n</script>\n',
 };
@@ -212,8 +211,10 @@ test('a session: diagnostics, quickfix, fix-all as apply makes it, fix on save, 
   for (const [uri, edits] of fixAll.edit.entries()) {
     fixed[path.relative(dir, uri.fsPath)] = applyText(fs.readFileSync(uri.fsPath, 'utf8'), edits);
   }
-  assert.deepEqual(Object.keys(fixed).sort(), ['app/pages/about.vue', 'app/pages/index.vue', 'fw.config.ts']);
+  assert.deepEqual(Object.keys(fixed).sort(), ['app/pages/about.vue', 'app/pages/index.vue', 'fw.config.ts', 'package.json']);
   assert.match(fixed['fw.config.ts'], /dir: \{ public: 'public' \}/);
+  assert.doesNotMatch(fixed['fw.config.ts'], /compatibilityVersion/, 'the config\'s fixes are not major 4\'s');
+  assert.match(fixed['package.json'], /"fw": "\^4\./);
   assert.match(fixed['fw.config.ts'], /client: true/, 'the unsafe fix was made');
   assert.match(fixed['app/pages/index.vue'], /const title = route\.name\n/);
 
