@@ -383,7 +383,7 @@ func TestCrash(t *testing.T) {
 		name string
 		i    int
 	}
-	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"sync", 0}, {"cleanup", 0}}
+	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"sync", 0}, {"backups", 0}, {"cleanup", 0}}
 	undos := []point{{"undo-replace", edits / 2}, {"undo-move", 3}}
 	if testing.Short() {
 		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"cleanup", 0}}
