@@ -326,7 +326,12 @@ func TestCommitConfined(t *testing.T) {
 // process (this test binary again, see TestMain) whose hook calls os.Exit
 // at the chosen point.
 
-func TestMain(m *testing.M) { crashtest.Main(m, crashChild) }
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envPreflightChild); dir != "" {
+		os.Exit(preflightChild(dir))
+	}
+	crashtest.Main(m, crashChild)
+}
 
 // crashChild commits the tests' plan in dir (or, with undo, undoes the
 // journal left there), with the hook that exits at the chosen point.
