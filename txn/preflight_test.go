@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
