@@ -1,6 +1,7 @@
 package project
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -48,6 +49,7 @@ type Source struct {
 
 	overlay func(path string) ([]byte, bool) // the project's (Read)
 	cache   *Cache                           // the project's (Read), nil when none
+	budget  *budget                          // the project's (Read), nil when none
 }
 
 // Lang returns the file's language as the code reader takes it: "vue",
@@ -194,7 +196,7 @@ func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
 	if err != nil {
 		rel = p
 	}
-	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay, cache: w.p.cache})
+	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay, cache: w.p.cache, budget: w.p.budget})
 }
 
 // file adds one file when it is a regular file (symlinks followed).
@@ -215,6 +217,11 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 	gi, rel := ignore.GitDown(ignore.RepoTop(root), dir)
 	var visit func(dir, rel string, gi *ignore.Git)
 	visit = func(dir, rel string, gi *ignore.Git) {
+		// Past the project's budget (a hostile tree: millions of files,
+		// folders thousands deep), the walk stops; the project says so.
+		if w.p.budget.check(dir) != nil {
+			return
+		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return
@@ -228,6 +235,9 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		for _, e := range entries {
 			name := e.Name()
 			child := filepath.Join(dir, name)
+			if w.p.budget.entry(child) != nil {
+				return
+			}
 			childRel := path.Join(rel, name)
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
@@ -261,21 +271,37 @@ func (p *Project) display(abs string) string {
 	return filepath.Join(filepath.Dir(p.ConfigDisplay), rel)
 }
 
-// Read reads the file (with ReadSource's limits), or takes its text from
-// the Loader's Overlay; a binary file is an error.
+// Read reads the file (with ReadSource's limits, the size limit the
+// project's budget's), or takes its text from the Loader's Overlay; a
+// binary file is an error. Past the project's budget (its time, or the
+// bytes its check reads) nothing more is read: the error is the
+// *BudgetError.
 func (s *Source) Read() ([]byte, error) {
+	if e := s.budget.mayRead(s.Path); e != nil {
+		return nil, e
+	}
+	src, ok := []byte(nil), false
 	if s.overlay != nil {
-		if src, ok := s.overlay(s.Path); ok {
-			return src, binaryErr(src)
+		src, ok = s.overlay(s.Path)
+	}
+	var err error
+	if !ok {
+		limit := s.budget.fileSize()
+		if s.cache != nil {
+			src, err = s.cache.read(s.Path, limit)
+		} else {
+			src, err = readLimited(s.Path, limit)
+		}
+		var se *SizeError
+		if errors.As(err, &se) {
+			se.Flag = BudgetFlags.FileSize
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	read := ReadSource
-	if s.cache != nil {
-		read = s.cache.ReadSource
+	if e := s.budget.read(s.Path, len(src)); e != nil {
+		return nil, e
 	}
-	src, err := read(s.Path)
-	if err == nil {
-		err = binaryErr(src)
-	}
-	return src, err
+	return src, binaryErr(src)
 }
