@@ -10,8 +10,9 @@ import (
 // The editor's unsaved buffers are what the server checks, .vue files and
 // scripts included (issue 20, point 8): an open file's diagnostics follow
 // its buffer, version by version, and never the disk, which the tests
-// check is left as it was; closing a buffer gives the file back to the
-// disk.
+// check is left as it was; a file that exists only in the editor (a new
+// page not saved yet) is checked too; closing a buffer gives the file
+// back to the disk.
 
 // noFW606 accepts a publication of version v without FW606.
 func noFW606(v int) func(PublishDiagnosticsParams) bool {
@@ -86,5 +87,38 @@ func TestUnsavedVueBuffer(t *testing.T) {
 		t.Errorf("after close FW606 at %+v, want the disk's %+v", d.Range.Start, utf16Pos(string(disk), want))
 	}
 	unchanged(t, page, string(disk))
+	c.shutdown()
+}
+
+// TestBufferOnlyFiles: a page and a composable (in a folder that does not
+// exist on disk either) that exist only in the editor (created, never
+// saved) get their diagnostics, and nothing is written to the disk for
+// them; closed unsaved, their diagnostics are cleared.
+func TestBufferOnlyFiles(t *testing.T) {
+	dir := shopTree(t)
+	c := startClient(t, Options{})
+	for _, tc := range []struct{ name, text string }{
+		{"app/pages/new.vue", "<script setup lang=\"ts\">\nconst route = useRoute()\nconst n = route.meta.name\n</script>\n<template><p>{{ n }}</p></template>\n"},
+		{"app/composables/useTitle.ts", "export function useTitle() {\n  const route = useRoute()\n  return route.meta.name\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, filepath.FromSlash(tc.name))
+			uri := c.open(path, tc.text)
+			pub := c.waitDiags(uri, version(1))
+			d := find(pub.Diagnostics, "FW606")
+			if d == nil {
+				t.Fatalf("the unsaved %s gets no FW606: %+v", tc.name, pub.Diagnostics)
+			}
+			if at := strings.Index(tc.text, "route.meta.name"); d.Range.Start != utf16Pos(tc.text, at) {
+				t.Errorf("FW606 at %+v, want %+v", d.Range.Start, utf16Pos(tc.text, at))
+			}
+			if _, err := os.Lstat(path); err == nil {
+				t.Errorf("%s was written to the disk", tc.name)
+			}
+			// Closed unsaved, the file is gone: so are its diagnostics.
+			c.notify("textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+			c.waitDiags(uri, func(p PublishDiagnosticsParams) bool { return p.Version == nil && len(p.Diagnostics) == 0 })
+		})
+	}
 	c.shutdown()
 }

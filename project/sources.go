@@ -11,6 +11,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // Role is what a source file is to the framework.
@@ -199,8 +200,15 @@ func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
 	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay, cache: w.p.cache, budget: w.p.budget})
 }
 
-// file adds one file when it is a regular file (symlinks followed).
+// file adds one file when it is a regular file (symlinks followed), or an
+// editor's buffer.
 func (w *sourceWalk) file(root, p string, role Role, ly *Layer) {
+	if sourceLang(p) != "" && w.p.overlay != nil {
+		if _, ok := w.p.overlay(p); ok {
+			w.add(root, p, role, ly)
+			return
+		}
+	}
 	if sourceLang(p) == "" || !w.p.IsFile(p) || w.p.Readable(p) != nil {
 		// A link out of the checkout is not read (Project.Readable).
 		return
@@ -212,6 +220,11 @@ func (w *sourceWalk) file(root, p string, role Role, ly *Layer) {
 func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[string]bool) {
 	info, err := os.Lstat(dir)
 	if err != nil || !info.IsDir() {
+		if errors.Is(err, fs.ErrNotExist) && w.p.buffers != nil {
+			// The folder may exist in the editor only, with a new file.
+			gi, rel := ignore.GitDown(ignore.RepoTop(root), dir)
+			w.buffers(root, dir, role, ly, skip, gi, rel)
+		}
 		return
 	}
 	gi, rel := ignore.GitDown(ignore.RepoTop(root), dir)
@@ -259,6 +272,43 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		}
 	}
 	visit(dir, rel, gi)
+	w.buffers(root, dir, role, ly, skip, gi, rel)
+}
+
+// buffers adds the editor's buffers under dir that exist nowhere else (a
+// file created in the editor, not saved yet), as the walk would add them
+// once saved: not under a hidden or skipped folder, nor one the .gitignore
+// of dir's level excludes.
+func (w *sourceWalk) buffers(root, dir string, role Role, ly *Layer, skip map[string]bool, gi *ignore.Git, rel string) {
+	if w.p.buffers == nil {
+		return
+	}
+	for _, b := range w.p.buffers() {
+		if w.seen[b] || sourceLang(b) == "" {
+			continue
+		}
+		sub, ok := pathx.Rel(dir, b)
+		if !ok || sub == "." {
+			continue
+		}
+		if _, err := os.Lstat(b); err == nil {
+			continue // on disk: the walk took it, or left it out on purpose
+		}
+		parts := strings.Split(filepath.ToSlash(sub), "/")
+		hidden := false
+		at, atRel := dir, rel
+		for i, name := range parts {
+			at, atRel = filepath.Join(at, name), path.Join(atRel, name)
+			last := i == len(parts)-1
+			if !last && (strings.HasPrefix(name, ".") || compat.SkipDir(name) || skip[at]) || gi.Ignored(atRel, !last) {
+				hidden = true
+				break
+			}
+		}
+		if !hidden && w.p.budget.entry(b) == nil {
+			w.add(root, b, role, ly)
+		}
+	}
 }
 
 // display shows an absolute path the way the project's config is shown:
