@@ -132,6 +132,18 @@ func TestBudgetBytes(t *testing.T) {
 	if read, over, other := readAll(p); read != 20 || len(over)+len(other) != 0 {
 		t.Errorf("default budget: read %d, %v %v", read, over, other)
 	}
+
+	// A file read again (each rule that needs it reads it) counts once.
+	p = loadBudget(t, dir, Budget{Bytes: 50 << 10})
+	s := p.Sources()[0]
+	for range 20 {
+		if _, err := s.Read(); err != nil {
+			t.Fatalf("one file read again: %v", err)
+		}
+	}
+	if e := p.BudgetExceeded(); e != nil {
+		t.Errorf("one file read 20 times: %v", e)
+	}
 }
 
 // TestBudgetTime: a project whose time is up reads nothing more and says
