@@ -14,12 +14,14 @@ import (
 // loads through a Loader): the entries its source walk visits, the bytes
 // of source it reads, the size of one source file, and the wall-clock time
 // from its load. A project that goes past one is not fully checked: the
-// walk and the reads stop (the limit is checked at each entry of the
-// walk and each file read, so a check ends soon after), the project says
-// which limit it hit (BudgetExceeded), and the check reports it as an
-// error naming the project, the limit and the flag that raises it
-// (FW911), so that the run's exit status is 2 and apply writes nothing
-// for it. The run goes on with the other projects.
+// walk and the reads stop (the limits are checked at each folder and
+// entry of the walk and each file read, not inside one file's check), the
+// project says which limit it hit (BudgetExceeded), and the check reports
+// it as an error naming the project, the limit and the flag that raises
+// it (FW911), so that the run's exit status is 2 and apply writes nothing
+// for it. The run goes on with the other projects. (A file larger than
+// FileSize is not read and is reported alone, FW908: the project is
+// within its budget.)
 //
 // The defaults are far above real apps: the generated app of 20,000
 // files (internal/appgen) is some 20,000 entries and 50 MB, checked in
