@@ -369,8 +369,9 @@ func crashAt(t *testing.T, dir, point string, i int, undo bool) {
 
 // TestCrash: a run killed at each kind of point (right after the journal,
 // among the mkdirs, the moves, the rmdirs, the edits before a temporary is
-// written and between writing it and renaming it, before the final syncs,
-// before the journal is removed) is completed by Complete to the tree an
+// written, between writing it and renaming it and between the file's
+// backup (its second name) and the rename, before the final syncs, before
+// the backups are removed, before the journal is removed) is completed by Complete to the tree an
 // uninterrupted run makes, byte for byte, and undone by Undo to the tree
 // it found. An undo killed in its turn is finished by the next one, which
 // RollingBack tells the next run to go on with. The batched plan's edits
@@ -388,10 +389,10 @@ func TestCrash(t *testing.T) {
 		name string
 		i    int
 	}
-	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"sync", 0}, {"backups", 0}, {"cleanup", 0}}
+	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"kept", edits / 2}, {"sync", 0}, {"backups", 0}, {"cleanup", 0}}
 	undos := []point{{"undo-replace", edits / 2}, {"undo-move", 3}}
 	if testing.Short() {
-		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"cleanup", 0}}
+		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"kept", edits / 2}, {"cleanup", 0}}
 		undos = undos[1:]
 	}
 	for _, pt := range points {

@@ -59,7 +59,9 @@ type Exec struct {
 	// Hook, when set, is called at each point of the execution: before
 	// each step ("mkdir", "move", "rmdir", "edit"; "undo-" and the same
 	// going backward) with its index, between writing an edit's temporary
-	// and renaming it ("replace", "undo-replace"), before the final
+	// and renaming it ("replace", "undo-replace"), between giving the
+	// file its backup and renaming the temporary over it ("kept"), before
+	// the final
 	// syncs ("sync", "undo-sync"), and before the backups of the old
 	// texts are removed ("backups"). It may run concurrently for edits.
 	Hook func(point string, i int)
@@ -479,7 +481,7 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		if restore[i] {
 			err = p.swapBack(x, at[i], have, want)
 		} else {
-			err = p.swap(x, at[i], have, want, !back)
+			err = p.swap(x, i, at[i], have, want, !back)
 		}
 		var ce *ChangedError
 		if back && x.changed != nil && errors.As(err, &ce) {
@@ -521,7 +523,7 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 // removes the temporary otherwise: path holds want already (done), or
 // something else (a ChangedError). With keep (going forward), path's file
 // gets its backup first.
-func (p *Plan) swap(x Exec, path string, have, want []byte, keep bool) error {
+func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool) error {
 	fsys := x.FS
 	tmp := tempName(path, x.Tag)
 	cur, err := fsys.ReadFile(path)
@@ -530,7 +532,9 @@ func (p *Plan) swap(x Exec, path string, have, want []byte, keep bool) error {
 		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case bytes.Equal(cur, have):
 		if keep {
-			err = p.keepOld(x, path)
+			if err = p.keepOld(x, path); err == nil {
+				x.hook("kept", i)
+			}
 		}
 		if err == nil {
 			if err = fsys.Rename(tmp, path); err == nil {
