@@ -315,6 +315,7 @@ func (s *Server) load(cfg string, snap snapshot, ctx context.Context) (res *chec
 	}
 	l := s.ws.Loader()
 	l.Overlay = snap.overlay
+	l.Buffers = snap.paths
 	p := l.Load(cfg, cfg)
 	res.project = p
 	opts, set := s.options(cfg)

@@ -68,7 +68,10 @@ func (c *Cache) entry(path string) *cachedFile {
 
 // ReadSource is ReadSource(path), from the cache while the file's stat is
 // the one it was read after.
-func (c *Cache) ReadSource(path string) ([]byte, error) {
+func (c *Cache) ReadSource(path string) ([]byte, error) { return c.read(path, MaxSourceSize) }
+
+// read is ReadSource with another size limit (a project's budget's).
+func (c *Cache) read(path string, limit int64) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -83,7 +86,7 @@ func (c *Cache) ReadSource(path string) ([]byte, error) {
 	c.mu.Unlock()
 	// Stat first, then read: a change made while it is read gives another
 	// stat next time, and the file is read again.
-	text, err := ReadSource(path)
+	text, err := readLimited(path, limit)
 	if err != nil {
 		return nil, err
 	}

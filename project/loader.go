@@ -137,9 +137,17 @@ type Loader struct {
 	// means the disk has the file. Directory listings still come from the
 	// disk.
 	Overlay func(path string) (src []byte, ok bool)
+	// Buffers, when set, lists the paths Overlay has a text for. A file
+	// that exists only there (a new page not saved yet) is among the
+	// project's sources when it lies in one of its source folders, as it
+	// would once saved (Project.Sources).
+	Buffers func() []string
 	// Cache, when set, keeps the code of source files read between the
 	// Loader's checks and the next Loader's (the language server's).
 	Cache *Cache
+	// Budget bounds each project's check (budget.go); its zero value is
+	// DefaultBudget.
+	Budget Budget
 
 	// Tops are the paths the run was given (the folders or configs named
 	// on the command line, the editor's workspace folders): outside a git
@@ -525,7 +533,7 @@ func (l *Loader) Load(configPath, display string) *Project {
 	if err != nil {
 		abs = configPath
 	}
-	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}, overlay: l.Overlay, cache: l.Cache}
+	p := &Project{Root: filepath.Dir(abs), ConfigPath: abs, ConfigDisplay: display, tree: &tree{}, overlay: l.Overlay, cache: l.Cache, budget: newBudget(l.Budget), buffers: l.Buffers}
 	// The config is cached by its real path, so that a project reached
 	// again as another's layer is the same parse. A file gone since it was
 	// found is reported by the read.
@@ -787,7 +795,7 @@ func (l *Loader) LayerProjects() []*Project {
 		for _, e := range todo {
 			ly := l.load(e)
 			p := &Project{Root: e.root, ConfigPath: e.cfg, ConfigDisplay: ly.ConfigDisplay, tree: &tree{}, overlay: l.Overlay, cache: l.Cache,
-				RealRoot: e.root, ConfigReal: e.cfg}
+				budget: newBudget(l.Budget), buffers: l.Buffers, RealRoot: e.root, ConfigReal: e.cfg}
 			p.Journal, p.JournalRefused = pendingJournal(e.root)
 			l.fill(p, e, e.depth)
 			l.InheritMajor(p)

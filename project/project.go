@@ -94,6 +94,10 @@ type Project struct {
 	// text files go through it (readFile).
 	overlay func(path string) ([]byte, bool)
 	cache   *Cache // the Loader's, nil when none
+	// budget bounds the project's check (budget.go); nil: no limits.
+	budget *budget
+	// buffers is the Loader's Buffers: files only the editor has.
+	buffers func() []string
 }
 
 // Failed returns the project of a config that could not be loaded at all

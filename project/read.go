@@ -41,7 +41,7 @@ func readLimited(path string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file but %s", fileKind(info.Mode()))}
 	}
 	if info.Size() > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file is %d MB, larger than the %d MB fwmigrate reads", info.Size()>>20, limit>>20)}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &SizeError{Size: info.Size(), Limit: limit}}
 	}
 	// Read one byte past the size seen, so that a file growing while it is
 	// read is still bounded.
@@ -53,6 +53,33 @@ func readLimited(path string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", limit>>20)}
 	}
 	return src, nil
+}
+
+// SizeError is a file larger than fwmigrate reads.
+type SizeError struct {
+	Size, Limit int64
+	// Flag, when set, is the flag that raises the limit.
+	Flag string
+}
+
+func (e *SizeError) Error() string {
+	s := fmt.Sprintf("file is %s, larger than the %s fwmigrate reads", sizeText(e.Size), sizeText(e.Limit))
+	if e.Flag != "" {
+		s += " (" + e.Flag + " raises it)"
+	}
+	return s
+}
+
+// sizeText says n bytes in MB when it is a megabyte or more (with a
+// decimal when it is not whole), else in bytes.
+func sizeText(n int64) string {
+	switch {
+	case n < 1<<20:
+		return fmt.Sprintf("%d bytes", n)
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }
 
 // readFile reads a source or text file of the project: the overlay's text

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 )
 
 // Role is what a source file is to the framework.
@@ -48,6 +50,7 @@ type Source struct {
 
 	overlay func(path string) ([]byte, bool) // the project's (Read)
 	cache   *Cache                           // the project's (Read), nil when none
+	budget  *budget                          // the project's (Read), nil when none
 }
 
 // Lang returns the file's language as the code reader takes it: "vue",
@@ -194,11 +197,18 @@ func (w *sourceWalk) add(root, p string, role Role, ly *Layer) {
 	if err != nil {
 		rel = p
 	}
-	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay, cache: w.p.cache})
+	w.out = append(w.out, &Source{Path: p, Display: w.p.display(p), Rel: filepath.ToSlash(rel), Role: role, Layer: ly, overlay: w.p.overlay, cache: w.p.cache, budget: w.p.budget})
 }
 
-// file adds one file when it is a regular file (symlinks followed).
+// file adds one file when it is a regular file (symlinks followed), or an
+// editor's buffer.
 func (w *sourceWalk) file(root, p string, role Role, ly *Layer) {
+	if sourceLang(p) != "" && w.p.overlay != nil {
+		if _, ok := w.p.overlay(p); ok {
+			w.add(root, p, role, ly)
+			return
+		}
+	}
 	if sourceLang(p) == "" || !w.p.IsFile(p) || w.p.Readable(p) != nil {
 		// A link out of the checkout is not read (Project.Readable).
 		return
@@ -210,11 +220,21 @@ func (w *sourceWalk) file(root, p string, role Role, ly *Layer) {
 func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[string]bool) {
 	info, err := os.Lstat(dir)
 	if err != nil || !info.IsDir() {
+		if errors.Is(err, fs.ErrNotExist) && w.p.buffers != nil {
+			// The folder may exist in the editor only, with a new file.
+			gi, rel := ignore.GitDown(ignore.RepoTop(root), dir)
+			w.buffers(root, dir, role, ly, skip, gi, rel)
+		}
 		return
 	}
 	gi, rel := ignore.GitDown(ignore.RepoTop(root), dir)
 	var visit func(dir, rel string, gi *ignore.Git)
 	visit = func(dir, rel string, gi *ignore.Git) {
+		// Past the project's budget (a hostile tree: millions of files,
+		// folders thousands deep), the walk stops; the project says so.
+		if w.p.budget.check(dir) != nil {
+			return
+		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return
@@ -228,6 +248,9 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		for _, e := range entries {
 			name := e.Name()
 			child := filepath.Join(dir, name)
+			if w.p.budget.entry(child) != nil {
+				return
+			}
 			childRel := path.Join(rel, name)
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
@@ -249,6 +272,43 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		}
 	}
 	visit(dir, rel, gi)
+	w.buffers(root, dir, role, ly, skip, gi, rel)
+}
+
+// buffers adds the editor's buffers under dir that exist nowhere else (a
+// file created in the editor, not saved yet), as the walk would add them
+// once saved: not under a hidden or skipped folder, nor one the .gitignore
+// of dir's level excludes.
+func (w *sourceWalk) buffers(root, dir string, role Role, ly *Layer, skip map[string]bool, gi *ignore.Git, rel string) {
+	if w.p.buffers == nil {
+		return
+	}
+	for _, b := range w.p.buffers() {
+		if w.seen[b] || sourceLang(b) == "" {
+			continue
+		}
+		sub, ok := pathx.Rel(dir, b)
+		if !ok || sub == "." {
+			continue
+		}
+		if _, err := os.Lstat(b); err == nil {
+			continue // on disk: the walk took it, or left it out on purpose
+		}
+		parts := strings.Split(filepath.ToSlash(sub), "/")
+		hidden := false
+		at, atRel := dir, rel
+		for i, name := range parts {
+			at, atRel = filepath.Join(at, name), path.Join(atRel, name)
+			last := i == len(parts)-1
+			if !last && (strings.HasPrefix(name, ".") || compat.SkipDir(name) || skip[at]) || gi.Ignored(atRel, !last) {
+				hidden = true
+				break
+			}
+		}
+		if !hidden && w.p.budget.entry(b) == nil {
+			w.add(root, b, role, ly)
+		}
+	}
 }
 
 // display shows an absolute path the way the project's config is shown:
@@ -261,21 +321,37 @@ func (p *Project) display(abs string) string {
 	return filepath.Join(filepath.Dir(p.ConfigDisplay), rel)
 }
 
-// Read reads the file (with ReadSource's limits), or takes its text from
-// the Loader's Overlay; a binary file is an error.
+// Read reads the file (with ReadSource's limits, the size limit the
+// project's budget's), or takes its text from the Loader's Overlay; a
+// binary file is an error. Past the project's budget (its time, or the
+// bytes its check reads) nothing more is read: the error is the
+// *BudgetError.
 func (s *Source) Read() ([]byte, error) {
+	if e := s.budget.mayRead(s.Path); e != nil {
+		return nil, e
+	}
+	src, ok := []byte(nil), false
 	if s.overlay != nil {
-		if src, ok := s.overlay(s.Path); ok {
-			return src, binaryErr(src)
+		src, ok = s.overlay(s.Path)
+	}
+	var err error
+	if !ok {
+		limit := s.budget.fileSize()
+		if s.cache != nil {
+			src, err = s.cache.read(s.Path, limit)
+		} else {
+			src, err = readLimited(s.Path, limit)
+		}
+		var se *SizeError
+		if errors.As(err, &se) {
+			se.Flag = BudgetFlags.FileSize
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	read := ReadSource
-	if s.cache != nil {
-		read = s.cache.ReadSource
+	if e := s.budget.read(s.Path, len(src)); e != nil {
+		return nil, e
 	}
-	src, err := read(s.Path)
-	if err == nil {
-		err = binaryErr(src)
-	}
-	return src, err
+	return src, binaryErr(src)
 }

@@ -221,6 +221,9 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 	}
 	withholdFixes(p, diags)
 	diags = append(diags, engineDiagnostics(p, opts)...)
+	if d := notFullyChecked(p); d != nil {
+		diags = append(diags, d) // past its budget, whatever the selection
+	}
 	finish(p, diags)
 	diags = applySuppressions(p, diags, opts, index.otherFiles())
 	diags = opts.finish(diags)

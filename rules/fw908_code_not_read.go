@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // CodeCodeNotRead is reported, once per file, for an application or module
@@ -39,6 +40,9 @@ func runCodeNotRead(pass *Pass) {
 		return
 	}
 	for _, f := range pass.Index.code().Failed {
+		if errors.As(f.Err, new(*project.BudgetError)) {
+			continue // not read past the project's budget: FW911 says so, once
+		}
 		var se *ast.SyntaxError
 		span, msg := ast.Span{}, ""
 		switch {

@@ -11,12 +11,14 @@
 // bound to the run by a record there: home.go) and syncs it,
 // runs the steps (Forward), undoes them on failure (Backward), and removes
 // the journal. Every edit is written to a synced temporary beside its file
-// and renamed over it only while the file still holds what the plan read.
+// and renamed over it only while the file still holds what the plan read;
+// the old file keeps a second name (a hard link) until the run is over, so
+// that undoing an edit made is a rename back, which needs no free space.
 //
 // What survives kill -9 (or a power cut) once Commit has written the
 // journal: the journal itself, and a tree where each step is done or not,
-// never half done (an edit's temporary may be left beside its file, under
-// the journal's id). Pending finds the journal (and refuses one in the
+// never half done (an edit's temporary, and its old file's backup, may be
+// left beside it, under the journal's id). Pending finds the journal (and refuses one in the
 // tree, or one no run of this user wrote); Open reads it back, and
 // Complete or Undo removes the temporaries and brings the tree to the end
 // or the start of the plan. Before the journal is whole, nothing of the

@@ -17,6 +17,9 @@ type FS interface {
 	Chmod(name string, mode fs.FileMode) error
 	Remove(name string) error
 	Rename(oldpath, newpath string) error
+	// Link makes newname a second name of the file oldname (a hard link;
+	// a symlink is linked, not followed); newname must not exist.
+	Link(oldname, newname string) error
 	// WriteNew creates the file name, which must not exist, holding data
 	// with permissions perm; with sync, the data is on disk (fsync) when
 	// it returns.
@@ -39,6 +42,7 @@ func (osFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, p
 func (osFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }
 func (osFS) Remove(name string) error                  { return os.Remove(name) }
 func (osFS) Rename(oldpath, newpath string) error      { return os.Rename(oldpath, newpath) }
+func (osFS) Link(oldname, newname string) error        { return os.Link(oldname, newname) }
 func (osFS) SyncDir(name string) error                 { return syncDir(name) }
 func (osFS) SyncFS(path string) error                  { return syncFS(path) }
 func (osFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {

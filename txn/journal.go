@@ -116,6 +116,13 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 	if err == nil {
 		return false, j.Finish()
 	}
+	var le *LeftoverError
+	if errors.As(err, &le) {
+		// Done and durable: not undone for some litter. The journal
+		// stays so that the next apply (Complete) removes what is left.
+		j.close()
+		return true, fmt.Errorf("%v; run fwmigrate apply again to remove them", err)
+	}
 	j.note("rollback", 0)
 	undone, uerr := plan.Backward(x)
 	if uerr != nil {

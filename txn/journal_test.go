@@ -326,7 +326,12 @@ func TestCommitConfined(t *testing.T) {
 // process (this test binary again, see TestMain) whose hook calls os.Exit
 // at the chosen point.
 
-func TestMain(m *testing.M) { crashtest.Main(m, crashChild) }
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envPreflightChild); dir != "" {
+		os.Exit(preflightChild(dir))
+	}
+	crashtest.Main(m, crashChild)
+}
 
 // crashChild commits the tests' plan in dir (or, with undo, undoes the
 // journal left there), with the hook that exits at the chosen point.
@@ -364,8 +369,9 @@ func crashAt(t *testing.T, dir, point string, i int, undo bool) {
 
 // TestCrash: a run killed at each kind of point (right after the journal,
 // among the mkdirs, the moves, the rmdirs, the edits before a temporary is
-// written and between writing it and renaming it, before the final syncs,
-// before the journal is removed) is completed by Complete to the tree an
+// written, between writing it and renaming it and between the file's
+// backup (its second name) and the rename, before the final syncs, before
+// the backups are removed, before the journal is removed) is completed by Complete to the tree an
 // uninterrupted run makes, byte for byte, and undone by Undo to the tree
 // it found. An undo killed in its turn is finished by the next one, which
 // RollingBack tells the next run to go on with. The batched plan's edits
@@ -383,10 +389,10 @@ func TestCrash(t *testing.T) {
 		name string
 		i    int
 	}
-	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"sync", 0}, {"cleanup", 0}}
+	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"kept", edits / 2}, {"sync", 0}, {"backups", 0}, {"cleanup", 0}}
 	undos := []point{{"undo-replace", edits / 2}, {"undo-move", 3}}
 	if testing.Short() {
-		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"cleanup", 0}}
+		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"kept", edits / 2}, {"cleanup", 0}}
 		undos = undos[1:]
 	}
 	for _, pt := range points {

@@ -164,6 +164,9 @@ type faultyFS struct {
 	// still work).
 	errno      syscall.Errno
 	writesOnly bool
+	// noLinks makes every link fail with ENOTSUP, as on a file system
+	// without hard links (not counted as an operation).
+	noLinks bool
 }
 
 func (f *faultyFS) fail(op, path string) error {
@@ -197,6 +200,18 @@ func (f *faultyFS) Rename(oldpath, newpath string) error {
 		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err.(*fs.PathError).Err}
 	}
 	return f.FS.Rename(oldpath, newpath)
+}
+
+// Link is not a write: it takes no room for data (a full disk lets it
+// be), like a rename.
+func (f *faultyFS) Link(oldname, newname string) error {
+	if f.noLinks {
+		return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.ENOTSUP}
+	}
+	if err := f.fail("link", oldname); err != nil {
+		return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: err.(*fs.PathError).Err}
+	}
+	return f.FS.Link(oldname, newname)
 }
 
 func (f *faultyFS) WriteNew(name string, data []byte, perm fs.FileMode, sync bool) error {

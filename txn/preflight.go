@@ -13,8 +13,9 @@ import (
 // written rather than failing halfway and rolling back (or, worse, failing
 // its rollback too):
 //
-//   - the name of every temporary (.<name>.fwmigrate-<tag>) fits the file
-//     system's limit: a 240-byte file name cannot get one;
+//   - the name of every temporary (.<name>.fwmigrate-<tag>, and the
+//     old text's backup, the same with .old) fits the file system's
+//     limit: a 240-byte file name cannot get one;
 //   - every folder the plan creates entries in, renames out of or removes
 //     is writable;
 //   - the file system has room for the temporaries (the new texts), with
@@ -38,7 +39,7 @@ func (p *Plan) preflight(tag string) error {
 	need := int64(0)
 	for _, e := range p.Edits {
 		for _, path := range []string{e.Path, e.NewPath} {
-			if n := len(filepath.Base(tempName(path, tag))); n > maxName {
+			if n := len(filepath.Base(backupName(path, tag))); n > maxName {
 				errs = multierror.Append(errs, fmt.Errorf("%s: its name is too long to be replaced safely (the temporary written beside it would need %d bytes, more than %d): rename it first", p.shown(path), n, maxName))
 			}
 			dirs[filepath.Dir(path)] = true

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // The steps of a plan's execution, each of which can be found done or not
@@ -26,12 +27,24 @@ import (
 //	rmdir   the directories the moves emptied
 //	edit    each edited file: its new bytes written to a temporary file
 //	        beside it (synced), the file checked to hold its old bytes,
-//	        then the temporary renamed over it
+//	        a second name given to it (a hard link, its backup), then
+//	        the temporary renamed over it
 //	sync    the directories whose entries changed
+//	backups the backups removed, once every step is durable
 //
 // and backward the reverse, edits first. A file that holds neither its old
 // nor its new bytes was changed by someone else since the plan was made: it
 // is never overwritten (ChangedError).
+//
+// The backup is what makes the undo of an edit already made need no new
+// space: it is the file's old bytes under another name (the same inode,
+// no data written), so the undo is one rename back, which works on a disk
+// full for good. It is used only when it still holds the old bytes the
+// plan (the journal) has and is a plain file; else, or where the file
+// system has no hard links, the undo writes the old bytes to a temporary
+// as the forward pass wrote the new ones. Every state a crash leaves is
+// one of the plan's: the file always exists, holding its old or its new
+// bytes, and a backup is only ever an extra name.
 
 // Exec says how a plan is carried out.
 type Exec struct {
@@ -46,8 +59,11 @@ type Exec struct {
 	// Hook, when set, is called at each point of the execution: before
 	// each step ("mkdir", "move", "rmdir", "edit"; "undo-" and the same
 	// going backward) with its index, between writing an edit's temporary
-	// and renaming it ("replace", "undo-replace"), and before the final
-	// syncs ("sync", "undo-sync"). It may run concurrently for edits.
+	// and renaming it ("replace", "undo-replace"), between giving the
+	// file its backup and renaming the temporary over it ("kept"), before
+	// the final
+	// syncs ("sync", "undo-sync"), and before the backups of the old
+	// texts are removed ("backups"). It may run concurrently for edits.
 	Hook func(point string, i int)
 	// Done, when set, records a step done ("edit", 3) or undone
 	// ("undo-edit", 3). It may run concurrently for edits.
@@ -70,6 +86,24 @@ func newTag() string {
 // tagged tag.
 func tempName(path, tag string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".fwmigrate-"+tag)
+}
+
+// backupName is the second name path's old file keeps while the execution
+// tagged tag may still be undone: the undo renames it back.
+func backupName(path, tag string) string { return tempName(path, tag) + ".old" }
+
+// noLinks reports an error of link(2) that says the file system (or its
+// rules: protected_hardlinks, a file with too many links already) gives
+// no second name, so that the edit goes on without a backup and its undo
+// writes a temporary. Any other failure (a full disk, a folder not
+// writable) fails the step like a write would.
+func noLinks(err error) bool {
+	for _, e := range []error{syscall.EPERM, syscall.ENOTSUP, syscall.EOPNOTSUPP, syscall.ENOSYS, syscall.EXDEV, syscall.EMLINK, errors.ErrUnsupported} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *Exec) hook(point string, i int) {
@@ -105,8 +139,9 @@ func (p *Plan) Run(x Exec) error {
 		}
 	}
 	err := p.Forward(x)
-	if err == nil {
-		return nil
+	var le *LeftoverError
+	if err == nil || errors.As(err, &le) {
+		return err // done: a leftover is not undone for
 	}
 	if _, uerr := p.Backward(x); uerr != nil {
 		return fmt.Errorf("%w; rolling back failed too, the tree needs repair by hand: %v", err, uerr)
@@ -167,7 +202,15 @@ func (p *Plan) Forward(x Exec) error {
 		return err
 	}
 	x.hook("sync", 0)
-	return p.syncDirs(x)
+	if err := p.syncDirs(x); err != nil {
+		return err
+	}
+	// Every step is durable: the old texts are not needed any more.
+	x.hook("backups", 0)
+	if err := p.removeBackups(x); err != nil {
+		return &LeftoverError{Err: err}
+	}
+	return nil
 }
 
 // Backward undoes every step of the plan that is done, from any state a
@@ -204,7 +247,77 @@ func (p *Plan) Backward(x Exec) (kept []string, err error) {
 	if err != nil {
 		return kept, err
 	}
+	// Before the moves are undone: a backup left beside a file (one the
+	// forward pass linked but did not replace, or a kept file's) goes,
+	// and no folder the undo removes or moves holds one.
+	if err := p.removeBackups(x); err != nil {
+		return kept, err
+	}
 	return kept, p.backwardEntries(x)
+}
+
+// LeftoverError is a Forward that made every step of its plan durable but
+// could not remove every backup of the old texts: the tree is as the plan
+// makes it, and is not rolled back for that; a later Forward (apply again)
+// removes them.
+type LeftoverError struct{ Err error }
+
+func (e *LeftoverError) Error() string {
+	return "every change is written, but the old copies of the edited files were not all removed: " + e.Err.Error()
+}
+
+func (e *LeftoverError) Unwrap() error { return e.Err }
+
+// removeBackups removes the backups of x.Tag beside every edited file, at
+// its old and its new path: all it can, then the first failure.
+func (p *Plan) removeBackups(x Exec) error {
+	var first error
+	for _, e := range p.Edits {
+		for k, path := range []string{e.NewPath, e.Path} {
+			if k == 1 && path == e.NewPath {
+				break
+			}
+			b := backupName(path, x.Tag)
+			if _, err := x.FS.Lstat(b); err != nil {
+				continue
+			}
+			if err := x.FS.Remove(b); err != nil && first == nil {
+				first = fmt.Errorf("removing the old copy of %s (%s): %w", p.shown(path), filepath.Base(b), err)
+			}
+		}
+	}
+	return first
+}
+
+// backup reports whether path's backup holds old: a plain file, read
+// whole and compared with what the plan (the journal) holds, so that a
+// backup that is anything else (changed in place, replaced) is never
+// renamed over a file.
+func (p *Plan) backup(x Exec, path string, old []byte) bool {
+	b := backupName(path, x.Tag)
+	st, err := x.FS.Lstat(b)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	data, err := x.FS.ReadFile(b)
+	return err == nil && bytes.Equal(data, old)
+}
+
+// keepOld gives path, which holds its old text, its backup: a hard link,
+// so no data is written. A stale backup (an interrupted pass's) is
+// replaced. Where the file system gives no second name the edit goes on
+// without one.
+func (p *Plan) keepOld(x Exec, path string) error {
+	b := backupName(path, x.Tag)
+	if _, err := x.FS.Lstat(b); err == nil {
+		if err := x.FS.Remove(b); err != nil {
+			return fmt.Errorf("writing %s: %w", p.shown(path), err)
+		}
+	}
+	if err := x.FS.Link(path, b); err != nil && !noLinks(err) {
+		return fmt.Errorf("writing %s: %w", p.shown(path), err)
+	}
+	return nil
 }
 
 // backwardEntries undoes the rmdirs, moves and mkdirs.
@@ -315,6 +428,7 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 	// never reached (where that pass failed, a full disk or a folder it
 	// cannot write, it would fail again).
 	staged := make([]bool, len(p.Edits))
+	restore := make([]bool, len(p.Edits)) // back: from the backup
 	needs := func(i int, e *Edit) (bool, error) {
 		have, want := texts(e)
 		cur, err := x.FS.ReadFile(at[i])
@@ -339,6 +453,10 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 			return err
 		}
 		staged[i] = true
+		if back && p.backup(x, at[i], e.Old) {
+			restore[i] = true // a rename back: nothing to write
+			return nil
+		}
 		_, want := texts(e)
 		// The new file takes the permission bits of the one it replaces,
 		// as it is now: never a mode the file did not have, whatever the
@@ -359,7 +477,12 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 		}
 		x.hook(replace, i)
 		have, want := texts(e)
-		err := p.swap(x, at[i], have, want)
+		var err error
+		if restore[i] {
+			err = p.swapBack(x, at[i], have, want)
+		} else {
+			err = p.swap(x, i, at[i], have, want, !back)
+		}
 		var ce *ChangedError
 		if back && x.changed != nil && errors.As(err, &ce) {
 			x.changed(i)
@@ -398,8 +521,9 @@ func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
 
 // swap renames the temporary beside path over it when path holds have, and
 // removes the temporary otherwise: path holds want already (done), or
-// something else (a ChangedError).
-func (p *Plan) swap(x Exec, path string, have, want []byte) error {
+// something else (a ChangedError). With keep (going forward), path's file
+// gets its backup first.
+func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool) error {
 	fsys := x.FS
 	tmp := tempName(path, x.Tag)
 	cur, err := fsys.ReadFile(path)
@@ -407,10 +531,17 @@ func (p *Plan) swap(x Exec, path string, have, want []byte) error {
 	case err != nil:
 		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case bytes.Equal(cur, have):
-		if err = fsys.Rename(tmp, path); err == nil {
-			return nil
+		if keep {
+			if err = p.keepOld(x, path); err == nil {
+				x.hook("kept", i)
+			}
 		}
-		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
+		if err == nil {
+			if err = fsys.Rename(tmp, path); err == nil {
+				return nil
+			}
+			err = fmt.Errorf("writing %s: %w", p.shown(path), err)
+		}
 	case !bytes.Equal(cur, want):
 		err = &ChangedError{Path: p.rel(path)}
 	}
@@ -418,6 +549,26 @@ func (p *Plan) swap(x Exec, path string, have, want []byte) error {
 		err = rerr // already done: only the temporary to remove
 	}
 	return err
+}
+
+// swapBack renames path's backup (checked to hold want) over it when path
+// holds have: the undo of an edit made, which writes nothing. A path that
+// holds want already is done, one that holds anything else a ChangedError;
+// the backup stays for removeBackups.
+func (p *Plan) swapBack(x Exec, path string, have, want []byte) error {
+	cur, err := x.FS.ReadFile(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", p.shown(path), err)
+	case bytes.Equal(cur, have):
+		if err := x.FS.Rename(backupName(path, x.Tag), path); err != nil {
+			return fmt.Errorf("writing %s: %w", p.shown(path), err)
+		}
+		return nil
+	case bytes.Equal(cur, want):
+		return nil
+	}
+	return &ChangedError{Path: p.rel(path)}
 }
 
 // removeTemps removes the temporaries a failed pass of the batched edits

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -15,8 +16,11 @@ import (
 // sizes are the tests' transactions: few edits, done one by one (as
 // where the system has no syncfs; syncBatch is raised for them), and
 // many, written in two passes around one syncfs (with Sync). The big run
-// has some 170 operations, each edit's two alike: its tests stop at every
-// fifth (every eleventh with -short), which still stops in each pass.
+// has some 310 operations, each edit's four alike (its temporary written,
+// the file linked to its backup and replaced, the backup removed): its
+// tests stop at every ninth (every 21st with -short), odd steps that
+// still stop in each pass and at both kinds of the alternating links and
+// renames.
 var sizes = []testSize{{"one-by-one", 3, true}, {"batched", bigGen, false}}
 
 type testSize struct {
@@ -41,11 +45,11 @@ func (s testSize) use(t *testing.T) {
 func every(gen int) int64 {
 	switch {
 	case gen >= bigGen && testing.Short():
-		return 11
+		return 21
 	case gen >= bigGen:
-		return 5
+		return 9
 	case testing.Short():
-		return 4
+		return 5
 	}
 	return 1
 }
@@ -65,10 +69,13 @@ func TestRollback(t *testing.T) {
 			for failAt := int64(1); ; failAt += step {
 				dir, p := freshPlan(t, size.gen)
 				before := snapshot(t, dir)
-				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt}, Sync: true})
+				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt}, Sync: true, Tag: "t"})
 				if err == nil {
 					steps = int(failAt - 1)
 					break
+				}
+				if leftover(t, err, p, dir, size) {
+					continue
 				}
 				if !errors.Is(err, syscall.EACCES) || !strings.Contains(err.Error(), "rolled back") {
 					t.Fatalf("op %d: %v", failAt, err)
@@ -84,6 +91,58 @@ func TestRollback(t *testing.T) {
 	}
 }
 
+// leftover reports whether err is a run that made every step but could
+// not remove a backup (a failure injected there): it is not rolled back,
+// the tree is the planned one but for the backups (each holding its file's
+// old text), and a Forward again (apply again) removes them.
+func leftover(t *testing.T, err error, p *Plan, dir string, size testSize) bool {
+	t.Helper()
+	var le *LeftoverError
+	if !errors.As(err, &le) {
+		return false
+	}
+	if strings.Contains(err.Error(), "rolled back") {
+		t.Fatalf("a leftover backup made the run roll back: %v", err)
+	}
+	left := 0
+	for _, e := range p.Edits {
+		if b, err := os.ReadFile(backupName(e.NewPath, "t")); err == nil {
+			left++
+			if string(b) != string(e.Old) {
+				t.Fatalf("the backup of %s does not hold its old text", e.NewPath)
+			}
+		}
+	}
+	if left == 0 {
+		t.Fatalf("%v, but no backup is left", err)
+	}
+	must(t, p.Forward(Exec{Tag: "t", Sync: true, FS: &faultyFS{FS: OS}}))
+	if d := diffTrees(planned(t, size), snapshot(t, dir)); d != "" {
+		t.Fatalf("after the leftover was removed:\n%s", d)
+	}
+	return true
+}
+
+// planned is the tree an uninterrupted run of the tests' plan of size
+// makes (made once).
+func planned(t *testing.T, size testSize) map[string]string {
+	t.Helper()
+	plannedMu.Lock()
+	defer plannedMu.Unlock()
+	if tree, ok := plannedTrees[size.gen]; ok {
+		return tree
+	}
+	dir, p := freshPlan(t, size.gen)
+	must(t, p.Run(Exec{}))
+	plannedTrees[size.gen] = snapshot(t, dir)
+	return plannedTrees[size.gen]
+}
+
+var (
+	plannedMu    sync.Mutex
+	plannedTrees = map[int]map[string]string{}
+)
+
 // TestRollbackErrnos: the errors a write phase meets on real systems (a
 // full disk, a name too long, a file deleted or replaced by a folder, one
 // created meanwhile) at each operation in turn, each rolled back to the
@@ -92,14 +151,17 @@ func TestRollbackErrnos(t *testing.T) {
 	errnos := []syscall.Errno{syscall.ENOSPC, syscall.ENAMETOOLONG, syscall.ENOENT, syscall.EISDIR, syscall.EEXIST}
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
-			step := every(size.gen) * 2
+			step := every(size.gen)*2 + 1
 			for failAt, k := int64(1), 0; ; failAt, k = failAt+step, k+1 {
 				errno := errnos[k%len(errnos)]
 				dir, p := freshPlan(t, size.gen)
 				before := snapshot(t, dir)
-				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt, errno: errno}, Sync: true})
+				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt, errno: errno}, Sync: true, Tag: "t"})
 				if err == nil {
 					break
+				}
+				if leftover(t, err, p, dir, size) {
+					continue
 				}
 				if !errors.Is(err, errno) || !strings.Contains(err.Error(), "rolled back") {
 					t.Fatalf("op %d (%v): %v", failAt, errno, err)
@@ -113,43 +175,64 @@ func TestRollbackErrnos(t *testing.T) {
 }
 
 // TestDiskStaysFull: from some operation on, every write fails (the disk
-// is full and stays so) while renames and removals work. A rollback that
-// needs no write (nothing it must restore was written) restores the tree
-// at once; one that cannot write says so instead of claiming the tree is
-// intact, and never leaves a file torn: each holds its old or its new text.
+// is full and stays so) while renames, links and removals work. The undo
+// of an edit already made renames its backup (the old file, kept under a
+// second name) back, which needs no room: every run is rolled back, byte
+// for byte. Where the file system has no hard links (link fails with
+// ENOTSUP) the edits go on without a backup and their undo must write: a
+// rollback that cannot write then says the tree needs repair instead of
+// claiming it is intact, and never leaves a file torn: each holds its old
+// or its new text.
 func TestDiskStaysFull(t *testing.T) {
 	for _, size := range sizes {
-		t.Run(size.name, func(t *testing.T) {
-			rolledBack := 0
-			for failAt := int64(1); ; failAt += every(size.gen) {
-				dir, p := freshPlan(t, size.gen)
-				before := snapshot(t, dir)
-				err := p.Run(Exec{FS: &faultyFS{FS: OS, failAt: failAt, failAll: true, writesOnly: true, errno: syscall.ENOSPC}, Sync: true})
-				if err == nil {
-					break
-				}
-				switch {
-				case strings.Contains(err.Error(), "rolled back"):
-					rolledBack++
-					if d := diffTrees(before, snapshot(t, dir)); d != "" {
-						t.Fatalf("op %d: rolled back, but the tree changed:\n%s", failAt, d)
+		for _, links := range []bool{true, false} {
+			name := size.name
+			if !links {
+				name += "/no-links"
+			}
+			t.Run(name, func(t *testing.T) {
+				rolledBack, repair := 0, 0
+				for failAt := int64(1); ; failAt += every(size.gen) {
+					dir, p := freshPlan(t, size.gen)
+					before := snapshot(t, dir)
+					fsys := &faultyFS{FS: OS, failAt: failAt, failAll: true, writesOnly: true, errno: syscall.ENOSPC, noLinks: !links}
+					err := p.Run(Exec{FS: fsys, Sync: true, Tag: "t"})
+					if err == nil {
+						break
 					}
-				case strings.Contains(err.Error(), "needs repair"):
-					for _, e := range p.Edits {
-						for _, path := range []string{e.Path, e.NewPath} {
-							if got, err := os.ReadFile(path); err == nil && string(got) != string(e.Old) && string(got) != string(e.New) {
-								t.Fatalf("op %d: %s holds neither its old nor its new text", failAt, path)
+					if leftover(t, err, p, dir, size) {
+						continue
+					}
+					switch {
+					case strings.Contains(err.Error(), "rolled back"):
+						rolledBack++
+						if d := diffTrees(before, snapshot(t, dir)); d != "" {
+							t.Fatalf("op %d: rolled back, but the tree changed:\n%s", failAt, d)
+						}
+					case strings.Contains(err.Error(), "needs repair"):
+						repair++
+						if links {
+							t.Fatalf("op %d: the undo needed a write: %v", failAt, err)
+						}
+						for _, e := range p.Edits {
+							for _, path := range []string{e.Path, e.NewPath} {
+								if got, err := os.ReadFile(path); err == nil && string(got) != string(e.Old) && string(got) != string(e.New) {
+									t.Fatalf("op %d: %s holds neither its old nor its new text", failAt, path)
+								}
 							}
 						}
+					default:
+						t.Fatalf("op %d: %v", failAt, err)
 					}
-				default:
-					t.Fatalf("op %d: %v", failAt, err)
 				}
-			}
-			if rolledBack == 0 {
-				t.Fatalf("no run was rolled back: a failure before any edit needs no write to undo")
-			}
-		})
+				if rolledBack == 0 {
+					t.Fatalf("no run was rolled back: a failure before any edit needs no write to undo")
+				}
+				if !links && repair == 0 {
+					t.Fatalf("without links no undo needed a write: the test does not fill the disk after an edit")
+				}
+			})
+		}
 	}
 }
 
@@ -332,5 +415,43 @@ func TestNoSpecialBits(t *testing.T) {
 	must(t, err)
 	if m := mode("src"); m != 0o750 {
 		t.Errorf("src restored as %v, want -rwxr-x---", m)
+	}
+}
+
+// TestBackupChecked: the undo renames a backup back only when it still is
+// a plain file holding the old text the plan (the journal) has. One
+// changed in place, or replaced by a symlink, is never put in the file's
+// place: that file's old text is written from the plan instead, and the
+// tree comes back byte for byte, the symlink's target untouched.
+func TestBackupChecked(t *testing.T) {
+	dir, p := freshPlan(t, 3)
+	before := snapshot(t, dir)
+	victim := filepath.Join(t.TempDir(), "victim")
+	must(t, os.WriteFile(victim, p.Edits[1].Old, 0o644))
+	fsys := &faultyFS{FS: OS}
+	x := Exec{FS: fsys, Tag: "t", Hook: func(point string, i int) {
+		if point != "backups" {
+			return
+		}
+		must(t, os.WriteFile(backupName(p.Edits[0].NewPath, "t"), []byte("changed in place\n"), 0o644))
+		b := backupName(p.Edits[1].NewPath, "t")
+		must(t, os.Remove(b))
+		must(t, os.Symlink(victim, b))
+		// Every operation from here on fails: the backups stay.
+		fsys.failAt, fsys.failAll = fsys.n.Load()+1, true
+	}}
+	var le *LeftoverError
+	if err := p.Forward(x); !errors.As(err, &le) {
+		t.Fatalf("got %v, want a LeftoverError", err)
+	}
+	x.Hook, x.FS = nil, &faultyFS{FS: OS}
+	if _, err := p.Backward(x); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffTrees(before, snapshot(t, dir)); d != "" {
+		t.Fatalf("after the undo:\n%s", d)
+	}
+	if got, _ := os.ReadFile(victim); string(got) != string(p.Edits[1].Old) {
+		t.Errorf("the symlink's target changed: %q", got)
 	}
 }

@@ -47,6 +47,9 @@ type Workspace struct {
 	// editor's workspace folder): outside a git work tree, what a project
 	// reads is confined to the one that holds it (project.Loader.Tops).
 	Tops []string
+	// Budget bounds each project's check (project.Budget; zero:
+	// project.DefaultBudget), the same for every front end.
+	Budget project.Budget
 
 	flags  settings.Flags
 	finder *settings.Finder
@@ -93,6 +96,7 @@ func (w *Workspace) Loader() *project.Loader {
 	}
 	l.Cache = w.Cache
 	l.Tops = w.Tops
+	l.Budget = w.Budget
 	return l
 }
 

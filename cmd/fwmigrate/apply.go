@@ -122,6 +122,11 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 	ws := workspace.New(flags)
 	ws.NewLoader = newLoader
 	ws.Tops = topsOf(args)
+	budget, err := filter.budget.value()
+	if err != nil {
+		return err
+	}
+	ws.Budget = budget
 	on, inPlace := progressMode(cmd, cmd.ErrOrStderr())
 	prog := newProgress(cmd.ErrOrStderr(), on, inPlace, "find")
 	defer prog.stop()

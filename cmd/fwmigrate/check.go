@@ -38,6 +38,7 @@ type ruleFilter struct {
 	framework int
 	isolated  bool
 	noConfig  bool // --allow-no-config
+	budget    budgetFlags
 }
 
 func (f *ruleFilter) register(cmd *cobra.Command) {
@@ -47,6 +48,7 @@ func (f *ruleFilter) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.framework, "framework", 0, "framework major (3 or 4) for projects whose package.json does not say")
 	cmd.Flags().BoolVar(&f.isolated, "isolated", false, "read no settings file (fwmigrate.json, package.json's \"fwmigrate\" key)")
 	cmd.Flags().BoolVar(&f.noConfig, "allow-no-config", false, "exit 0 when a directory given holds no fw.config.* (default: exit status 2)")
+	f.budget.register(cmd)
 	completeValues(cmd, "to", "4")
 	completeValues(cmd, "framework", "3", "4")
 	cmd.RegisterFlagCompletionFunc("select", completeSelectors)
@@ -168,6 +170,9 @@ Suppress a finding with a comment on its line or the line above:
 			}
 			ws := workspace.New(flags)
 			ws.Tops = topsOf(args)
+			if ws.Budget, err = filter.budget.value(); err != nil {
+				return err
+			}
 			if cf.showSettings {
 				return showSettings(cmd.OutOrStdout(), ws.Finder(), args)
 			}

@@ -90,6 +90,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"hostilename": hostileName,
+			"bigfile":     bigFile,
 			"noraw":       noRaw,
 		},
 	})
