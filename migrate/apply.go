@@ -267,7 +267,7 @@ func writeOne(r *Result, o Options) {
 	if r.Plan != nil {
 		// The diagnostics that still stand are those of the moved
 		// project: the layout ones are gone with the move.
-		np := project.LoadProject(r.Project.ConfigPath, r.Project.ConfigDisplay)
+		np := r.Project.Reload()
 		if np.Framework == 0 {
 			// A major taken from the apps that extend the project
 			// (a layer) is not in its own tree: keep it.

@@ -125,6 +125,21 @@ func LoadProject(configPath, display string) *Project {
 	return NewLoader().Load(configPath, display)
 }
 
+// Reload loads p's config again (apply's check of a moved project) as the
+// run loaded it: with the same budget, and its reads confined to the same
+// checkout. LoadProject would take the default budget, which a run that
+// raised it (a huge app) could find exceeded.
+func (p *Project) Reload() *Project {
+	l := NewLoader()
+	if p.budget != nil {
+		l.Budget = p.budget.Budget
+	}
+	if p.Checkout != "" {
+		l.Tops = []string{p.Checkout}
+	}
+	return l.Load(p.ConfigPath, p.ConfigDisplay)
+}
+
 // ShowPath shows a path under the project's real root (a journal in the
 // repository's .git, say) the way the project's config is shown; any other
 // path stays absolute.
