@@ -32,6 +32,10 @@ type testSize struct {
 // bigGen is the generated files of the big transaction.
 const bigGen = 70
 
+// appGen is the generated files of a transaction the size of a real app's
+// apply (TestRollbackErrnos outside -short).
+const appGen = 3000
+
 // use sets the edits' way of syncing for the test t.
 func (s testSize) use(t *testing.T) {
 	if s.oneByOne {
@@ -44,6 +48,8 @@ func (s testSize) use(t *testing.T) {
 // every is the step between the operations a test stops at.
 func every(gen int) int64 {
 	switch {
+	case gen >= appGen:
+		return 1000 // points 2,001 operations apart, over every phase of the run
 	case gen >= bigGen && testing.Short():
 		return 21
 	case gen >= bigGen:
@@ -147,11 +153,20 @@ var (
 // full disk, a name too long, a file deleted or replaced by a folder, one
 // created meanwhile) at each operation in turn, each rolled back to the
 // tree as it was, and reported with the error itself.
+//
+// Outside -short it also runs on a transaction the size of a real app's
+// apply (issue 20: 3,000 generated files, each edited, with the moves),
+// failing at operations spread over the whole run, every phase included.
 func TestRollbackErrnos(t *testing.T) {
 	errnos := []syscall.Errno{syscall.ENOSPC, syscall.ENAMETOOLONG, syscall.ENOENT, syscall.EISDIR, syscall.EEXIST}
-	for _, size := range sizes {
+	all := sizes
+	if !testing.Short() {
+		all = append(all[:len(all):len(all)], testSize{"apply-3000", appGen, false})
+	}
+	for _, size := range all {
 		t.Run(size.name, func(t *testing.T) {
 			step := every(size.gen)*2 + 1
+			points := 0
 			for failAt, k := int64(1), 0; ; failAt, k = failAt+step, k+1 {
 				errno := errnos[k%len(errnos)]
 				dir, p := freshPlan(t, size.gen)
@@ -169,7 +184,9 @@ func TestRollbackErrnos(t *testing.T) {
 				if d := diffTrees(before, snapshot(t, dir)); d != "" {
 					t.Fatalf("%v at op %d left the tree changed:\n%s", errno, failAt, d)
 				}
+				points++
 			}
+			t.Logf("%d failures injected, rolled back byte for byte", points)
 		})
 	}
 }
