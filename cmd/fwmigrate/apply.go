@@ -207,9 +207,9 @@ paths and applies their fixes to the config files: the safe ones, and the
 unsafe ones too with --unsafe. --unsafe=FW501,FW203 makes the unsafe fixes of
 those rules only, and also the fixes they withhold because code reads what
 they change (FW501's move of a key that browser code reads: the report names
-those reads); bare --unsafe never makes those. Only the bytes a fix must change are changed:
-comments, quotes, indentation, line endings and the rest of the file stay as
-they are. Every rewritten file is parsed again and checked to hold the
+those reads); bare --unsafe never makes those. Only the bytes a fix must
+change are changed: comments, quotes, indentation, line endings and the rest
+of the file stay as they are. Every rewritten file is parsed again and checked to hold the
 intended values before it is written, atomically; a file that fails this is
 left untouched and reported as FW999.
 
