@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -148,6 +149,10 @@ const MaxRounds = 3
 // RoundOptions say which fixes Rounds makes.
 type RoundOptions struct {
 	Unsafe bool // make unsafe fixes too
+	// UnsafeRules are the codes of the rules whose unsafe fixes are made
+	// (apply --unsafe=FW501; all are with Unsafe). Rules.Release names
+	// them too, for their held fixes (migrate sets both).
+	UnsafeRules []string
 	// Skip, when set, returns why d's fix is left out ("" to make it):
 	// apply leaves out the fixes of the other layout choice.
 	Skip func(d *rules.Diagnostic) string
@@ -163,6 +168,13 @@ type RoundOptions struct {
 	// Read reads a code file (the editor's buffer, or the disk; nil: the
 	// disk): the bump moves the major only when package.json can be edited.
 	Read func(string) ([]byte, error)
+}
+
+// MakesUnsafe reports whether the unsafe fixes of the rule code are made:
+// all of them (all: bare --unsafe), or those of the rules named (codes:
+// --unsafe=FW501,FW205).
+func MakesUnsafe(all bool, codes []string, code string) bool {
+	return all || slices.Contains(codes, code)
 }
 
 // NotFixed is a fix that was not made, and why.
@@ -207,7 +219,7 @@ func Bump(p *project.Project, diags []*rules.Diagnostic, o RoundOptions) (*proje
 	}
 	for _, d := range diags {
 		major := rules.FrameworkBump(d)
-		if major == 0 || major == p.Framework || d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+		if major == 0 || major == p.Framework || d.Fix.Applicability == rules.Unsafe && !MakesUnsafe(o.Unsafe, o.UnsafeRules, d.Code) {
 			continue
 		}
 		if o.Skip != nil && o.Skip(d) != "" {
@@ -296,7 +308,7 @@ func Rounds(p *project.Project, diags, first []*rules.Diagnostic, o RoundOptions
 			if failed[Key(d)] {
 				continue
 			}
-			if d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+			if d.Fix.Applicability == rules.Unsafe && !MakesUnsafe(o.Unsafe, o.UnsafeRules, d.Code) {
 				continue
 			}
 			if o.Skip != nil {

@@ -355,7 +355,8 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	// project's major.
 	pins := r.pinFixes(p, diags, o)
 	out, err := fix.Rounds(p, diags, pins, fix.RoundOptions{
-		Unsafe: o.Unsafe,
+		Unsafe:      o.Unsafe,
+		UnsafeRules: o.UnsafeRules,
 		Skip: func(d *rules.Diagnostic) string {
 			if fixAllowed(d, o.Layout) {
 				return ""
@@ -397,7 +398,7 @@ func applyConfig(p *project.Project, o Options, check func(*project.Project, rul
 	}
 	r.ToTest = r.toTest(r.Project, cur.File, diags) // the version step from the project as it was (FW701 may bump it)
 	for _, d := range diags {
-		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.MakesUnsafe(d) {
 			r.Unsafe++
 		}
 	}
@@ -413,7 +414,7 @@ func layerOutside(p *project.Project, o Options) *Result {
 	r.Remaining = rules.Check(p, o.rulesOf(p))
 	r.Found = r.Remaining
 	for _, d := range r.Remaining {
-		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.Unsafe) {
+		if d.Fix != nil && (d.Fix.Applicability == rules.Safe || o.MakesUnsafe(d)) {
 			r.addNotFixed(d, "a layer outside the paths given: apply does not rewrite it (run fwmigrate apply on it)")
 		}
 	}

@@ -38,7 +38,7 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		if d.Fix == nil || d.Fix.File == "" || len(d.Fix.Ops) == 0 {
 			continue
 		}
-		if d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+		if d.Fix.Applicability == rules.Unsafe && !o.MakesUnsafe(d) {
 			continue
 		}
 		if rules.FrameworkBump(d) != 0 && len(o.Pin) > 0 {

@@ -10,6 +10,7 @@ package migrate
 import (
 	"path/filepath"
 
+	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/settings"
@@ -21,12 +22,17 @@ type Options struct {
 	Rules rules.Options // the checks whose fixes are made
 	// Workspace, when set, gives the checks of each project instead (those
 	// of the settings file nearest to it) and decides its framework major.
-	Workspace  *workspace.Workspace
-	Unsafe     bool     // make unsafe fixes too
-	DryRun     bool     // write nothing: compute Result.Diff
-	AllowDirty bool     // write files with uncommitted changes in git
-	Layout     string   // LayoutMove or LayoutKeep
-	Also       []string // more root folders to move
+	Workspace *workspace.Workspace
+	Unsafe    bool // make unsafe fixes too
+	// UnsafeRules are the codes of the rules whose unsafe fixes are made
+	// (--unsafe=FW501; all are with Unsafe), and whose held fixes too
+	// (rules.Options.Release: those withheld because code reads what they
+	// change). Bare --unsafe makes no held fix.
+	UnsafeRules []string
+	DryRun      bool     // write nothing: compute Result.Diff
+	AllowDirty  bool     // write files with uncommitted changes in git
+	Layout      string   // LayoutMove or LayoutKeep
+	Also        []string // more root folders to move
 	// alsoWhy gives the reason the move records for a folder of Also that
 	// a rule's fix added (joinFolders).
 	alsoWhy map[string]string
@@ -54,14 +60,22 @@ type Options struct {
 // rulesOf returns the checks of project p: its settings' (a baseline hides
 // nothing: apply fixes what it can, known or not).
 func (o Options) rulesOf(p *project.Project) rules.Options {
+	ro := o.Rules
 	if o.Workspace != nil {
 		// The settings were read before the run (runApply): an error
 		// cannot happen here.
-		if ro, _, err := o.Workspace.Options(p.ConfigPath, workspace.ForFix); err == nil {
-			return ro
+		if wo, _, err := o.Workspace.Options(p.ConfigPath, workspace.ForFix); err == nil {
+			ro = wo
 		}
 	}
-	return o.Rules
+	ro.Release = o.UnsafeRules
+	return ro
+}
+
+// MakesUnsafe reports whether d's fix, when unsafe, is made: with --unsafe,
+// or --unsafe naming d's rule.
+func (o Options) MakesUnsafe(d *rules.Diagnostic) bool {
+	return fix.MakesUnsafe(o.Unsafe, o.UnsafeRules, d.Code)
 }
 
 // settingsOf returns the settings p runs with, for its framework major.

@@ -152,7 +152,7 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 func (r *Result) joinFolders(p *project.Project, o Options, plan *move.Plan) (*move.Plan, []string) {
 	var want []*rules.Diagnostic
 	for _, d := range r.Remaining {
-		if d.Fix == nil || len(d.Fix.Also) == 0 || !fixAllowed(d, modeMove) || d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+		if d.Fix == nil || len(d.Fix.Also) == 0 || !fixAllowed(d, modeMove) || d.Fix.Applicability == rules.Unsafe && !o.MakesUnsafe(d) {
 			continue
 		}
 		want = append(want, d)

@@ -48,6 +48,10 @@ type Options struct {
 	// from the version the project runs today. Unset (Framework 0): the
 	// project's own (VersionsOf).
 	Before Versions
+	// Release are the codes of the rules whose held fixes (Diagnostic.Held:
+	// withheld because code reads what they change) are made all the same,
+	// as the user asked (apply --unsafe=FW501). Only apply's checks set it.
+	Release []string
 }
 
 // Versions are the framework major and compatibility version a project runs
@@ -219,6 +223,7 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 		runRule(pass)
 		diags = append(diags, pass.diags...)
 	}
+	release(diags, opts.Release)
 	withholdFixes(p, diags)
 	diags = append(diags, engineDiagnostics(p, opts)...)
 	if d := notFullyChecked(p); d != nil {

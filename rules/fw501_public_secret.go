@@ -52,7 +52,8 @@ The code that runs in the browser and reads the key (config.public.<key> of
 useRuntimeConfig(), $config.public.<key> in a template, a destructuring of
 useRuntimeConfig().public; not server/ nor *.server.* files) is named in a
 note; while there is some, the move is withheld, since those reads would get
-undefined: move them to a server route first.`,
+undefined: move them to a server route first, or ask for the move anyway
+with ` + "`fwmigrate apply --unsafe=FW501`" + `.`,
 	},
 	Run: runPublicSecret,
 }
@@ -94,20 +95,24 @@ func runPublicSecret(pass *Pass) {
 		if _, st := pass.Config.Value(to.String()); st != compat.Absent {
 			continue
 		}
-		if len(reads) > 0 {
-			// The move would break those pages silently (the key reads as
-			// undefined in the browser): the fix comes back once no
-			// browser code reads the key.
-			why := "the code above reads it in the browser and would get undefined after the move: move what needs the secret to a server route first (then `fwmigrate apply --unsafe` makes the move), or move the key by hand"
-			d.Notes = append(d.Notes, "no automatic fix: "+why)
-			d.Withheld = why
-			continue
-		}
-		d.Fix = &Fix{
+		fix := &Fix{
 			Description:   "move it to `" + to.String() + "` (server only): client code that reads it breaks, and its variable changes",
 			Applicability: Unsafe,
 			Ops:           []rewrite.Op{{Kind: rewrite.OpMove, Path: k.Path, To: to}},
 		}
+		if len(reads) > 0 {
+			// The move would break those pages silently (the key reads as
+			// undefined in the browser): the fix comes back once no
+			// browser code reads the key, or when the user names the rule
+			// (apply --unsafe=FW501: Options.Release).
+			d.Withheld = "the code above reads it in the browser and would get undefined after the move"
+			d.Notes = append(d.Notes, "no automatic fix: "+d.Withheld+": move what needs the secret to a server route first (then `fwmigrate apply --unsafe` makes the move), or move the key by hand (`fwmigrate apply --unsafe=FW501` makes the move now, breaking those reads)")
+			held := *fix
+			held.Description = "move it to `" + to.String() + "` (server only), as --unsafe=FW501 asks, although client code reads it: " + readPlaces(reads) + " (those reads get undefined in the browser); its variable changes"
+			d.Held = &held
+			continue
+		}
+		d.Fix = fix
 	}
 }
 
@@ -124,6 +129,11 @@ func clientReads(pass *Pass, rel []string) []code.RuntimeRead {
 // clientReadsNote names the code that reads a public key (the first few
 // reads).
 func clientReadsNote(k project.RCKey, reads []code.RuntimeRead) string {
+	return "client code reads `runtimeConfig." + k.Dotted() + "`: " + readPlaces(reads)
+}
+
+// readPlaces names the first few reads, by position and text.
+func readPlaces(reads []code.RuntimeRead) string {
 	const most = 3
 	var at []string
 	for i, r := range reads {
@@ -133,5 +143,5 @@ func clientReadsNote(k project.RCKey, reads []code.RuntimeRead) string {
 		}
 		at = append(at, fmt.Sprintf("%s:%d:%d `%s`", r.File.Rel, r.Line, r.Column, r.Text))
 	}
-	return "client code reads `runtimeConfig." + k.Dotted() + "`: " + strings.Join(at, ", ")
+	return strings.Join(at, ", ")
 }

@@ -219,6 +219,12 @@ type Diagnostic struct {
 	// statement after the config's literal sets), "" otherwise; the reason
 	// is among the notes too.
 	Withheld string
+	// Held is the fix a rule withheld because it would break code that
+	// reads what it changes (FW501's move of a key that browser code
+	// reads), nil otherwise: the user may still ask for it by naming the
+	// rule (apply --unsafe=FW501, Options.Release), and Run then makes it
+	// the Fix.
+	Held *Fix
 }
 
 // Diagnose returns a diagnostic of rule r at span in file (as shown to the

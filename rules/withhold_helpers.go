@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -56,4 +58,26 @@ func fixBlocked(f *ast.File, ops []rewrite.Op) string {
 		}
 	}
 	return ""
+}
+
+// release makes the held fixes (Diagnostic.Held) of the rules named in
+// codes the diagnostics' fixes: the user asked for them although code reads
+// what they change. The note that said why the fix was withheld says
+// instead that it is made, and why it still breaks that code.
+func release(diags []*Diagnostic, codes []string) {
+	if len(codes) == 0 {
+		return
+	}
+	for _, d := range diags {
+		if d.Held == nil || !slices.Contains(codes, d.Code) {
+			continue
+		}
+		made := "fix made as --unsafe=" + d.Code + " asks, although " + d.Withheld
+		for i, n := range d.Notes {
+			if strings.HasPrefix(n, "no automatic fix: ") {
+				d.Notes[i] = made
+			}
+		}
+		d.Fix, d.Held, d.Withheld = d.Held, nil, ""
+	}
 }

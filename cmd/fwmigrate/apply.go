@@ -204,9 +204,12 @@ func newApplyCmd() *cobra.Command {
 		Short: "Apply the fixes: rewrite fw.config files for version 4",
 		Long: `Apply runs the checks of 'fwmigrate check' on every fw.config.* under the given
 paths and applies their fixes to the config files: the safe ones, and the
-unsafe ones too with --unsafe. Only the bytes a fix must change are changed:
-comments, quotes, indentation, line endings and the rest of the file stay as
-they are. Every rewritten file is parsed again and checked to hold the
+unsafe ones too with --unsafe. --unsafe=FW501,FW203 makes the unsafe fixes of
+those rules only, and also the fixes they withhold because code reads what
+they change (FW501's move of a key that browser code reads: the report names
+those reads); bare --unsafe never makes those. Only the bytes a fix must
+change are changed: comments, quotes, indentation, line endings and the rest
+of the file stay as they are. Every rewritten file is parsed again and checked to hold the
 intended values before it is written, atomically; a file that fails this is
 left untouched and reported as FW999.
 
@@ -254,6 +257,7 @@ unwritable files, and internal errors (FW999).`,
   fwmigrate apply --to=4 --dry-run | git apply --check
   fwmigrate apply --to=4 --format=markdown > migration.md
   fwmigrate apply --to=4 apps/web --unsafe
+  fwmigrate apply --to=4 --unsafe=FW501 --dry-run
   fwmigrate apply --to=4 --select=FW2 --framework=3`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			flags, err := filter.flags(cmd)
@@ -264,7 +268,7 @@ unwritable files, and internal errors (FW999).`,
 		},
 	}
 	filter.register(cmd)
-	cmd.Flags().BoolVar(&o.Unsafe, "unsafe", false, "also apply fixes that change behaviour (review them)")
+	addUnsafeFlag(cmd, &o, "also apply fixes that change behaviour (review them); with rule codes (--unsafe=FW501), those of these rules only, and the fixes they withhold because code reads what they change")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "write nothing; print a unified diff of the changes (exit status 1 when there are any)")
 	cmd.Flags().BoolVar(&o.AllowDirty, "allow-dirty", false, "rewrite config files that have uncommitted changes in git")
 	cmd.Flags().StringVar(&o.Layout, "layout", migrate.LayoutMove, "move: move layout-B sources into app/ and fix the paths that follow; keep: pin layout B (srcDir: '.', dir.app: 'app') instead")
@@ -588,7 +592,7 @@ func leftOf(r *migrate.Result, o migrate.Options) leftover {
 			l.tool = append(l.tool, d)
 		case r.NotFixedReason(d) != "":
 			// listed with the reason, from r.NotFixed
-		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe:
+		case d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.MakesUnsafe(d):
 			l.unsafe = append(l.unsafe, d)
 		case d.Category == rules.Layout && d.Severity >= rules.Warning || d.Withheld != "":
 			l.byHand = append(l.byHand, d)
@@ -597,7 +601,7 @@ func leftOf(r *migrate.Result, o migrate.Options) leftover {
 		}
 	}
 	for _, d := range r.Settled {
-		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.Unsafe {
+		if d.Fix != nil && d.Fix.Applicability == rules.Unsafe && !o.MakesUnsafe(d) {
 			l.settledUnsafe++
 		}
 	}
@@ -868,4 +872,51 @@ func relSlashTo(root, p string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(p)
+}
+
+// unsafeFlag is --unsafe: bare (or =true), every unsafe fix, as before;
+// with rule codes (--unsafe=FW501,FW203), the unsafe fixes of those rules
+// only, and the fixes those rules withhold because code reads what they
+// change (rules.Diagnostic.Held), which bare --unsafe never makes: a fix
+// that breaks code is made only for a rule the user named, as ruff's
+// --unsafe-fixes is widened per rule by its extend-safe-fixes.
+type unsafeFlag struct{ o *migrate.Options }
+
+func (f unsafeFlag) String() string {
+	switch {
+	case f.o.Unsafe:
+		return "all"
+	case len(f.o.UnsafeRules) > 0:
+		return strings.Join(f.o.UnsafeRules, ",")
+	}
+	return "false"
+}
+
+func (f unsafeFlag) Type() string { return "codes" }
+
+func (f unsafeFlag) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "all", "true":
+		f.o.Unsafe = true
+		return nil
+	case "false":
+		f.o.Unsafe, f.o.UnsafeRules = false, nil
+		return nil
+	}
+	for _, c := range strings.Split(s, ",") {
+		c = strings.TrimSpace(c)
+		r := rules.Find(c)
+		if r == nil || !strings.EqualFold(r.Code, c) {
+			return fmt.Errorf("%q is not a rule code (see 'fwmigrate rules')", text.Escape(c))
+		}
+		if !slices.Contains(f.o.UnsafeRules, r.Code) {
+			f.o.UnsafeRules = append(f.o.UnsafeRules, r.Code)
+		}
+	}
+	return nil
+}
+
+// addUnsafeFlag registers --unsafe on cmd, into o.
+func addUnsafeFlag(cmd *cobra.Command, o *migrate.Options, usage string) {
+	cmd.Flags().VarPF(unsafeFlag{o}, "unsafe", "", usage).NoOptDefVal = "all"
 }

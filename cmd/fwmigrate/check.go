@@ -93,7 +93,8 @@ type checkFlags struct {
 	statistics, quiet     bool
 	output                string
 	fix                   bool
-	unsafe, dryRun        bool // with --fix only
+	dryRun                bool            // with --fix only
+	unsafe                migrate.Options // with --fix only: its Unsafe and UnsafeRules (--unsafe)
 }
 
 func newCheckCmd() *cobra.Command {
@@ -241,7 +242,7 @@ Suppress a finding with a comment on its line or the line above:
 	cmd.Flags().StringVarP(&cf.output, "output-file", "o", "", "write the report to this file instead of the standard output")
 	cmd.Flags().Bool("progress", false, "show progress on stderr even when it is not a terminal (--progress=false: never); by default it shows on a terminal only, not in CI")
 	cmd.Flags().BoolVar(&cf.fix, "fix", false, "apply the safe fixes: the same as 'fwmigrate apply --to=4'")
-	cmd.Flags().BoolVar(&cf.unsafe, "unsafe", false, "with --fix: apply the unsafe fixes too (apply --unsafe)")
+	addUnsafeFlag(cmd, &cf.unsafe, "with --fix: apply the unsafe fixes too, or with rule codes those of these rules (apply --unsafe)")
 	cmd.Flags().BoolVar(&cf.dryRun, "dry-run", false, "with --fix: print the patch, write nothing (apply --dry-run)")
 	completeValues(cmd, "format", formats...)
 	completeValues(cmd, "color", "auto", "always", "never")
@@ -261,7 +262,7 @@ func runFix(cmd *cobra.Command, args []string, filter ruleFilter, flags settings
 	if cf.format != "text" && cf.format != "json" && cf.format != "markdown" {
 		return usageError{fmt.Errorf("--fix runs 'fwmigrate apply', whose --format is text, json or markdown, not %q", cf.format)}
 	}
-	o := migrate.Options{Layout: migrate.LayoutMove, Unsafe: cf.unsafe, DryRun: cf.dryRun}
+	o := migrate.Options{Layout: migrate.LayoutMove, Unsafe: cf.unsafe.Unsafe, UnsafeRules: cf.unsafe.UnsafeRules, DryRun: cf.dryRun}
 	// check --fix asks nothing, as eslint --fix and ruff --fix do.
 	return applyRun(cmd, args, filter, flags, o, cf.format, false, true)
 }
