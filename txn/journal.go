@@ -139,6 +139,15 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 	return false, errors.New(msg)
 }
 
+// homesMu orders the creation of journal homes and the removal of the
+// folder that holds them, between the transactions of one run.
+var homesMu sync.Mutex
+
+// betweenHomes, when set (by a test), runs in begin between the creation
+// of the homes' folder and of the home: where another transaction's Finish
+// would remove the folder if nothing ordered them.
+var betweenHomes func(parent string)
+
 // begin records plan (whose paths lie inside root) durably in the
 // journal's home, and binds it to this run: the run record (home.go) is
 // written first, then the journal. An existing home is refused when it
@@ -157,14 +166,23 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 	}
 	j.home = home
 	path := filepath.Join(home, JournalFile)
+	// Under homesMu: another project's Finish removes the folder that
+	// holds the homes when it is empty (apply writes many projects at
+	// once), which must not happen between its creation and this home's.
+	homesMu.Lock()
 	for _, d := range []string{filepath.Dir(home), filepath.Dir(rec)} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
+			homesMu.Unlock()
 			return wrap(err)
 		}
+	}
+	if betweenHomes != nil {
+		betweenHomes(filepath.Dir(home))
 	}
 	err = os.Mkdir(home, 0o700)
 	if errors.Is(err, fs.ErrExist) {
 		if _, jerr := os.Lstat(path); jerr == nil {
+			homesMu.Unlock()
 			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", path)
 		}
 		// An apply stopped before its journal was complete, or after it
@@ -173,6 +191,7 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 			err = os.Mkdir(home, 0o700)
 		}
 	}
+	homesMu.Unlock()
 	if err != nil {
 		return wrap(err)
 	}
@@ -367,7 +386,9 @@ func (j *Journal) Finish() error {
 	// folder's) goes too when no other project's journal is in it: a run
 	// that finished leaves nothing behind. os.Remove fails on a folder
 	// that is not empty, which is the answer wanted.
+	homesMu.Lock()
 	os.Remove(filepath.Dir(j.home))
+	homesMu.Unlock()
 	if rec, err := runRecord(j.root); err == nil {
 		os.Remove(rec)
 	}
