@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -243,9 +244,13 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	// commit). Projects whose roots nest (or are one) are written one
 	// after the other, in order, in one chain: their trees overlap.
 	chains := writeChains(toWrite)
+	// The checks after the moves hold a project each: as many at once as
+	// there are CPUs, like check's pool, so that memory follows the
+	// largest project and not the writers' count.
+	checks := make(chan struct{}, runtime.GOMAXPROCS(0))
 	par.ForN(len(chains), writers, func(c int) {
 		for _, r := range chains[c] {
-			writeOne(r, o)
+			writeOne(r, o, checks)
 		}
 	})
 	for _, r := range results {
@@ -257,8 +262,9 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 // writers is how many projects apply writes at once.
 const writers = 32
 
-// writeOne writes r's project and checks what stands after the move.
-func writeOne(r *Result, o Options) {
+// writeOne writes r's project and checks what stands after the move,
+// holding a place in checks while it does.
+func writeOne(r *Result, o Options, checks chan struct{}) {
 	if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o); err != nil {
 		r.Fatal, r.Err = true, "not written: "+err.Error()
 		return
@@ -267,6 +273,8 @@ func writeOne(r *Result, o Options) {
 	if r.Plan != nil {
 		// The diagnostics that still stand are those of the moved
 		// project: the layout ones are gone with the move.
+		checks <- struct{}{}
+		defer func() { <-checks }()
 		np := r.Project.Reload()
 		if np.Framework == 0 {
 			// A major taken from the apps that extend the project
