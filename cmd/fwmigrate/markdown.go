@@ -537,8 +537,17 @@ func checkMarkdown(r *report, verbose bool) string {
 	if rel := compat.Eco().HighestRelease(4, nil); rel != nil {
 		to = fmt.Sprintf("`^%s`", rel.Version)
 	}
-	steps = append(steps,
-		"Where the framework is still on major 3: set `fw` to "+to+" in `package.json`, install, typecheck (`npx fw typecheck`) and run the tests.")
+	bump := false // apply's safe fixes bump fw (FW701)
+	for _, d := range r.diags {
+		bump = bump || d.Code == "FW701" && d.Fix != nil && d.Fix.Applicability == rules.Safe
+	}
+	if bump {
+		steps = append(steps,
+			"`fwmigrate apply` also sets `fw` to "+to+" in `package.json` (FW701): then install, typecheck (`npx fw typecheck`) and run the tests.")
+	} else {
+		steps = append(steps,
+			"Where the framework is still on major 3: set `fw` to "+to+" in `package.json`, install, typecheck (`npx fw typecheck`) and run the tests.")
+	}
 	m.heading(3, "Next steps")
 	m.list(steps, true)
 	return m.b.String()
