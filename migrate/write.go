@@ -66,6 +66,12 @@ func write(r *Result, configRel string, o Options) error {
 		}
 	}
 	r.JournalKept, err = txn.Commit(plan, configRel, hook)
+	if le := (*txn.LeftoverError)(nil); errors.As(err, &le) {
+		// Written and durable; only old copies are left beside some
+		// files, which the next apply removes (the journal stays for it).
+		r.Notes = append(r.Notes, fmt.Sprintf("%v (the journal %s stays until then)", err, r.Journal))
+		return nil
+	}
 	if r.JournalKept {
 		err = fmt.Errorf("%v: the journal %s is kept, run `fwmigrate apply --rollback` to undo the rest", err, r.Journal)
 	}

@@ -121,7 +121,7 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 		// Done and durable: not undone for some litter. The journal
 		// stays so that the next apply (Complete) removes what is left.
 		j.close()
-		return true, fmt.Errorf("%v; run fwmigrate apply again to remove them", err)
+		return true, fmt.Errorf("%w; run fwmigrate apply again to remove them", err)
 	}
 	j.note("rollback", 0)
 	undone, uerr := plan.Backward(x)
