@@ -132,17 +132,31 @@ func Command(dir, top string, args ...string) *exec.Cmd {
 // *EmbeddedError, and git is not run. So is a git that finds another top
 // than the nearest .git.
 func Find(dir string) (top, gitDir string, err error) {
-	real, err := filepath.EvalSymlinks(dir)
+	real, expect, err := locate(dir)
+	if err != nil || expect == "" {
+		return "", "", err
+	}
+	return findAt(real, expect)
+}
+
+// locate returns dir with its symlinks resolved and the top its nearest
+// .git names ("" when none), before git is asked: a folder on the way
+// that looks like a git directory is an *EmbeddedError.
+func locate(dir string) (real, expect string, err error) {
+	real, err = filepath.EvalSymlinks(dir)
 	if err != nil {
 		return "", "", err
 	}
-	expect := Top(real)
+	expect = Top(real)
 	if d := Embedded(real, expect); d != "" {
 		return "", "", &EmbeddedError{Dir: d}
 	}
-	if expect == "" {
-		return "", "", nil
-	}
+	return real, expect, nil
+}
+
+// findAt is Find once locate has answered: git's rev-parse from real,
+// whose nearest .git is at expect.
+func findAt(real, expect string) (top, gitDir string, err error) {
 	cmd := Command(real, expect, "rev-parse", "--show-toplevel", "--absolute-git-dir")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

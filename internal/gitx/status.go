@@ -118,16 +118,9 @@ type Repos struct {
 // Find is Find(dir), from the answer git gave for another directory of the
 // same work tree when there is one.
 func (r *Repos) Find(dir string) (top, gitDir string, err error) {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
+	real, expect, err := locate(dir)
+	if err != nil || expect == "" {
 		return "", "", err
-	}
-	expect := Top(real)
-	if d := Embedded(real, expect); d != "" {
-		return "", "", &EmbeddedError{Dir: d}
-	}
-	if expect == "" {
-		return "", "", nil
 	}
 	r.mu.Lock()
 	ans, ok := r.found[expect]
@@ -135,7 +128,7 @@ func (r *Repos) Find(dir string) (top, gitDir string, err error) {
 	if ok && r.oneFileSystem(real, expect) {
 		return ans[0], ans[1], nil
 	}
-	top, gitDir, err = Find(real)
+	top, gitDir, err = findAt(real, expect)
 	if err == nil && top == expect {
 		r.mu.Lock()
 		if r.found == nil {
