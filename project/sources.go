@@ -239,12 +239,7 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		if err != nil {
 			return
 		}
-		for _, e := range entries {
-			if e.Name() == ".gitignore" {
-				gi = gi.ReadGit(rel, filepath.Join(dir, ".gitignore"))
-				break
-			}
-		}
+		gi = gi.InDir(rel, dir, entries)
 		for _, e := range entries {
 			name := e.Name()
 			child := filepath.Join(dir, name)

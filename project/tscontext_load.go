@@ -94,12 +94,7 @@ func (p *Project) walkTS() *TSFiles {
 		if err != nil {
 			return
 		}
-		for _, e := range entries {
-			if e.Name() == ".gitignore" {
-				gi = gi.ReadGit(rel, filepath.Join(dir, ".gitignore"))
-				break
-			}
-		}
+		gi = gi.InDir(rel, dir, entries)
 		for _, e := range entries {
 			if n++; n > MaxTSWalk {
 				out.Truncated = true

@@ -224,12 +224,7 @@ func walkConfigs(dir string, emit func(found)) {
 			return
 		}
 		if own {
-			for _, e := range entries {
-				if e.Name() == ".gitignore" {
-					gi = gi.ReadGit(rel, filepath.Join(dir, ".gitignore"))
-					break
-				}
-			}
+			gi = gi.InDir(rel, dir, entries)
 		}
 		for _, e := range entries {
 			name := e.Name()

@@ -151,6 +151,18 @@ func (g *Git) ReadGit(rel, file string) *Git {
 	return g.Child(rel, data)
 }
 
+// InDir returns the rules in force in directory dir (rel from the walk
+// root), whose entries a walk has read: g's, followed by its .gitignore's
+// when it has one.
+func (g *Git) InDir(rel, dir string, entries []os.DirEntry) *Git {
+	for _, e := range entries {
+		if e.Name() == ".gitignore" {
+			return g.ReadGit(rel, filepath.Join(dir, ".gitignore"))
+		}
+	}
+	return g
+}
+
 // GitDown returns the .gitignore rules in force in dir (absolute) for a walk
 // rooted at top (RepoTop of dir): those of every directory from top down to
 // dir. The walk's relative paths are relative to top; rel is dir's.
