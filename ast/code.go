@@ -173,11 +173,7 @@ func (n *JSNode) kindChildren(out []*JSNode) (_ []*JSNode, ok bool) {
 		out = appendKids(out, n.List)
 		out = appendKid(out, n.Y)
 	default:
-		out = appendKid(out, n.X)
-		out = appendKid(out, n.Y)
-		out = appendKid(out, n.Z)
-		out = appendKids(out, n.List)
-		out = appendKids(out, n.Body)
+		out = n.appendFields(out)
 	}
 	kids := out[base:]
 	for i := 1; i < len(kids); i++ {
@@ -186,6 +182,16 @@ func (n *JSNode) kindChildren(out []*JSNode) (_ []*JSNode, ok bool) {
 		}
 	}
 	return out, true
+}
+
+// appendFields appends n's children in the general order of its fields:
+// X, Y, Z, List, Body.
+func (n *JSNode) appendFields(out []*JSNode) []*JSNode {
+	out = appendKid(out, n.X)
+	out = appendKid(out, n.Y)
+	out = appendKid(out, n.Z)
+	out = appendKids(out, n.List)
+	return appendKids(out, n.Body)
 }
 
 func appendKid(out []*JSNode, c *JSNode) []*JSNode {
@@ -208,11 +214,7 @@ func appendKids(out, list []*JSNode) []*JSNode {
 // X, Y, Z, List, Body, sorted stably by start.
 func (n *JSNode) sortedChildren(out []*JSNode) []*JSNode {
 	base := len(out)
-	out = appendKid(out, n.X)
-	out = appendKid(out, n.Y)
-	out = appendKid(out, n.Z)
-	out = appendKids(out, n.List)
-	out = appendKids(out, n.Body)
+	out = n.appendFields(out)
 	kids := out[base:]
 	for i := 1; i < len(kids); i++ {
 		for j := i; j > 0 && kids[j].Loc.Start < kids[j-1].Loc.Start; j-- {
