@@ -59,20 +59,12 @@ func BenchmarkJournal(b *testing.B) {
 			txn.OS.SyncFS(run.dir)
 			b.StartTimer()
 			start := time.Now()
-			p := plan(run.dir)
+			if err := writeWay(plan(run.dir), run.journal); err != nil {
+				b.Fatal(err)
+			}
 			if run.journal {
-				tx, err := p.Txn()
-				if err == nil {
-					_, err = txn.Commit(tx, "fw.config.ts", nil)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
 				jour += time.Since(start)
 			} else {
-				if err := executeBefore(p); err != nil {
-					b.Fatal(err)
-				}
 				base += time.Since(start)
 			}
 			b.StopTimer()
@@ -80,9 +72,7 @@ func BenchmarkJournal(b *testing.B) {
 		os.RemoveAll(d1)
 		os.RemoveAll(d2)
 	}
-	b.ReportMetric(float64(base.Nanoseconds())/float64(b.N), "baseline-ns/op")
-	b.ReportMetric(float64(jour.Nanoseconds())/float64(b.N), "journal-ns/op")
-	b.ReportMetric(float64(jour)/float64(base), "journal/baseline")
+	reportJournal(b, base, jour)
 }
 
 // BenchmarkJournalProjects is BenchmarkJournal on many small projects, as
@@ -129,15 +119,7 @@ func BenchmarkJournalProjects(b *testing.B) {
 					b.Error(err, p.Conflicts)
 					return
 				}
-				if run.journal {
-					tx, err := p.Txn()
-					if err == nil {
-						_, err = txn.Commit(tx, "fw.config.ts", nil)
-					}
-					if err != nil {
-						b.Error(err)
-					}
-				} else if err := executeBefore(p); err != nil {
+				if err := writeWay(p, run.journal); err != nil {
 					b.Error(err)
 				}
 			})
@@ -154,6 +136,23 @@ func BenchmarkJournalProjects(b *testing.B) {
 		os.RemoveAll(d1)
 		os.RemoveAll(d2)
 	}
+	reportJournal(b, base, jour)
+}
+
+// writeWay writes p through the journal, or as apply wrote before it.
+func writeWay(p *move.Plan, journal bool) error {
+	if !journal {
+		return executeBefore(p)
+	}
+	tx, err := p.Txn()
+	if err == nil {
+		_, err = txn.Commit(tx, "fw.config.ts", nil)
+	}
+	return err
+}
+
+// reportJournal reports the two ways' times per iteration and their ratio.
+func reportJournal(b *testing.B, base, jour time.Duration) {
 	b.ReportMetric(float64(base.Nanoseconds())/float64(b.N), "baseline-ns/op")
 	b.ReportMetric(float64(jour.Nanoseconds())/float64(b.N), "journal-ns/op")
 	b.ReportMetric(float64(jour)/float64(base), "journal/baseline")
