@@ -60,7 +60,7 @@ func BenchmarkApplyDense(b *testing.B) {
 					testtree.Map(b, dir, files)
 					if findings == 0 {
 						rep := runCheck([]string{dir}, workspace.New(settings.Flags{}), checkRun{})
-						findings = len(rep.diags)
+						findings = len(rep.findings.list())
 					}
 					args := []string{"apply", "--to=4", "--format=json", dir}
 					if mode == "dry-run" {

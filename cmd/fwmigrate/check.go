@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unique"
 
 	"github.com/spf13/cobra"
 
@@ -204,6 +203,7 @@ Suppress a finding with a comment on its line or the line above:
 				updateBaseline: cf.updateBaseline,
 				allowNoConfig:  filter.noConfig,
 			})
+			defer rep.findings.close()
 			prog.stop()
 			errOut := cmd.ErrOrStderr()
 			for _, err := range rep.errs {
@@ -278,11 +278,13 @@ type checkRun struct {
 // code frames their lines.
 type checked struct {
 	display string
-	frames  map[*rules.Diagnostic]frameSource // the lines of diags, for code frames
-	diags   []*rules.Diagnostic
+	id      int32    // its findings' add in the report's findings
+	counts  summary  // its findings by severity and fix
+	fatal   bool     // a file could not be checked
 	failing bool     // a finding at or above the project's failOn
 	files   []string // the files the project's check covers, absolute
 	res     *settings.Resolved
+	raw     []*rules.Diagnostic // with --update-baseline: the findings, for the baseline
 }
 
 // runCheck checks every project under args, each with the settings of the
@@ -297,6 +299,7 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 	defer tuneMemory()()
 	ws.KeepBaselined = cr.updateBaseline
 
+	store := &findings{}
 	var (
 		mu      sync.Mutex
 		results []checked
@@ -322,16 +325,13 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		if only != nil {
 			c.Diags = onlyIn(c.Diags, only)
 		}
-		failing := c.Failing()
-		if !cr.updateBaseline { // a baseline is written from the findings as they are
-			c.Diags = compactDiags(c.Diags)
-		}
-		kept := checked{display: p.ConfigDisplay, diags: c.Diags, res: c.Settings, failing: failing}
-		if cr.frames && len(c.Diags) > 0 {
-			kept.frames = frameLines(c.Diags, c.Texts)
-		}
+		kept := checked{display: p.ConfigDisplay, res: c.Settings, failing: c.Failing(), fatal: rules.Fatal(c.Diags), counts: countOf(c.Diags)}
+		kept.id = store.add(p.ConfigDisplay, c.Diags, c.Texts, cr.frames)
 		if c.Settings.Baseline != "" {
 			kept.files = coveredFiles(p, c.Diags)
+			if cr.updateBaseline {
+				kept.raw = c.Diags
+			}
 		}
 		mu.Lock()
 		results = append(results, kept)
@@ -370,7 +370,13 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 			continue
 		}
 		mu.Lock()
-		results = slices.DeleteFunc(results, func(c checked) bool { return c.display == p.ConfigDisplay })
+		results = slices.DeleteFunc(results, func(c checked) bool {
+			if c.display == p.ConfigDisplay {
+				store.take(c.id)
+				return true
+			}
+			return false
+		})
 		mu.Unlock()
 		check(p, f.only)
 		l.Release(p)
@@ -383,20 +389,15 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		errs = append(errs, walkErr)
 	}
 
-	// Workers finish in any order: sort by file before the final sort, so
-	// that diagnostics that compare equal come out the same every run.
+	// Workers finish in any order: the baselines are written from the
+	// projects in the order of their configs, the same every run.
 	sort.Slice(results, func(i, j int) bool { return results[i].display < results[j].display })
-	rep := &report{files: len(results), frames: map[*rules.Diagnostic]frameSource{}, errs: errs}
+	rep := &report{files: len(results), findings: store, errs: errs}
 	covered := map[string]map[string]bool{} // baseline -> files checked against it
 	for _, r := range results {
-		for d, fs := range r.frames {
-			rep.frames[d] = fs
-		}
-		if rules.Fatal(r.diags) {
-			rep.fatal = true
-		}
+		rep.fatal = rep.fatal || r.fatal
 		rep.failing = rep.failing || r.failing
-		rep.diags = append(rep.diags, r.diags...)
+		rep.counts.add(r.counts)
 		if base := r.res.Baseline; base != "" {
 			if covered[base] == nil {
 				covered[base] = map[string]bool{}
@@ -405,53 +406,16 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 				covered[base][f] = true
 			}
 			if cr.updateBaseline {
-				rep.toBaseline = append(rep.toBaseline, baselineFindings{base, r.diags})
+				rep.toBaseline = append(rep.toBaseline, baselineFindings{base, r.raw})
 			}
 		}
 	}
-	rules.SortDiagnostics(rep.diags)
 	rep.covered = covered
 	for path, b := range ws.Baselines() {
 		rep.baselined += b.Matched()
 		rep.stale += b.Stale(covered[path])
 	}
 	return rep
-}
-
-// compactDiags returns copies of diags holding what a report of check
-// prints, and nothing more: a fix's description and applicability, not its
-// edits (no format of check prints them), and each text shared with the
-// findings that say the same (unique.Make: a code rule's notes are the
-// same for each of its sites). A monorepo's report holds every finding of
-// every project until it is sorted and printed; the edits and repeated
-// notes were most of a finding's memory.
-func compactDiags(diags []*rules.Diagnostic) []*rules.Diagnostic {
-	out := make([]*rules.Diagnostic, len(diags))
-	cs := make([]rules.Diagnostic, len(diags))
-	for i, d := range diags {
-		c := &cs[i]
-		*c = *d
-		c.Name, c.File, c.Option, c.Path = intern(d.Name), intern(d.File), intern(d.Option), intern(d.Path)
-		c.Message, c.Withheld = intern(d.Message), intern(d.Withheld)
-		if len(d.Notes) > 0 {
-			c.Notes = make([]string, len(d.Notes))
-			for j, n := range d.Notes {
-				c.Notes[j] = intern(n)
-			}
-		}
-		if d.Fix != nil {
-			c.Fix = &rules.Fix{Description: intern(d.Fix.Description), Applicability: d.Fix.Applicability, Layout: d.Fix.Layout, Also: d.Fix.Also}
-		}
-		out[i] = c
-	}
-	return out
-}
-
-func intern(s string) string {
-	if s == "" {
-		return s
-	}
-	return unique.Make(s).Value()
 }
 
 // coveredFiles are the files a project's check speaks for, absolute: a

@@ -134,9 +134,10 @@ func compareFrontEnds(t *testing.T, dir string) {
 	for _, err := range rep.errs {
 		t.Fatalf("check: %v", err)
 	}
+	diags := rep.findings.list()
 	checked := map[finding]int{}
 	configs := map[string]bool{}
-	for _, d := range rep.diags {
+	for _, d := range diags {
 		checked[findingOf(d)]++
 		if strings.HasPrefix(filepath.Base(d.File), "fw.config.") {
 			f, _ := filepath.Abs(d.File)
@@ -215,13 +216,13 @@ func compareFrontEnds(t *testing.T, dir string) {
 			}
 		}
 	}
-	t.Logf("%d findings, %d safe fixes: apply makes %d; %d published, %d editor fixes", len(rep.diags), fixable, made, len(published), editorFixes)
-	totalFindings.Add(int64(len(rep.diags)))
+	t.Logf("%d findings, %d safe fixes: apply makes %d; %d published, %d editor fixes", len(diags), fixable, made, len(published), editorFixes)
+	totalFindings.Add(int64(len(diags)))
 	diffFindings(t, "lsp", checked, published)
 	// A fix that moves folders with the sources (Fix.Also) is apply's
 	// alone: the editor edits files, it does not move the sources.
 	moves := 0
-	for _, d := range rep.diags {
+	for _, d := range diags {
 		if d.Fix != nil && d.Fix.Applicability == rules.Safe && len(d.Fix.Also) > 0 && len(d.Fix.Ops) == 0 {
 			moves++
 		}

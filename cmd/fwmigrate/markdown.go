@@ -116,12 +116,17 @@ func mdPlaces(diags []*rules.Diagnostic, verbose bool) string {
 	if !verbose {
 		n = min(n, firstPlaces)
 	}
+	return placesOf(diags[:n], len(diags))
+}
+
+// placesOf lists the places of shown, the first of total findings.
+func placesOf(shown []*rules.Diagnostic, total int) string {
 	var out []string
-	for _, d := range diags[:n] {
+	for _, d := range shown {
 		out = append(out, mdPlace(d))
 	}
 	s := strings.Join(out, ", ")
-	if more := len(diags) - n; more > 0 {
+	if more := total - len(shown); more > 0 {
 		s += fmt.Sprintf(" and %d more", more)
 	}
 	return s
@@ -498,28 +503,46 @@ func checkMarkdown(r *report, verbose bool) string {
 	// fwmigrate's words and counts, nothing of the tree.
 	m.block(strings.TrimSuffix(checkSummary(r), "\n"))
 	s := r.summary()
-	groups := groupByRule(r.diags)
+	// One pass over the findings, keeping per rule what the table shows:
+	// a monorepo's findings are not held whole (findings).
+	type group struct {
+		code, name   string
+		sev          []string
+		seen         map[rules.Severity]bool
+		n, safe, bad int
+		shown        []*rules.Diagnostic
+	}
+	by := map[string]*group{}
+	var groups []*group
+	for d := range r.findings.all {
+		g := by[d.Code]
+		if g == nil {
+			g = &group{code: d.Code, name: d.Name, seen: map[rules.Severity]bool{}}
+			by[d.Code] = g
+			groups = append(groups, g)
+		}
+		g.n++
+		if !g.seen[d.Severity] {
+			g.seen[d.Severity] = true
+			g.sev = append(g.sev, d.Severity.String())
+		}
+		switch {
+		case d.Fix == nil:
+		case d.Fix.Applicability == rules.Safe:
+			g.safe++
+		default:
+			g.bad++
+		}
+		if verbose || len(g.shown) < firstPlaces {
+			g.shown = append(g.shown, d)
+		}
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].code < groups[j].code })
 	if len(groups) > 0 {
 		m.heading(3, "Findings by rule")
 		var rows [][]string
 		for _, g := range groups {
-			var sev []string
-			seen := map[rules.Severity]bool{}
-			safe, unsafe := 0, 0
-			for _, d := range g.diags {
-				if !seen[d.Severity] {
-					seen[d.Severity] = true
-					sev = append(sev, d.Severity.String())
-				}
-				switch {
-				case d.Fix == nil:
-				case d.Fix.Applicability == rules.Safe:
-					safe++
-				default:
-					unsafe++
-				}
-			}
-			rows = append(rows, []string{ruleLink(g.code, g.name), strings.Join(sev, ", "), strconv.Itoa(len(g.diags)), fixCounts(len(g.diags), safe, unsafe), mdPlaces(g.diags, verbose)})
+			rows = append(rows, []string{ruleLink(g.code, g.name), strings.Join(g.sev, ", "), strconv.Itoa(g.n), fixCounts(g.n, g.safe, g.bad), placesOf(g.shown, g.n)})
 		}
 		m.table([]string{"Rule", "Severity", "Findings", "Fix", "Where"}, []bool{false, false, true, false, false}, rows)
 	}
@@ -538,7 +561,7 @@ func checkMarkdown(r *report, verbose bool) string {
 		to = fmt.Sprintf("`^%s`", rel.Version)
 	}
 	bump := false // apply's safe fixes bump fw (FW701)
-	for _, d := range r.diags {
+	for d := range r.findings.all {
 		bump = bump || d.Code == "FW701" && d.Fix != nil && d.Fix.Applicability == rules.Safe
 	}
 	if bump {

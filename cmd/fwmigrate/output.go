@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -23,15 +24,15 @@ import (
 
 // report is everything a run found, ready to print.
 type report struct {
-	diags []*rules.Diagnostic
-	files int // config files checked
-	// frames are the source lines of the diagnostics, for code frames
-	// (frameLine): the line alone, not the file's text, so that a run
-	// over many projects holds no project's texts for its report.
-	frames  map[*rules.Diagnostic]frameSource
-	fatal   bool    // a file could not be checked: exit status 2
-	failing bool    // a finding at or above its project's failOn: exit status 1
-	errs    []error // bad settings or baselines, directories without configs
+	// findings are the findings with the source lines of their code
+	// frames (frameLine): the line alone, not the file's text, so that a
+	// run over many projects holds no project's texts for its report.
+	findings *findings
+	counts   summary // the findings by severity and fix
+	files    int     // config files checked
+	fatal    bool    // a file could not be checked: exit status 2
+	failing  bool    // a finding at or above its project's failOn: exit status 1
+	errs     []error // bad settings or baselines, directories without configs
 	// baselined counts the findings known to a baseline (not shown), stale
 	// the baseline entries no longer found.
 	baselined, stale int
@@ -61,8 +62,15 @@ type summary struct {
 }
 
 func (r *report) summary() summary {
-	s := summary{Files: r.files}
-	for _, d := range r.diags {
+	s := r.counts
+	s.Files = r.files
+	return s
+}
+
+// countOf counts diags by severity and fix.
+func countOf(diags []*rules.Diagnostic) summary {
+	var s summary
+	for _, d := range diags {
 		switch d.Severity {
 		case rules.Error:
 			s.Errors++
@@ -82,9 +90,32 @@ func (r *report) summary() summary {
 	return s
 }
 
+func (s *summary) add(o summary) {
+	s.Files += o.Files
+	s.Errors += o.Errors
+	s.Warnings += o.Warnings
+	s.Infos += o.Infos
+	s.Fixable += o.Fixable
+	s.UnsafeFixable += o.UnsafeFixable
+}
+
 var formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
 
+// writeReport writes r in format; an error reading the findings back
+// (findings) is its error.
 func writeReport(w io.Writer, r *report, format string, o textOptions) error {
+	bw := bufio.NewWriterSize(w, 64<<10) // the github format writes a line at a time
+	err := writeFormat(bw, r, format, o)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if r.findings.err != nil {
+		return r.findings.err
+	}
+	return err
+}
+
+func writeFormat(w io.Writer, r *report, format string, o textOptions) error {
 	if o.statistics {
 		return writeStatistics(w, r, o)
 	}
@@ -123,15 +154,25 @@ func position(d *rules.Diagnostic) string {
 
 func writeConcise(w io.Writer, r *report, o textOptions) error {
 	var b strings.Builder
-	for _, d := range r.diags {
+	// A block at a time, as writeText.
+	flush := func() error {
+		_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
+		b.Reset()
+		return err
+	}
+	for d := range r.findings.all {
+		if b.Len() >= 64<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		b.WriteString(header(d))
 		b.WriteByte('\n')
 	}
 	if !o.quiet {
 		b.WriteString(checkSummary(r))
 	}
-	_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
-	return err
+	return flush()
 }
 
 // writeStatistics prints the number of findings per rule, most first, as
@@ -143,7 +184,7 @@ func writeStatistics(w io.Writer, r *report, o textOptions) error {
 	}
 	byCode := map[string]*stat{}
 	var stats []*stat
-	for _, d := range r.diags {
+	for d := range r.findings.all {
 		s := byCode[d.Code]
 		if s == nil {
 			s = &stat{code: d.Code, name: d.Name}
@@ -284,17 +325,6 @@ func frameLine(d *rules.Diagnostic, src []byte) frameSource {
 	return frameSource{line: line, length: length, ok: true}
 }
 
-// frameLines are the frames of diags, whose files' texts are texts.
-func frameLines(diags []*rules.Diagnostic, texts map[string][]byte) map[*rules.Diagnostic]frameSource {
-	out := make(map[*rules.Diagnostic]frameSource, len(diags))
-	for _, d := range diags {
-		if fs := frameLine(d, texts[d.File]); fs.ok {
-			out[d] = fs
-		}
-	}
-	return out
-}
-
 // printable is a source line as a code frame shows it: control bytes, C1
 // controls and bidi overrides (a terminal would obey them, or reorder what
 // the reader sees) become "?", one byte for one so that columns still point
@@ -355,7 +385,7 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 		b.Reset()
 		return err
 	}
-	for _, d := range r.diags {
+	for d, frame := range r.findings.all {
 		if b.Len() >= 64<<10 {
 			if err := flush(); err != nil {
 				return err
@@ -365,7 +395,7 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 		// are (not in a pipe: one line per finding there, for grep).
 		b.WriteString(wrapLine(fmt.Sprintf("%s: %s %s [%s] %s", p.wrap("1", position(d)), p.severity(d.Severity), p.wrap("1", d.Code), d.Name, text.Escape(d.Message)), o.width))
 		b.WriteByte('\n')
-		b.WriteString(codeFrame(d, r.frames[d], o.color, o.width))
+		b.WriteString(codeFrame(d, frame, o.color, o.width))
 		if d.Path != "" && d.Line > 0 {
 			fmt.Fprintf(&b, "  = path: %s\n", text.Escape(d.Path))
 		}
@@ -491,10 +521,14 @@ func writeJSON(w io.Writer, r *report) error {
 		Diagnostics []jsonDiagnostic `json:"diagnostics"`
 		Summary     summary          `json:"summary"`
 	}{Version: 1, Diagnostics: []jsonDiagnostic{}, Summary: r.summary()}
-	for _, d := range r.diags {
-		out.Diagnostics = append(out.Diagnostics, toJSONDiagnostic(d))
-	}
-	return encodeJSON(w, out)
+	return encodeJSONList(w, out, "diagnostics", func(emit func(any) error) error {
+		for d := range r.findings.all {
+			if err := emit(toJSONDiagnostic(d)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // encodeJSON writes v as indented JSON. encoding/json escapes control bytes
@@ -516,8 +550,14 @@ func encodeJSONHTML(w io.Writer, v any, escapeHTML bool) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	_, err := io.WriteString(w, jsonSafe(out.String()))
+	return err
+}
+
+// jsonSafe escapes what encodeJSON's output must not hold raw.
+func jsonSafe(js string) string {
 	var b strings.Builder
-	js := strings.ReplaceAll(out.String(), "##[", `##\u005b`)
+	js = strings.ReplaceAll(js, "##[", `##\u005b`)
 	for _, r := range js {
 		if r >= 0x80 && text.Escape(string(r)) != string(r) {
 			fmt.Fprintf(&b, `\u%04x`, r)
@@ -525,13 +565,60 @@ func encodeJSONHTML(w io.Writer, v any, escapeHTML bool) error {
 		}
 		b.WriteRune(r)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
+}
+
+// encodeJSONList writes v as encodeJSON does, with the elements of its
+// array field key (empty in v) given one at a time by list through emit:
+// a monorepo's report is written without holding it whole, three times
+// over (the values, their JSON, its escaped copy). The bytes are
+// encodeJSON's with the elements in v.
+func encodeJSONList(w io.Writer, v any, key string, list func(emit func(any) error) error) error {
+	var doc bytes.Buffer
+	enc := json.NewEncoder(&doc)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	js := doc.String()
+	mark := strconv.Quote(key) + ": []"
+	at := strings.Index(js, mark)
+	if at < 0 || strings.Count(js, mark) != 1 {
+		return fmt.Errorf("internal error: no single %s in the JSON report", mark)
+	}
+	lineStart := strings.LastIndexByte(js[:at], '\n') + 1
+	indent := js[lineStart:at] // the key's indentation
+	prefix := indent + "  "    // its elements'
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(jsonSafe(js[:at+len(mark)-1]))
+	n := 0
+	err := list(func(elem any) error {
+		b, err := json.MarshalIndent(elem, prefix, "  ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n"
+		if n == 0 {
+			sep = "\n"
+		}
+		n++
+		bw.WriteString(sep + prefix)
+		_, err = bw.WriteString(jsonSafe(string(b)))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n" + indent)
+	}
+	bw.WriteString(jsonSafe(js[at+len(mark)-1:]))
+	return bw.Flush()
 }
 
 // GitHub workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 func writeGitHub(w io.Writer, r *report) error {
-	for _, d := range r.diags {
+	for d := range r.findings.all {
 		cmd := "notice"
 		switch d.Severity {
 		case rules.Error:

@@ -156,36 +156,46 @@ func writeSARIF(w io.Writer, r *report) error {
 			"SRCROOT": {URI: fileURI(base) + "/"},
 		},
 	}
-	for _, d := range r.diags {
-		msg := text.Escape(d.Message)
-		if d.Fix != nil {
-			msg += " (fix, " + d.Fix.Applicability.String() + ": " + text.Escape(d.Fix.Description) + ")"
-		}
-		loc := sarifPhysical{ArtifactLocation: sarifArtifactLoc{URI: relURI(base, d.File), URIBaseID: "SRCROOT"}}
-		if d.Line > 0 {
-			reg := &sarifRegion{StartLine: d.Line, StartColumn: d.ColumnUTF16}
-			if d.EndLine >= d.Line {
-				reg.EndLine = d.EndLine
-				reg.EndColumn = d.EndColumnUTF16
+	results := func(emit func(any) error) error {
+		for d := range r.findings.all {
+			if err := emit(sarifResultOf(d, base, index)); err != nil {
+				return err
 			}
-			if reg.EndLine == reg.StartLine && reg.EndColumn < reg.StartColumn {
-				reg.EndColumn = reg.StartColumn
-			}
-			loc.Region = reg
 		}
-		run.Results = append(run.Results, sarifResult{
-			RuleID:    d.Code,
-			RuleIndex: index[d.Code],
-			Level:     sarifLevel(d.Severity),
-			Message:   sarifMessage{Text: msg},
-			Locations: []sarifLocation{{PhysicalLocation: loc}},
-		})
+		return nil
 	}
-	return encodeJSON(w, sarifLog{
+	return encodeJSONList(w, sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
-	})
+	}, "results", results)
+}
+
+// sarifResultOf is d as a SARIF result, its file relative to base.
+func sarifResultOf(d *rules.Diagnostic, base string, index map[string]int) sarifResult {
+	msg := text.Escape(d.Message)
+	if d.Fix != nil {
+		msg += " (fix, " + d.Fix.Applicability.String() + ": " + text.Escape(d.Fix.Description) + ")"
+	}
+	loc := sarifPhysical{ArtifactLocation: sarifArtifactLoc{URI: relURI(base, d.File), URIBaseID: "SRCROOT"}}
+	if d.Line > 0 {
+		reg := &sarifRegion{StartLine: d.Line, StartColumn: d.ColumnUTF16}
+		if d.EndLine >= d.Line {
+			reg.EndLine = d.EndLine
+			reg.EndColumn = d.EndColumnUTF16
+		}
+		if reg.EndLine == reg.StartLine && reg.EndColumn < reg.StartColumn {
+			reg.EndColumn = reg.StartColumn
+		}
+		loc.Region = reg
+	}
+	return sarifResult{
+		RuleID:    d.Code,
+		RuleIndex: index[d.Code],
+		Level:     sarifLevel(d.Severity),
+		Message:   sarifMessage{Text: msg},
+		Locations: []sarifLocation{{PhysicalLocation: loc}},
+	}
 }
 
 // relURI turns a path relative to the working directory into a URI
