@@ -28,6 +28,9 @@ type Cache struct {
 	mu    sync.Mutex
 	gen   int // the checks begun (Next)
 	files map[string]*cachedFile
+	// folders is the listing of the folders the walks read (folders.go),
+	// kept until ForgetFolders.
+	folders folders
 }
 
 type cachedFile struct {

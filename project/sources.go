@@ -235,7 +235,7 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		if w.p.budget.check(dir) != nil {
 			return
 		}
-		entries, err := os.ReadDir(dir)
+		entries, err := w.p.readDir(dir)
 		if err != nil {
 			return
 		}

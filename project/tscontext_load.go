@@ -90,7 +90,7 @@ func (p *Project) walkTS() *TSFiles {
 		if depth > 40 || out.Truncated {
 			return
 		}
-		entries, err := os.ReadDir(dir)
+		entries, err := p.readDir(dir)
 		if err != nil {
 			return
 		}
