@@ -31,6 +31,8 @@ type Cache struct {
 	// folders is the listing of the folders the walks read (folders.go),
 	// kept until ForgetFolders.
 	folders folders
+	// kept is what a check keeps for the next (Keep, Take).
+	kept map[string]any
 }
 
 type cachedFile struct {
@@ -192,3 +194,40 @@ func (p *Project) Memo(path string, text []byte, key string, f func() bool) bool
 // CachesCode reports whether the project's code trees are kept between
 // checks (a front end's Cache): a check then must not let them go.
 func (p *Project) CachesCode() bool { return p.cache != nil }
+
+// Keep stores v, what a check made that the next check may reuse (the
+// code rules' walk results), under key.
+func (c *Cache) Keep(key string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kept == nil {
+		c.kept = map[string]any{}
+	}
+	c.kept[key] = v
+}
+
+// Take returns what Keep stored under key, nil when nothing, and forgets
+// it: one check at a time owns it (a check that runs meanwhile does
+// without), and gives it back with Keep when it is done.
+func (c *Cache) Take(key string) any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.kept[key]
+	delete(c.kept, key)
+	return v
+}
+
+// Keep is Cache.Keep through the Loader's Cache (nothing without one).
+func (p *Project) Keep(key string, v any) {
+	if p.cache != nil {
+		p.cache.Keep(key, v)
+	}
+}
+
+// Take is Cache.Take through the Loader's Cache (nil without one).
+func (p *Project) Take(key string) any {
+	if p.cache != nil {
+		return p.cache.Take(key)
+	}
+	return nil
+}
