@@ -44,6 +44,12 @@ func TestCache(t *testing.T) {
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
 	}
+	// Until the disk is said to change (ForgetFolders: the editor's file
+	// events), the text read is the disk's, without a stat.
+	if kept, _ := c.ReadSource(path); !same(kept, one) {
+		t.Errorf("a file read again before the disk was said to change: %q", kept)
+	}
+	c.ForgetFolders()
 	three, _ := c.ReadSource(path)
 	if string(three) != "const b = useFetch('/y')\n" {
 		t.Fatalf("a changed file is not read again: %q", three)
@@ -65,6 +71,7 @@ func TestCache(t *testing.T) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
+	c.ForgetFolders()
 	if four, _ := c.ReadSource(path); string(four) != "const c = useFetch('/z')\n" {
 		t.Errorf("a file replaced by another of the same size and time is not read again: %q", four)
 	}

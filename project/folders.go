@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 )
 
 // The folders' listing that the walks of a project share: the source walk
@@ -17,13 +18,18 @@ import (
 // folder at all. The listing then says what the disk held when it was
 // read, until the front end forgets it (Cache.ForgetFolders): on a file
 // created, deleted or renamed (the editor's file events and watched
-// files), a file opened, closed or saved, and a change of the settings.
+// files), a file opened, closed or first saved, and a change of the
+// settings. The texts the Cache read are the disk's as of the same look:
+// a text read since the listing was last forgotten is not stat'ed again
+// (Cache.read), so that a check after an edit makes no system call for
+// the thousands of files it did not change; the next check after a
+// ForgetFolders stats each file once more and reads the changed ones.
 
 // folders is a listing of folders: each one's entries as os.ReadDir gave
 // them (sorted by name), or the error.
 type folders struct {
 	mu   sync.Mutex
-	gen  int // bumped by forget: a listing read before is not kept
+	gen  atomic.Int64 // bumped by forget: a listing read before is not kept
 	dirs map[string]folder
 }
 
@@ -39,11 +45,11 @@ func (fo *folders) readDir(dir string) ([]fs.DirEntry, error) {
 		fo.mu.Unlock()
 		return d.entries, d.err
 	}
-	gen := fo.gen
+	gen := fo.gen.Load()
 	fo.mu.Unlock()
 	entries, err := os.ReadDir(dir)
 	fo.mu.Lock()
-	if fo.gen == gen {
+	if fo.gen.Load() == gen {
 		if fo.dirs == nil {
 			fo.dirs = map[string]folder{}
 		}
@@ -56,7 +62,7 @@ func (fo *folders) readDir(dir string) ([]fs.DirEntry, error) {
 // forget drops the listing: the next walk reads the folders again.
 func (fo *folders) forget() {
 	fo.mu.Lock()
-	fo.gen++
+	fo.gen.Add(1)
 	fo.dirs = nil
 	fo.mu.Unlock()
 }

@@ -114,6 +114,19 @@ declare const t: number
 		t.Errorf("after a rename, declarations %q, want %q", got, want)
 	}
 
+	// A declaration's text changed on disk: the kept text until the disk
+	// is said to change, then the new one.
+	if err := os.WriteFile(at("stores/s.ts"), []byte("export const s = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := decls(load()), []string{"stores/s.ts", "types/u.d.ts"}; !slices.Equal(got, want) {
+		t.Errorf("on the kept texts, declarations %q, want %q", got, want)
+	}
+	cache.ForgetFolders()
+	if got, want := decls(load()), []string{"types/u.d.ts"}; !slices.Equal(got, want) {
+		t.Errorf("after a change on disk, declarations %q, want %q", got, want)
+	}
+
 	// Without a Cache (a one-shot check), every check lists the disk.
 	l := project.NewLoader()
 	p = l.Load(at("fw.config.ts"), "fw.config.ts")
