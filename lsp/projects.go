@@ -163,11 +163,13 @@ func (s *Server) didChange(p DidChangeTextDocumentParams) {
 }
 
 // saved handles textDocument/didSave: as didSave, but the folders' listing
-// is kept when it knows the file already (an editor that saves every few
-// seconds does not make every check list the folders again).
+// is kept when the file is code it knows already (an editor that saves
+// every few seconds does not make every check list the folders again; a
+// code file's text is the buffer's while it is open). A .gitignore or
+// any other file saved is read from the disk again.
 func (s *Server) saved(uri DocumentURI) {
 	if path, err := uriPath(uri); err == nil {
-		if c := s.ws.Cache; c != nil && !c.Stale(path) {
+		if c := s.ws.Cache; c != nil && project.IsCodeName(path) && !c.Stale(path) {
 			s.change(path)
 			return
 		}

@@ -105,6 +105,25 @@ declare const t: number
 	if got, want := sources(p), []string{"components/deep/B.vue", "pages/index.vue", "pages/new.vue"}; !slices.Equal(got, want) {
 		t.Errorf("after ForgetFolders, sources %q, want %q", got, want)
 	}
+	// A buffer the editor has, not on disk: the kept list is not the
+	// project's any more (its buffers are part of what it is kept for).
+	l := project.NewLoader()
+	l.Cache = cache
+	buf := at("pages/buf.vue")
+	l.Overlay = func(path string) ([]byte, bool) {
+		if path == buf {
+			return []byte("<template><p>b</p></template>\n"), true
+		}
+		return nil, false
+	}
+	l.Buffers = func() []string { return []string{buf} }
+	if got, want := sources(l.Load(at("fw.config.ts"), "fw.config.ts")), []string{"components/deep/B.vue", "pages/buf.vue", "pages/index.vue", "pages/new.vue"}; !slices.Equal(got, want) {
+		t.Errorf("with a buffer, sources %q, want %q", got, want)
+	}
+	if got, want := sources(load()), []string{"components/deep/B.vue", "pages/index.vue", "pages/new.vue"}; !slices.Equal(got, want) {
+		t.Errorf("without the buffer again, sources %q, want %q", got, want)
+	}
+
 	// Renamed: the declaration follows.
 	if err := os.Rename(at("types/t.d.ts"), at("types/u.d.ts")); err != nil {
 		t.Fatal(err)
@@ -128,7 +147,7 @@ declare const t: number
 	}
 
 	// Without a Cache (a one-shot check), every check lists the disk.
-	l := project.NewLoader()
+	l = project.NewLoader()
 	p = l.Load(at("fw.config.ts"), "fw.config.ts")
 	if got, want := sources(p), []string{"components/deep/B.vue", "pages/index.vue", "pages/new.vue"}; !slices.Equal(got, want) {
 		t.Errorf("without a cache, sources %q, want %q", got, want)
