@@ -33,8 +33,14 @@ type Cache struct {
 	// folders is the listing of the folders the walks read (folders.go),
 	// kept until ForgetFolders.
 	folders folders
-	// kept is what a check keeps for the next (Keep, Take).
-	kept map[string]any
+	// kept is what a check keeps for the next (Keep, Take), with the check
+	// it was kept in (dropped by Next as the files are).
+	kept map[string]keptValue
+}
+
+type keptValue struct {
+	v    any
+	used int
 }
 
 type cachedFile struct {
@@ -181,6 +187,11 @@ func (c *Cache) Next(keep int) {
 			delete(c.files, path)
 		}
 	}
+	for key, k := range c.kept {
+		if c.gen-k.used > keep {
+			delete(c.kept, key) // a project not checked for as long
+		}
+	}
 }
 
 // Len is the number of files the cache holds something of.
@@ -218,9 +229,9 @@ func (c *Cache) Keep(key string, v any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.kept == nil {
-		c.kept = map[string]any{}
+		c.kept = map[string]keptValue{}
 	}
-	c.kept[key] = v
+	c.kept[key] = keptValue{v, c.gen}
 }
 
 // Take returns what Keep stored under key, nil when nothing, and forgets
@@ -231,7 +242,7 @@ func (c *Cache) Take(key string) any {
 	defer c.mu.Unlock()
 	v := c.kept[key]
 	delete(c.kept, key)
-	return v
+	return v.v
 }
 
 // Keep is Cache.Keep through the Loader's Cache (nothing without one).

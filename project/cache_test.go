@@ -83,10 +83,20 @@ func TestCache(t *testing.T) {
 		t.Error("an empty text's fact")
 	}
 
+	// What a check keeps for the next: taken once.
+	c.Keep("k", 1)
+	if c.Take("k") != 1 || c.Take("k") != nil {
+		t.Error("Keep and Take: not taken once")
+	}
+	c.Keep("k", 2)
+
 	// Dropped once not asked for.
 	c.Next(1)
 	c.Next(1)
 	if c.Len() != 0 {
 		t.Errorf("%d entries kept past their checks", c.Len())
+	}
+	if c.Take("k") != nil {
+		t.Error("a value kept past its checks")
 	}
 }

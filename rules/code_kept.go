@@ -112,11 +112,10 @@ func (d *detection) again(x *Index) bool {
 	}
 	d.fails = make([]map[*detectorRun]*detected, len(ci.Files))
 	d.dataFails = make([]*detected, len(ci.Files))
-	ok := ci.Index.Again(x.project, x.config, func(i int, f *code.File) { d.fileWith(i, f, pure, true) })
-	if !ok {
+	d.x, ci.index = x, x // the scans read the check's index (when it fails, d is dropped)
+	if !ci.Index.Again(x.project, x.config, func(i int, f *code.File) { d.fileWith(i, f, pure, true) }) {
 		return false
 	}
-	d.x, ci.index = x, x
 	var run []*detectorRun
 	for _, rn := range impure {
 		rn.scan, rn.fail = nil, nil
