@@ -59,18 +59,30 @@ func (x *Index) detectKept(rules []*Rule) *codeIndex {
 	}
 	slot := keptSlot + p.ConfigPath
 	key := detectionKey(x, rules)
-	if k, _ := p.Take(slot).(*keptDetection); k != nil && k.key == key && k.d.clean() && k.d.again(x) {
+	k, _ := p.Take(slot).(*keptDetection)
+	if k != nil && k.key == key && k.d.clean() && k.d.again(x) {
 		detectionsReused.Add(1)
 		if k.d.clean() {
-			p.Keep(slot, k)
+			x.kept = k
 		}
 		return k.d.ci
 	}
 	d := x.newDetection(rules)
 	if d.clean() {
-		p.Keep(slot, &keptDetection{key: key, d: d})
+		x.kept = &keptDetection{key: key, d: d}
 	}
 	return d.ci
+}
+
+// keepCode gives the detection the check made or reused to the project's
+// Cache for the next check, once the check is over: the next one changes
+// it in place (code.Index.Again), so no rule of this check may still read
+// it. Run calls it last.
+func (x *Index) keepCode() {
+	if x != nil && x.kept != nil {
+		x.project.Keep(keptSlot+x.project.ConfigPath, x.kept)
+		x.kept = nil
+	}
 }
 
 // clean reports whether no detector panicked: a detection that did is

@@ -129,6 +129,22 @@ func detectionKept(t *testing.T, config, pkg string) {
 	// (FW613 reads it: its scan is made again every check).
 	texts["modules/tpl/tpl.ejs"] = "export default <%= serialize(options) %>\n"
 	compare(-1)
+	// A file the code rules read without parsing it (no word of theirs),
+	// broken, which the type rules parse (FW851 under compatibility 5);
+	// then an edit of another file: the broken one is as a cold check
+	// reads it.
+	broken := "composables/unrelated/broken.ts"
+	texts[broken] = "export const a = [1]\nconsole.log(a[0]\n"
+	docs = append(docs, broken)
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(broken)), []byte(texts[broken]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache.ForgetFolders()
+	compare(0)
+	texts[use] = texts[use] + "<!-- -->\n"
+	compare(0)
+	texts[use] = texts[use] + "<!-- -->\n"
+	compare(0)
 	for i := 1; i <= edits; i++ {
 		switch k := rng.Intn(40); {
 		case k == 0:

@@ -154,6 +154,10 @@ func (ci *Index) Again(p *project.Project, cfg compat.Config, walk func(i int, f
 	for i, f := range ci.Rest {
 		if nf := swap[f]; nf != nil {
 			ci.Rest[i] = nf
+		} else {
+			// As Read left it: the type rules (More) parse the files of
+			// Rest they need in place, each check anew.
+			f.Code, f.Err, f.Released = nil, nil, false
 		}
 	}
 	for i, f := range ci.Data.order {
