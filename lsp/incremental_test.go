@@ -20,7 +20,9 @@ import (
 
 // TestIncrementalSameAsCold: after a random sequence of edits of a
 // project's config, pages and composables (typed, deleted, pasted; words
-// that make a file read by the code rules and that take them away), what
+// that make a file read by the code rules and that take them away; a
+// composable defined in one document and used in another), a third of
+// them checked one by one and the others in bursts, what
 // the client holds from the server's incremental checks (the code cache,
 // the lists sent only when they change) is what a new server tells a
 // client that opens the same texts cold.
@@ -49,6 +51,9 @@ func TestIncrementalSameAsCold(t *testing.T) {
 	rng := rand.New(rand.NewSource(19))
 	rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
 	docs = append([]string{"fw.config.ts"}, docs[:5]...)
+	if !slices.ContainsFunc(docs, func(d string) bool { return strings.HasPrefix(d, "composables/") }) {
+		docs = append(docs, "composables/items2.ts") // one that defines composables
+	}
 
 	c := startClient(t, Options{})
 	texts := map[string]string{}
@@ -66,7 +71,14 @@ func TestIncrementalSameAsCold(t *testing.T) {
 		"  experimental: { compileTemplate: true },\n", "  // fwmigrate-ignore FW107\n", "  srcDir: '.',\n", "  app: { head: { title: 't' } },\n"}
 	codeLines := []string{"const { data } = await useFetch('/api/x')\n", "if (data.value === null) console.log(1)\n",
 		"const { refresh } = useAsyncData('k', () => 1)\n", "refresh({ dedupe: true })\n", "const route = useRoute()\n",
-		"console.log(route.meta.name)\n", "// fwmigrate-ignore FW601\n", "window.__FW__ = {}\n", "function f() {\n", "}\n", "x\n"}
+		"console.log(route.meta.name)\n", "// fwmigrate-ignore FW601\n", "window.__FW__ = {}\n", "function f() {\n", "}\n", "x\n",
+		// A composable defined in one document (the composables') and
+		// used in the others: the server keeps each file's walk results
+		// between checks, and what other files' results depend on must
+		// not be kept stale.
+		"{ const { data: m } = await useMine(); if (m.value === null) console.log(m) }\n"}
+	composableLines := append(slices.Clip(codeLines), "export function useMine() { return useFetch('/api/mine') }\n",
+		"export const useMine = () => useAsyncData('mine', () => 1)\n")
 	lineStarts := func(name, text string) []int {
 		lo, hi := 0, len(text)
 		if name == "fw.config.ts" {
@@ -107,15 +119,23 @@ func TestIncrementalSameAsCold(t *testing.T) {
 	}
 	total := 0
 	for i := 1; i <= edits; i++ {
-		name := docs[rng.Intn(len(docs))]
+		// The config now and then (a change of it makes the server walk
+		// every file again), the code mostly.
+		name := docs[1+rng.Intn(len(docs)-1)]
+		if rng.Intn(15) == 0 {
+			name = docs[0]
+		}
 		starts := lineStarts(name, texts[name])
 		if len(starts) < 2 {
 			continue
 		}
 		at := starts[rng.Intn(len(starts))]
 		pool := codeLines
-		if name == "fw.config.ts" {
+		switch {
+		case name == "fw.config.ts":
 			pool = configLines
+		case strings.HasPrefix(name, "composables/"):
+			pool = composableLines
 		}
 		end := at + strings.Index(texts[name][at:], "\n") + 1
 		line := texts[name][at:max(at, end)]
@@ -125,7 +145,13 @@ func TestIncrementalSameAsCold(t *testing.T) {
 		} else {
 			applyAt(name, at, at, pool[rng.Intn(len(pool))])
 		}
-		if i%250 == 0 || i == edits {
+		// A third of the edits are checked one by one (the server keeps
+		// the last check's results and walks again only what changed),
+		// the others in bursts.
+		if rng.Intn(3) == 0 {
+			c.waitDiags(pathURI(filepath.Join(dir, filepath.FromSlash(name))), version(versions[name]))
+		}
+		if i%25 == 0 || i == edits {
 			total += compareCold(t, c, dir, docs, texts, versions, i)
 		}
 	}

@@ -110,6 +110,7 @@ func (s *Server) touch(path, owner string) {
 // Call with s.mu held.
 func (s *Server) touchAll() {
 	s.ws.Reload()
+	s.forgetFolders()
 	for cfg, ps := range s.projects {
 		ps.dirty = true
 		s.sched.add(cfg)
@@ -132,6 +133,9 @@ func (s *Server) didOpen(p DidOpenTextDocumentParams) {
 	if d.real != "" {
 		s.docs[d.real] = d
 	}
+	// A buffer opened may be a file the folders' listing does not know
+	// yet (created outside the editor).
+	s.forgetFolders()
 	s.touch(path, d.owner)
 }
 
@@ -158,6 +162,21 @@ func (s *Server) didChange(p DidChangeTextDocumentParams) {
 	s.touch(path, d.owner)
 }
 
+// saved handles textDocument/didSave: as didSave, but the folders' listing
+// is kept when the file is code it knows already (an editor that saves
+// every few seconds does not make every check list the folders again; a
+// code file's text is the buffer's while it is open). A .gitignore or
+// any other file saved is read from the disk again.
+func (s *Server) saved(uri DocumentURI) {
+	if path, err := uriPath(uri); err == nil {
+		if c := s.ws.Cache; c != nil && project.IsCodeName(path) && !c.Stale(path) {
+			s.change(path)
+			return
+		}
+	}
+	s.didSave(uri)
+}
+
 // didSave handles a saved or changed file: the buffer already had the
 // text, but a settings file (fwmigrate.json, package.json's "fwmigrate"
 // key) or a baseline is read from the disk.
@@ -166,6 +185,17 @@ func (s *Server) didSave(uri DocumentURI) {
 	if err != nil {
 		return
 	}
+	s.mu.Lock()
+	// Created, deleted, renamed, changed on disk: the folders are listed
+	// again by the next check (an edit of a buffer's text alone, didChange,
+	// keeps the listing).
+	s.forgetFolders()
+	s.mu.Unlock()
+	s.change(path)
+}
+
+// change checks again what a file saved or changed on disk reaches.
+func (s *Server) change(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch base := filepath.Base(path); {
@@ -191,8 +221,19 @@ func (s *Server) didClose(uri DocumentURI) {
 	if d.real != "" {
 		delete(s.docs, d.real)
 	}
+	// A buffer never saved is gone; a file saved under it is the disk's.
+	s.forgetFolders()
 	// The disk's text, saved or not, is the file's again.
 	s.touch(path, d.owner)
+}
+
+// forgetFolders drops the listing of the folders the checks keep between
+// them (project.Cache.ForgetFolders): files may have come or gone. Call
+// with s.mu held.
+func (s *Server) forgetFolders() {
+	if c := s.ws.Cache; c != nil {
+		c.ForgetFolders()
+	}
 }
 
 // snapshot is the open documents as one check sees them.

@@ -79,6 +79,11 @@ type ClientCapabilities struct {
 			DisabledSupport          bool             `json:"disabledSupport"`
 		} `json:"codeAction"`
 	} `json:"textDocument"`
+	Workspace struct {
+		DidChangeWatchedFiles struct {
+			DynamicRegistration bool `json:"dynamicRegistration"`
+		} `json:"didChangeWatchedFiles"`
+	} `json:"workspace"`
 }
 
 type InitializeResult struct {
@@ -99,6 +104,72 @@ type ServerCapabilities struct {
 	CodeActionProvider *CodeActionOptions       `json:"codeActionProvider,omitempty"`
 	// ExecuteCommandProvider lists the commands of commands.go.
 	ExecuteCommandProvider *ExecuteCommandOptions `json:"executeCommandProvider,omitempty"`
+	// Workspace asks for the editor's file operations (a file created,
+	// deleted or renamed in the editor).
+	Workspace *WorkspaceServerCapabilities `json:"workspace,omitempty"`
+}
+
+type WorkspaceServerCapabilities struct {
+	FileOperations *FileOperationOptions `json:"fileOperations,omitempty"`
+}
+
+type FileOperationOptions struct {
+	DidCreate *FileOperationRegistrationOptions `json:"didCreate,omitempty"`
+	DidRename *FileOperationRegistrationOptions `json:"didRename,omitempty"`
+	DidDelete *FileOperationRegistrationOptions `json:"didDelete,omitempty"`
+}
+
+type FileOperationRegistrationOptions struct {
+	Filters []FileOperationFilter `json:"filters"`
+}
+
+type FileOperationFilter struct {
+	Pattern FileOperationPattern `json:"pattern"`
+}
+
+type FileOperationPattern struct {
+	Glob string `json:"glob"`
+}
+
+// CreateFilesParams and DeleteFilesParams are the files of
+// workspace/didCreateFiles and workspace/didDeleteFiles.
+type CreateFilesParams struct {
+	Files []FileCreate `json:"files"`
+}
+
+type FileCreate struct {
+	URI DocumentURI `json:"uri"`
+}
+
+type DeleteFilesParams = CreateFilesParams
+
+// RenameFilesParams are the files of workspace/didRenameFiles.
+type RenameFilesParams struct {
+	Files []FileRename `json:"files"`
+}
+
+type FileRename struct {
+	OldURI DocumentURI `json:"oldUri"`
+	NewURI DocumentURI `json:"newUri"`
+}
+
+// RegistrationParams is client/registerCapability's (the watched files).
+type RegistrationParams struct {
+	Registrations []Registration `json:"registrations"`
+}
+
+type Registration struct {
+	ID              string `json:"id"`
+	Method          string `json:"method"`
+	RegisterOptions any    `json:"registerOptions,omitempty"`
+}
+
+type DidChangeWatchedFilesRegistrationOptions struct {
+	Watchers []FileSystemWatcher `json:"watchers"`
+}
+
+type FileSystemWatcher struct {
+	GlobPattern string `json:"globPattern"`
 }
 
 // TextDocumentSyncKind: how the client sends changes.

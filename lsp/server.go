@@ -181,8 +181,17 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "the server is shutting down"}
 	}
 	switch req.Method {
-	case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+	case "initialized":
+		s.watchFiles()
+	case "$/cancelRequest", "$/setTrace":
 		return nil, nil
+	case "workspace/didChangeConfiguration":
+		// The settings live in files (fwmigrate.json), read again when
+		// saved; the editor's own settings may have moved files out of
+		// sight (files.exclude): the folders are listed again.
+		s.mu.Lock()
+		s.forgetFolders()
+		s.mu.Unlock()
 	case "shutdown":
 		s.mu.Lock()
 		s.shutdown = true
@@ -206,7 +215,7 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		if err := params(req, &p); err != nil {
 			return nil, err
 		}
-		s.didSave(p.TextDocument.URI)
+		s.saved(p.TextDocument.URI)
 	case "textDocument/didClose":
 		var p DidCloseTextDocumentParams
 		if err := params(req, &p); err != nil {
@@ -220,6 +229,23 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		for _, c := range p.Changes {
 			s.didSave(c.URI)
+		}
+	case "workspace/didCreateFiles", "workspace/didDeleteFiles":
+		var p CreateFilesParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		for _, f := range p.Files {
+			s.didSave(f.URI)
+		}
+	case "workspace/didRenameFiles":
+		var p RenameFilesParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		for _, f := range p.Files {
+			s.didSave(f.OldURI)
+			s.didSave(f.NewURI)
 		}
 	case "textDocument/codeAction":
 		var p CodeActionParams
@@ -286,6 +312,7 @@ func (s *Server) initialize(req *jsonrpc2.Request) (any, error) {
 			CompletionProvider:     &CompletionOptions{TriggerCharacters: []string{"'", `"`}},
 			CodeActionProvider:     &CodeActionOptions{CodeActionKinds: []string{KindQuickFix, KindSourceFixAll, KindFixAll}},
 			ExecuteCommandProvider: &ExecuteCommandOptions{Commands: []string{CommandMigrate}},
+			Workspace:              &WorkspaceServerCapabilities{FileOperations: fileOperations()},
 		},
 		ServerInfo: &ServerInfo{Name: "fwmigrate", Version: s.opts.Version},
 	}, nil
@@ -319,4 +346,39 @@ func newWorkspace() *workspace.Workspace {
 	ws := workspace.New(settings.Flags{})
 	ws.Cache = project.NewCache()
 	return ws
+}
+
+// fileOperations asks for every file the editor creates, deletes or
+// renames: the server keeps the listing of the projects' folders between
+// checks, and forgets it on such a change (didSave).
+func fileOperations() *FileOperationOptions {
+	all := &FileOperationRegistrationOptions{Filters: []FileOperationFilter{{Pattern: FileOperationPattern{Glob: "**/*"}}}}
+	return &FileOperationOptions{DidCreate: all, DidRename: all, DidDelete: all}
+}
+
+// watchFiles asks a client that can watch files for the changes made
+// outside the editor (a checkout, a build): the server keeps the listing
+// of the projects' folders between checks and forgets it on a change
+// (didSave). The request is sent from a goroutine: its answer comes on the
+// connection's read loop, which runs this handler.
+func (s *Server) watchFiles() {
+	s.mu.Lock()
+	ok := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	go func() {
+		<-s.ready
+		params := RegistrationParams{Registrations: []Registration{{
+			ID:              "fwmigrate-watched-files",
+			Method:          "workspace/didChangeWatchedFiles",
+			RegisterOptions: DidChangeWatchedFilesRegistrationOptions{Watchers: []FileSystemWatcher{{GlobPattern: "**/*"}}},
+		}}}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.conn.Call(ctx, "client/registerCapability", params, nil); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+			s.logf("fwmigrate lsp: client/registerCapability: %v", err)
+		}
+	}()
 }

@@ -15,7 +15,9 @@ import (
 // and parses the edited file alone:
 //
 //   - a file's text, while a stat of the file says it is the same file with
-//     the same size and modification time (os.SameFile: device and inode);
+//     the same size and modification time (os.SameFile: device and inode),
+//     and without a stat while the folders' listing is kept (folders.go:
+//     the front end forgets it when the editor says files changed);
 //   - facts computed from a text (Memo: does it hold a trigger word), while
 //     the text is the very slice they were computed from;
 //   - a file's parsed code, known by that slice or else by a SHA-256 of the
@@ -28,6 +30,17 @@ type Cache struct {
 	mu    sync.Mutex
 	gen   int // the checks begun (Next)
 	files map[string]*cachedFile
+	// folders is the listing of the folders the walks read (folders.go),
+	// kept until ForgetFolders.
+	folders folders
+	// kept is what a check keeps for the next (Keep, Take), with the check
+	// it was kept in (dropped by Next as the files are).
+	kept map[string]keptValue
+}
+
+type keptValue struct {
+	v    any
+	used int
 }
 
 type cachedFile struct {
@@ -35,9 +48,13 @@ type cachedFile struct {
 
 	stat os.FileInfo // the stat the text was read after; nil: no text cached
 	text []byte
+	// looked is the folders' generation (folders.go) the stat was made
+	// in: until the listing is forgotten, the text is the disk's.
+	looked int64
 
 	memoFor []byte // the text memo's facts are about
 	memo    map[string]bool
+	values  map[string]any // memoValue's, about memoFor too
 
 	codeFor []byte // the text code was read from
 	codeSum [sha256.Size]byte
@@ -72,13 +89,24 @@ func (c *Cache) ReadSource(path string) ([]byte, error) { return c.read(path, Ma
 
 // read is ReadSource with another size limit (a project's budget's).
 func (c *Cache) read(path string, limit int64) ([]byte, error) {
+	gen := c.folders.gen.Load()
+	c.mu.Lock()
+	e := c.entry(path)
+	if e.stat != nil && e.looked == gen && int64(len(e.text)) <= limit {
+		// Stat'ed since the disk was last said to change (folders.go).
+		text := e.text
+		c.mu.Unlock()
+		return text, nil
+	}
+	c.mu.Unlock()
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
-	e := c.entry(path)
-	if e.stat != nil && os.SameFile(e.stat, st) && e.stat.Size() == st.Size() && e.stat.ModTime().Equal(st.ModTime()) {
+	e = c.entry(path)
+	if e.stat != nil && os.SameFile(e.stat, st) && e.stat.Size() == st.Size() && e.stat.ModTime().Equal(st.ModTime()) && int64(len(e.text)) <= limit {
+		e.looked = gen
 		text := e.text
 		c.mu.Unlock()
 		return text, nil
@@ -92,7 +120,7 @@ func (c *Cache) read(path string, limit int64) ([]byte, error) {
 	}
 	c.mu.Lock()
 	e = c.entry(path)
-	e.stat, e.text = st, text
+	e.stat, e.text, e.looked = st, text, gen
 	c.mu.Unlock()
 	return text, nil
 }
@@ -103,7 +131,7 @@ func (c *Cache) Memo(path string, text []byte, key string, f func() bool) bool {
 	c.mu.Lock()
 	e := c.entry(path)
 	if e.memo == nil || !same(e.memoFor, text) {
-		e.memoFor, e.memo = text, map[string]bool{}
+		e.memoFor, e.memo, e.values = text, map[string]bool{}, nil
 	}
 	v, ok := e.memo[key]
 	c.mu.Unlock()
@@ -159,6 +187,11 @@ func (c *Cache) Next(keep int) {
 			delete(c.files, path)
 		}
 	}
+	for key, k := range c.kept {
+		if c.gen-k.used > keep {
+			delete(c.kept, key) // a project not checked for as long
+		}
+	}
 }
 
 // Len is the number of files the cache holds something of.
@@ -189,3 +222,66 @@ func (p *Project) Memo(path string, text []byte, key string, f func() bool) bool
 // CachesCode reports whether the project's code trees are kept between
 // checks (a front end's Cache): a check then must not let them go.
 func (p *Project) CachesCode() bool { return p.cache != nil }
+
+// Keep stores v, what a check made that the next check may reuse (the
+// code rules' walk results), under key.
+func (c *Cache) Keep(key string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kept == nil {
+		c.kept = map[string]keptValue{}
+	}
+	c.kept[key] = keptValue{v, c.gen}
+}
+
+// Take returns what Keep stored under key, nil when nothing, and forgets
+// it: one check at a time owns it (a check that runs meanwhile does
+// without), and gives it back with Keep when it is done.
+func (c *Cache) Take(key string) any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.kept[key]
+	delete(c.kept, key)
+	return v.v
+}
+
+// Keep is Cache.Keep through the Loader's Cache (nothing without one).
+func (p *Project) Keep(key string, v any) {
+	if p.cache != nil {
+		p.cache.Keep(key, v)
+	}
+}
+
+// Take is Cache.Take through the Loader's Cache (nil without one).
+func (p *Project) Take(key string) any {
+	if p.cache != nil {
+		return p.cache.Take(key)
+	}
+	return nil
+}
+
+// memoValue is Memo for a value of any kind (what a declaration file
+// declares): f() is computed once per text of path under key, and the
+// value is shared by the checks (never change it).
+func (c *Cache) memoValue(path string, text []byte, key string, f func() any) any {
+	c.mu.Lock()
+	e := c.entry(path)
+	if e.memo == nil || !same(e.memoFor, text) {
+		e.memoFor, e.memo, e.values = text, map[string]bool{}, nil
+	}
+	v, ok := e.values[key]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = f()
+	c.mu.Lock()
+	if e.memo != nil && same(e.memoFor, text) {
+		if e.values == nil {
+			e.values = map[string]any{}
+		}
+		e.values[key] = v
+	}
+	c.mu.Unlock()
+	return v
+}

@@ -44,6 +44,12 @@ func TestCache(t *testing.T) {
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
 	}
+	// Until the disk is said to change (ForgetFolders: the editor's file
+	// events), the text read is the disk's, without a stat.
+	if kept, _ := c.ReadSource(path); !same(kept, one) {
+		t.Errorf("a file read again before the disk was said to change: %q", kept)
+	}
+	c.ForgetFolders()
 	three, _ := c.ReadSource(path)
 	if string(three) != "const b = useFetch('/y')\n" {
 		t.Fatalf("a changed file is not read again: %q", three)
@@ -65,6 +71,7 @@ func TestCache(t *testing.T) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
+	c.ForgetFolders()
 	if four, _ := c.ReadSource(path); string(four) != "const c = useFetch('/z')\n" {
 		t.Errorf("a file replaced by another of the same size and time is not read again: %q", four)
 	}
@@ -76,10 +83,20 @@ func TestCache(t *testing.T) {
 		t.Error("an empty text's fact")
 	}
 
+	// What a check keeps for the next: taken once.
+	c.Keep("k", 1)
+	if c.Take("k") != 1 || c.Take("k") != nil {
+		t.Error("Keep and Take: not taken once")
+	}
+	c.Keep("k", 2)
+
 	// Dropped once not asked for.
 	c.Next(1)
 	c.Next(1)
 	if c.Len() != 0 {
 		t.Errorf("%d entries kept past their checks", c.Len())
+	}
+	if c.Take("k") != nil {
+		t.Error("a value kept past its checks")
 	}
 }

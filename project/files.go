@@ -37,6 +37,10 @@ type tree struct {
 	tsOnce sync.Once // TSFiles (tscontext_load.go)
 	ts     *TSFiles
 
+	// folders is the listing the walks share when the project has no
+	// Cache (folders.go).
+	folders folders
+
 	deps depsState // package.json, lockfile, node_modules, Node places, CI files (packages.go)
 }
 

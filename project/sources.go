@@ -1,7 +1,10 @@
 package project
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -116,9 +119,27 @@ var appFiles = []string{"app.vue", "error.vue", "app.config.ts", "app.config.js"
 // call and the answer kept for the project's life. Dependencies, build
 // output, hidden directories and what the repository's .gitignore files
 // exclude are left out, and symlinked directories are not followed.
+//
+// With a Cache (the language server), the list is kept between checks
+// while what it depends on stays (keptSources): the folders' listing (the
+// editor's file events forget it), the resolutions of the project and its
+// layers, and the editor's buffers; a check after an edit of a file's
+// content then makes no walk at all.
 func (p *Project) Sources() []*Source {
 	t := p.files()
 	t.sourcesOnce.Do(func() {
+		var key [sha256.Size]byte
+		var gen, before int64
+		if p.cache != nil {
+			key, gen = p.sourcesKey(), p.cache.folders.gen.Load()
+			if out := p.keptSources(key); out != nil {
+				t.sources = out
+				return
+			}
+		}
+		if p.budget != nil {
+			before = p.budget.entries.Load()
+		}
 		w := &sourceWalk{p: p, seen: map[string]bool{}}
 		if p.Layer != nil && p.Detection != nil {
 			w.layer(p.Root, p.Detection, nil)
@@ -130,8 +151,105 @@ func (p *Project) Sources() []*Source {
 		}
 		sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
 		t.sources = w.out
+		if p.cache != nil && p.cache.folders.gen.Load() == gen && (p.budget == nil || p.budget.hit.Load() == nil) {
+			k := &keptSources{key: key, list: w.out}
+			if p.budget != nil {
+				k.entries = p.budget.entries.Load() - before
+			}
+			p.cache.Keep(keptSourcesSlot+p.ConfigPath, k)
+		}
 	})
 	return t.sources
+}
+
+// keptSources is a project's sources list that its Cache keeps between
+// checks, under the key of what the walk depends on besides the disk's
+// listing: sourcesKey.
+type keptSources struct {
+	key     [sha256.Size]byte
+	entries int64 // the walk's entries, counted in a reusing project's budget
+	list    []*Source
+}
+
+const keptSourcesSlot = "project.sources\x00"
+
+// sourcesKey sums what the source walk depends on besides the folders'
+// listing (and the texts of the .gitignore files, which change with it):
+// the listing's generation, the project's and its layers' roots and
+// resolutions, its config's display, its budget, and the buffers the
+// editor has open (a buffer-only file is a source; an app file at the
+// srcDir is one while the editor has it).
+func (p *Project) sourcesKey() [sha256.Size]byte {
+	h := sha256.New()
+	str := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	str(fmt.Sprint(p.cache.folders.gen.Load(), p.Layer != nil))
+	str(p.Root)
+	str(p.ConfigPath)
+	str(p.ConfigDisplay)
+	if p.Layer != nil && p.Detection != nil {
+		str(fmt.Sprintf("%+v", *p.Detection))
+	}
+	for _, ly := range p.Layers {
+		str(ly.Root)
+		if ly.Detection != nil {
+			str(fmt.Sprintf("%+v", *ly.Detection))
+		}
+	}
+	if p.budget != nil {
+		str(fmt.Sprintf("%+v", p.budget.Budget))
+	}
+	if p.buffers != nil {
+		bufs := append([]string(nil), p.buffers()...)
+		sort.Strings(bufs)
+		for _, b := range bufs {
+			str(b)
+		}
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// keptSources returns the sources list the Cache kept under key, made
+// this project's (its layers, overlay, cache and budget), nil when none.
+func (p *Project) keptSources(key [sha256.Size]byte) []*Source {
+	slot := keptSourcesSlot + p.ConfigPath
+	k, _ := p.cache.Take(slot).(*keptSources)
+	if k == nil || k.key != key {
+		return nil
+	}
+	p.cache.Keep(slot, k)
+	layers := map[*Layer]*Layer{} // the kept list's layers -> this project's, by root
+	for _, s := range k.list {
+		if s.Layer != nil && layers[s.Layer] == nil {
+			for _, ly := range p.Layers {
+				if ly.Root == s.Layer.Root {
+					layers[s.Layer] = ly
+				}
+			}
+			if layers[s.Layer] == nil {
+				return nil
+			}
+		}
+	}
+	if p.budget != nil {
+		if p.budget.Files > 0 && p.budget.entries.Load()+k.entries > int64(p.budget.Files) {
+			return nil // past this project's budget: walk, and say where it stopped
+		}
+		p.budget.entries.Add(k.entries)
+	}
+	out := make([]*Source, len(k.list))
+	src := make([]Source, len(k.list))
+	for i, s := range k.list {
+		src[i] = Source{Path: s.Path, Display: s.Display, Rel: s.Rel, Role: s.Role, Layer: layers[s.Layer], overlay: p.overlay, cache: p.cache, budget: p.budget}
+		out[i] = &src[i]
+	}
+	return out
 }
 
 type sourceWalk struct {
@@ -235,7 +353,7 @@ func (w *sourceWalk) walk(root, dir string, role Role, ly *Layer, skip map[strin
 		if w.p.budget.check(dir) != nil {
 			return
 		}
-		entries, err := os.ReadDir(dir)
+		entries, err := w.p.readDir(dir)
 		if err != nil {
 			return
 		}

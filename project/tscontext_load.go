@@ -90,7 +90,7 @@ func (p *Project) walkTS() *TSFiles {
 		if depth > 40 || out.Truncated {
 			return
 		}
-		entries, err := os.ReadDir(dir)
+		entries, err := p.readDir(dir)
 		if err != nil {
 			return
 		}
@@ -119,11 +119,11 @@ func (p *Project) walkTS() *TSFiles {
 					out.Configs = append(out.Configs, tf)
 				}
 			case isDeclName(name):
-				if d := p.readDecl(child, childRel, true); d != nil {
+				if d := p.readDecl(child, childRel, true, e.Type().IsRegular()); d != nil {
 					out.Declarations = append(out.Declarations, d)
 				}
 			case sourceLang(name) == "ts" && !sources[child]:
-				if d := p.readDecl(child, childRel, false); d != nil {
+				if d := p.readDecl(child, childRel, false, e.Type().IsRegular()); d != nil {
 					out.Declarations = append(out.Declarations, d)
 				}
 			}
@@ -139,7 +139,39 @@ func isDeclName(name string) bool {
 	return strings.HasSuffix(name, ".d.ts") || strings.HasSuffix(name, ".d.mts") || strings.HasSuffix(name, ".d.cts")
 }
 
-func (p *Project) readDecl(abs, rel string, decl bool) *DeclFile {
+// readDecl reads what the file at abs (rel from the root) declares for
+// others. regular says the walk found a regular file: reached from the
+// root through no symlink, it is inside the project (no EvalSymlinks), and
+// with a Cache (the language server) its text and what it declares are
+// kept between checks (the stores of a large app are read on every edit
+// otherwise).
+func (p *Project) readDecl(abs, rel string, decl, regular bool) *DeclFile {
+	if regular && p.cache != nil {
+		src, ok := []byte(nil), false
+		if p.overlay != nil {
+			src, ok = p.overlay(abs)
+		}
+		if !ok {
+			var err error
+			if src, err = p.cache.read(abs, maxDeclSize); err != nil {
+				return nil
+			}
+		}
+		if len(src) > maxDeclSize || binaryErr(src) != nil {
+			return nil
+		}
+		key := "project.ParseDecl"
+		if decl {
+			key += ".d"
+		}
+		d, _ := p.cache.memoValue(abs, src, key, func() any { return ParseDecl(src, decl) }).(*DeclFile)
+		if d == nil {
+			return nil
+		}
+		out := *d // the kept one is shared by the checks
+		out.TextFile, out.Rel = &TextFile{Path: abs, Display: p.display(abs), Src: src}, rel
+		return &out
+	}
 	if fi, err := os.Stat(abs); err != nil || fi.Size() > maxDeclSize {
 		return nil
 	}

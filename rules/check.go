@@ -151,6 +151,7 @@ type Result struct {
 // Run is Check, with the texts of the files its diagnostics point into.
 func Run(p *project.Project, opts Options) *Result {
 	diags, index := check(p, opts)
+	defer index.keepCode()
 	res := &Result{Diags: diags, Texts: map[string][]byte{}}
 	if opts.Context != nil && opts.Context.Err() != nil {
 		res.Cancelled = true
@@ -217,7 +218,7 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 			continue
 		}
 		if opts.Context != nil && opts.Context.Err() != nil {
-			return nil, nil
+			return nil, index // cancelled: Run only keeps the index's code (keepCode)
 		}
 		pass := &Pass{Rule: r, Project: p, File: p.File, Config: index.config, Target: opts.Target, Index: index}
 		runRule(pass)

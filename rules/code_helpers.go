@@ -42,14 +42,17 @@ type codeIndex struct {
 func (x *Index) code() *codeIndex {
 	x.codeOnce.Do(func() {
 		x.sites = map[string]*detected{}
-		x.codeIdx = x.detect(x.detectors)
+		x.codeIdx = x.detectKept(x.detectors)
 	})
 	return x.codeIdx
 }
 
 // detect reads the project's code with the detectors of rules (none found
 // yet) walking each file, and records their sites.
-func (x *Index) detect(rules []*Rule) *codeIndex {
+func (x *Index) detect(rules []*Rule) *codeIndex { return x.newDetection(rules).ci }
+
+// newDetection is detect's run of the detectors.
+func (x *Index) newDetection(rules []*Rule) *detection {
 	var config *code.File
 	// The config itself: hooks and inline modules are module code.
 	if x.project != nil && x.file != nil && code.Triggered(x.file.Src, code.Triggers) {
@@ -61,7 +64,7 @@ func (x *Index) detect(rules []*Rule) *codeIndex {
 		d.pass(ci) // no project: no walk
 	}
 	d.finish()
-	return d.ci
+	return d
 }
 
 // site is one place of the code that a change of version 4 reaches.
@@ -236,7 +239,7 @@ type detection struct {
 	scans []*detectorRun // the runs with a file scan
 	// fails[i] are the panics of the scans in file i, by scan; dataFails
 	// the data index's.
-	fails     [][]*detected
+	fails     []map[*detectorRun]*detected
 	dataFails []*detected
 }
 
@@ -265,7 +268,7 @@ func (d *detection) pass(ci0 *code.Index) func(i int, f *code.File) {
 			d.scans = append(d.scans, rn)
 		}
 	}
-	d.fails = make([][]*detected, len(ci.Files))
+	d.fails = make([]map[*detectorRun]*detected, len(ci.Files))
 	d.dataFails = make([]*detected, len(ci.Files))
 	return d.file
 }
@@ -273,19 +276,25 @@ func (d *detection) pass(ci0 *code.Index) func(i int, f *code.File) {
 // file walks the i-th file for the data index and the scans. A scan that
 // panics is dropped and the file walked again for the others; a panic of
 // the data index is every detector's.
-func (d *detection) file(i int, f *code.File) {
+func (d *detection) file(i int, f *code.File) { d.fileWith(i, f, d.scans, true) }
+
+// fileWith walks the i-th file for the scans, and for the data index when
+// data is set.
+func (d *detection) fileWith(i int, f *code.File, scans []*detectorRun, data bool) {
 	ci := d.ci
-	var failed []*detected
+	failed := d.fails[i]
 	for {
 		var vs []*code.Visitor
 		var who []int // the scan of each visitor; -1 the data index
 		cur, at := -1, -1
 		p := protect(func() {
-			if v := ci.Data.FileUses(f); v != nil {
-				vs, who = append(vs, v), append(who, -1)
+			if data {
+				if v := ci.Data.FileUses(f); v != nil {
+					vs, who = append(vs, v), append(who, -1)
+				}
 			}
-			for k, rn := range d.scans {
-				if failed == nil || failed[k] == nil {
+			for k, rn := range scans {
+				if failed[rn] == nil {
 					cur = k
 					for _, v := range rn.scan.file(i, f) {
 						vs, who = append(vs, v), append(who, k)
@@ -309,9 +318,9 @@ func (d *detection) file(i int, f *code.File) {
 			break
 		}
 		if failed == nil {
-			failed = make([]*detected, len(d.scans))
+			failed = map[*detectorRun]*detected{}
 		}
-		failed[cur] = p
+		failed[scans[cur]] = p
 	}
 	d.fails[i] = failed
 }
@@ -331,9 +340,9 @@ func (d *detection) finish() {
 		}
 	}
 	for _, failed := range d.fails {
-		for k, p := range failed {
-			if p != nil && d.scans[k].fail == nil {
-				d.scans[k].fail = p
+		for _, rn := range d.scans {
+			if p := failed[rn]; p != nil && rn.fail == nil {
+				rn.fail = p
 			}
 		}
 	}

@@ -53,6 +53,9 @@ type Index struct {
 
 	codeOnce sync.Once
 	codeIdx  *codeIndex
+	// kept is the detection given back to the project's Cache when the
+	// check is over (code_kept.go).
+	kept *keptDetection
 
 	// moreCode is what the type rules (FW85x) read beyond codeIdx
 	// (types_helpers.go).

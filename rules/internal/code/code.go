@@ -54,8 +54,9 @@ type File struct {
 	// composables are the project's composables whose call is here.
 	composables []*Composable
 	// triggered: the text holds a trigger word (or, read for the
-	// composables' names, one of them); early: parsed before the walk.
-	triggered, early bool
+	// composables' names, one of them); early: parsed before the walk;
+	// more: read for the composables' names alone.
+	triggered, early, more bool
 	// Released says the file's trees were let go once its findings were
 	// made (Code is then ast.Code.Stub's): it cannot be walked again
 	// (Walk panics), and CodeOf reads it anew.
@@ -133,6 +134,12 @@ type Index struct {
 	Rest []*File
 	Data *DataIndex
 
+	// read are the sources read, in Sources' order, and names the
+	// composables' names the files of more were read for: what Again
+	// compares a later check's files with.
+	read  []*File
+	names [][]byte
+
 	bySrc map[*project.Source]*File // CodeOf's index, made on its first call (in a detector's sites)
 }
 
@@ -184,15 +191,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 		order = append(order, config)
 	}
 	// The sources, read on every core: a large app is thousands of files.
-	var srcs []*project.Source
-	for _, s := range p.Sources() {
-		if s.Role == project.RoleServer || s.Layer != nil && s.Layer.ConfigPath != "" {
-			// Server code is not the app's; a layer with a config of its
-			// own is checked as a project of its own.
-			continue
-		}
-		srcs = append(srcs, s)
-	}
+	srcs := codeSources(p)
 	release := !p.CachesCode()
 	read := make([]*File, len(srcs))
 	par.For(len(srcs), func(i int) {
@@ -242,9 +241,10 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 				more = append(more, f)
 			}
 		}
+		ci.names = names
 		var early []*File
 		for _, f := range more {
-			f.triggered = true
+			f.triggered, f.more = true, true
 			order = append(order, f)
 			if !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return mayDefine(f.Text) }) {
 				f.early = true
@@ -311,6 +311,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 		return nil, false
 	}
 	ci.Data.collectCalls()
+	ci.read = read
 	for _, f := range read { // the files of more among them
 		if f.Err != nil {
 			ci.Failed = append(ci.Failed, f)
@@ -321,6 +322,20 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 	}
 	sort.SliceStable(ci.Failed, func(i, j int) bool { return ci.Failed[i].Path < ci.Failed[j].Path })
 	return ci, true
+}
+
+// codeSources are the sources of p whose code the rules read.
+func codeSources(p *project.Project) []*project.Source {
+	var srcs []*project.Source
+	for _, s := range p.Sources() {
+		if s.Role == project.RoleServer || s.Layer != nil && s.Layer.ConfigPath != "" {
+			// Server code is not the app's; a layer with a config of its
+			// own is checked as a project of its own.
+			continue
+		}
+		srcs = append(srcs, s)
+	}
+	return srcs
 }
 
 // release lets go of f's trees once its findings are made: its code is
