@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"sort"
 	"strings"
 	"testing"
@@ -36,6 +39,8 @@ func BenchmarkEditLatency(b *testing.B) {
 	}
 }
 
+var appFiles = flag.Int("appfiles", 2000, "BenchmarkEditLatencyApp: the generated app's source files")
+
 // editLatency opens path with text, types a character at pos edits
 // times, each once the previous one's diagnostics are in, and reports
 // the latencies' median, 90th percentile and maximum in ms.
@@ -55,6 +60,12 @@ func editLatency(b *testing.B, path, text string, pos Position, edits int) {
 		lat = append(lat, time.Since(start))
 		pos.Character++
 	}
+	// What the server holds between edits: the live heap once collected
+	// (client and server share the process; the client holds little).
+	runtime.GC()
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	b.ReportMetric(float64(live[0].Value.Uint64())/(1<<20), "live-MB")
 	c.shutdown()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -64,17 +75,18 @@ func editLatency(b *testing.B, path, text string, pos Position, edits int) {
 }
 
 // BenchmarkEditLatencyApp is BenchmarkEditLatency on a generated app of
-// 2,000 source files (internal/appgen), typing into one of its pages: the
-// check of the whole project after each edit is what the user waits for.
+// 2,000 source files (internal/appgen; -appfiles sets another size),
+// typing into one of its pages: the check of the whole project after each
+// edit is what the user waits for.
 //
-//	go test ./lsp -run '^$' -bench EditLatencyApp -benchtime 1x
+//	go test ./lsp -run '^$' -bench EditLatencyApp -benchtime 1x [-args -appfiles 5000]
 func BenchmarkEditLatencyApp(b *testing.B) {
 	dir := b.TempDir()
 	files := map[string]string{
 		"fw.config.ts": "export default defineFwConfig({\n  ssr: true,\n})\n",
 		"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
 	}
-	for name, src := range appgen.Files(2000) {
+	for name, src := range appgen.Files(*appFiles) {
 		files[name] = string(src)
 	}
 	testtree.Map(b, dir, files)
