@@ -43,29 +43,60 @@ func writePlan(r *Result) (*txn.Plan, error) {
 	return &txn.Plan{Root: root, Edits: edits}, nil
 }
 
-// write performs r's writes through a journal (in the project's git
-// directory, or the user's state folder).
-func write(r *Result, configRel string, o Options) error {
-	plan, err := writePlan(r)
-	if err != nil {
-		return err
-	}
-	if home, herr := txn.JournalPath(plan.Root); herr == nil {
-		r.Journal = r.Project.ShowPath(home)
-	}
-	// Each move and each file replaced is a step of the write's progress
-	// (the edits are made in parallel: the count is atomic).
-	total := len(plan.Moves) + len(plan.Edits)
-	var done atomic.Int64
-	hook := func(point string, i int) {
-		if point == "move" || point == "replace" {
-			o.progress(StepWrite, r.Project.ConfigDisplay, int(done.Add(1)), total)
+// writeBatch performs the writes of rs, whose roots do not overlap,
+// through a journal each (in the project's git directory, or the user's
+// state folder), as one txn.CommitAll: each project is written whole or
+// not at all, and all share their barriers. A project written is Written;
+// one that failed is Fatal, with why.
+func writeBatch(rs []*Result, o Options) {
+	txs := make([]*txn.Tx, len(rs))
+	for k, r := range rs {
+		plan, err := writePlan(r)
+		if err != nil {
+			r.Fatal, r.Err = true, "not written: "+err.Error()
+			continue
 		}
-		if o.Hook != nil {
-			o.Hook(point, i)
+		if home, herr := txn.JournalPath(plan.Root); herr == nil {
+			r.Journal = r.Project.ShowPath(home)
+		}
+		// Each move and each file replaced is a step of the write's
+		// progress (the edits are made in parallel: the count is atomic).
+		total := len(plan.Moves) + len(plan.Edits)
+		var done atomic.Int64
+		hook := func(point string, i int) {
+			if point == "move" || point == "replace" {
+				o.progress(StepWrite, r.Project.ConfigDisplay, int(done.Add(1)), total)
+			}
+			if o.Hook != nil {
+				o.Hook(point, i)
+			}
+		}
+		txs[k] = &txn.Tx{Plan: plan, Config: relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), Hook: hook}
+	}
+	var run []*txn.Tx
+	for _, t := range txs {
+		if t != nil {
+			run = append(run, t)
 		}
 	}
-	r.JournalKept, err = txn.Commit(plan, configRel, hook)
+	txn.CommitAll(run, o.Hook)
+	for k, r := range rs {
+		t := txs[k]
+		if t == nil {
+			continue
+		}
+		if err := written(r, t.Kept, t.Err); err != nil {
+			r.Fatal, r.Err = true, "not written: "+err.Error()
+			continue
+		}
+		r.Written = true
+	}
+}
+
+// written records in r how its transaction ended (kept: its journal
+// stays), and returns the error that leaves it not written.
+func written(r *Result, kept bool, err error) error {
+	r.JournalKept = kept
 	if le := (*txn.LeftoverError)(nil); errors.As(err, &le) {
 		// Written and durable; only old copies are left beside some
 		// files, which the next apply removes (the journal stays for it).

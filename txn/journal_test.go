@@ -334,10 +334,13 @@ func TestMain(m *testing.M) {
 }
 
 // crashChild commits the tests' plan in dir (or, with undo, undoes the
-// journal left there), with the hook that exits at the chosen point.
+// journal left there; or, when dir holds the batch tests' projects,
+// commits them together), with the hook that exits at the chosen point.
 func crashChild(dir string, undo bool, hook func(string, int)) int {
 	var err error
-	if undo {
+	if isBatch(dir) {
+		err = batchChild(dir, hook)
+	} else if undo {
 		var j *Journal
 		if j, err = Open(dir, hook); err == nil {
 			if _, err = j.Undo(); err == nil {
