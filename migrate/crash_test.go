@@ -94,11 +94,11 @@ func diffTrees(want, got map[string]string) string {
 // byte; apply --rollback gives the tree as it was. A rollback killed in its
 // turn is finished by the next run, whether it is asked for again or not.
 // The big project (3,000 files) is left out of -short, which runs most of
-// these points on a small one (120 files).
+// these points on a small one (24 files).
 func TestCrashRecovery(t *testing.T) {
 	n := 3000
 	if testing.Short() {
-		n = 120 // over 64 edits: the temporaries are synced in one batch, as for big projects
+		n = 24 // edits enough for every pass of the edits, in a child that starts fast
 	}
 	files := testtree.LayoutB(n)
 	fresh := func() string {
@@ -153,6 +153,7 @@ func TestCrashRecovery(t *testing.T) {
 				name += "/rollback"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // most of a run is waiting for its syncs
 				dir := fresh()
 				crashAt(t, dir, pt.point, pt.i, false)
 				want := after
@@ -176,6 +177,7 @@ func TestCrashRecovery(t *testing.T) {
 	// Rollbacks killed in turn: the next run goes on rolling back, asked or
 	// not (a plain apply must not redo what the user chose to undo).
 	for _, undo := range undos {
+		t.Parallel() // most of a run is waiting for its syncs
 		t.Run(fmt.Sprintf("%s:%d/again=%v", undo.point, undo.i, undo.again), func(t *testing.T) {
 			dir := fresh()
 			crashAt(t, dir, "sync", 0, false) // every step done
@@ -261,13 +263,14 @@ func TestCrashRecoveryProjects(t *testing.T) {
 	}
 	points := []point{{"run-journal", 1, 1}, {"run-staged", 0, projects}, {"run-replaced", 0, projects}, {"run-commit", 1, projects - 1}, {"run-committed", 0, 0}}
 	if testing.Short() {
-		points = []point{points[0], points[3]}
+		points = []point{points[3]} // one project done, the others with their journal
 	}
 	for _, pt := range points {
 		for _, rollback := range []bool{false, true} {
 			name := fmt.Sprintf("%s:%d", pt.point, pt.i)
 			if rollback {
 				name += "/rollback"
+				t.Parallel() // most of a run is waiting for its syncs
 			}
 			t.Run(name, func(t *testing.T) {
 				dir := fresh()

@@ -73,11 +73,25 @@ func writeBatch(rs []*Result, o Options) {
 		}
 		txs[k] = &txn.Tx{Plan: plan, Config: relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), Hook: hook}
 	}
+	// All the journals of a batch are on disk at once, each holding its
+	// project's old and new texts: a batch stops at maxBatchBytes of them
+	// (a project bigger than that is a batch alone).
 	var run []*txn.Tx
+	size := 0
 	for _, t := range txs {
-		if t != nil {
-			run = append(run, t)
+		if t == nil {
+			continue
 		}
+		n := 0
+		for _, e := range t.Plan.Edits {
+			n += len(e.Old) + len(e.New)
+		}
+		if len(run) > 0 && size+n > maxBatchBytes {
+			txn.CommitAll(run, o.Hook)
+			run, size = nil, 0
+		}
+		run = append(run, t)
+		size += n
 	}
 	txn.CommitAll(run, o.Hook)
 	for k, r := range rs {
@@ -92,6 +106,10 @@ func writeBatch(rs []*Result, o Options) {
 		r.Written = true
 	}
 }
+
+// maxBatchBytes bounds the old and new texts a batch of writeBatch
+// journals at once.
+var maxBatchBytes = 256 << 20
 
 // written records in r how its transaction ended (kept: its journal
 // stays), and returns the error that leaves it not written.

@@ -35,8 +35,8 @@ import (
 //	          every run record renamed into place
 //	barrier   the records' directory
 //	          every journal renamed into place ("run-journal", i before
-//	          transaction i's), then each journal's progress opened
-//	          ("journal" of each transaction's hook)
+//	          transaction i's), then the "journal" of each transaction's
+//	          hook
 //	barrier   the journals' homes
 //	forward   every transaction's mkdirs, moves and rmdirs, its edits'
 //	          temporaries written ("run-staged" once all are)
@@ -83,9 +83,9 @@ type Tx struct {
 }
 
 // batchWorkers is how many transactions a phase runs at once: the phases
-// make no syncs (the barriers do), so a few more than the CPUs, for the
-// file system's own waits.
-var batchWorkers = 4 * runtime.GOMAXPROCS(0)
+// make no syncs (the barriers do), but a file system's metadata
+// operations wait on its own journal, so more than the CPUs.
+var batchWorkers = 8 * runtime.GOMAXPROCS(0)
 
 // txState is a transaction as CommitAll carries it.
 type txState struct {
@@ -126,6 +126,21 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	each := func(ts []*txState, fn func(t *txState)) {
 		par.ForN(len(ts), batchWorkers, func(k int) { fn(ts[k]) })
 	}
+	// inOrder is each for the loops that name their transactions at the
+	// run's points ("run-journal", "run-commit": i before transaction i's
+	// step): one after the other when the points are watched (the crash
+	// tests kill the run there, and want the transactions before i done
+	// and those after not).
+	inOrder := func(point string, ts []*txState, fn func(t *txState)) {
+		if batch == nil {
+			each(ts, fn)
+			return
+		}
+		for i, t := range ts {
+			batch(point, i)
+			fn(t)
+		}
+	}
 	// Before the journals are in place, a failure only drops the
 	// transaction: its tree is untouched.
 	drop := func(t *txState, err error) {
@@ -151,13 +166,13 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 			drop(t, t.o.fail(err))
 		}
 	}
-	ts = live()
-	var recDirs []string
-	for _, t := range ts {
+	each(live(), func(t *txState) {
 		if err := t.o.placeRecord(); err != nil {
 			drop(t, err)
-			continue
 		}
+	})
+	var recDirs []string
+	for _, t := range live() {
 		recDirs = append(recDirs, filepath.Dir(t.o.rec))
 	}
 	if err := barrier(recDirs); err != nil {
@@ -165,14 +180,13 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 			drop(t, t.o.fail(err))
 		}
 	}
-	ts = live()
-	var homes []string
-	for i, t := range ts {
-		hook("run-journal", i)
+	inOrder("run-journal", live(), func(t *txState) {
 		if err := t.o.placeJournal(); err != nil {
 			drop(t, err)
-			continue
 		}
+	})
+	var homes []string
+	for _, t := range live() {
 		homes = append(homes, t.o.j.home, filepath.Dir(t.o.j.home))
 	}
 	if err := barrier(homes); err != nil {
@@ -183,7 +197,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	for _, t := range live() {
 		// No progress file is kept open per transaction (a thousand
 		// would run out of descriptors): the notes are buffered and
-		// written at the end of each phase.
+		// written once the swaps are done, a rollback's at once.
 		t.j = t.o.j
 		t.j.buffered = true
 		t.x = t.j.exec()
@@ -202,9 +216,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 		t.r = p.newReplacer(t.x, p.newPaths(), false)
 		if err := t.r.stageAll(); err != nil {
 			t.abort(err)
-			return
 		}
-		t.j.flush()
 	})
 	hook("run-staged", 0)
 	ts = live()
@@ -212,7 +224,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	for _, t := range ts {
 		temps = append(temps, t.r.temps()...)
 	}
-	if err := barrier(temps); err != nil {
+	if err := barrierFiles(temps); err != nil {
 		for _, t := range ts {
 			t.Plan.removeTemps(t.x, t.r.at)
 			t.abort(fmt.Errorf("syncing the new files: %w", err))
@@ -238,20 +250,19 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 		}
 	}
 	each(live(), func(t *txState) {
-		if err := t.Plan.forwardEnd(t.x); err != nil {
+		if err := t.r.removeLinked(); err != nil {
 			t.abort(err)
 		}
 	})
 
 	// Every tree is durable: the journals go.
-	ts = live()
-	homes = homes[:0]
-	for i, t := range ts {
-		hook("run-commit", i)
+	inOrder("run-commit", live(), func(t *txState) {
 		if err := t.j.remove(); err != nil {
 			drop(t, err)
-			continue
 		}
+	})
+	homes = homes[:0]
+	for _, t := range live() {
 		homes = append(homes, t.j.home)
 	}
 	hook("run-committed", 0)
@@ -260,16 +271,15 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 			drop(t, fmt.Errorf("removing the journal: %w", err))
 		}
 	}
+	each(live(), func(t *txState) {
+		if err := t.j.clean(); err != nil {
+			t.Err = err
+		}
+	})
 	parents := map[string]bool{}
 	for _, t := range all {
-		if t.j == nil || t.Kept {
-			continue
-		}
-		parents[filepath.Dir(t.j.home)] = true
-		if !t.done.Load() {
-			if err := t.j.clean(); err != nil {
-				t.Err = err
-			}
+		if t.j != nil && !t.Kept {
+			parents[filepath.Dir(t.j.home)] = true
 		}
 	}
 	homesMu.Lock()
@@ -378,7 +388,13 @@ func refuseOverlaps(all []*txState) {
 // system has it and there are syncBatch of them or more, else with an
 // fsync of each, editWorkers at once (a file system commits the syncs
 // that wait together in one go). A path given twice is synced once.
-func barrier(paths []string) error {
+func barrier(paths []string) error { return syncPaths(paths, false) }
+
+// barrierFiles is barrier for files just created: each is on its
+// folder's file system, which is looked up once a folder.
+func barrierFiles(files []string) error { return syncPaths(files, true) }
+
+func syncPaths(paths []string, byParent bool) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -391,20 +407,33 @@ func barrier(paths []string) error {
 		}
 	}
 	if hasSyncFS && len(each) >= syncBatch {
-		devs := map[uint64]bool{}
+		type device struct {
+			dev uint64
+			ok  bool
+		}
+		devOf := map[string]device{}
+		synced := map[uint64]bool{}
 		rest := each[:0:0]
 		for _, p := range each {
-			st, err := os.Lstat(p)
-			if err != nil {
-				return err
+			at := p
+			if byParent {
+				at = filepath.Dir(p)
 			}
-			dev, ok := deviceOf(st)
+			d, known := devOf[at]
+			if !known {
+				st, err := os.Lstat(at)
+				if err != nil {
+					return err
+				}
+				d.dev, d.ok = deviceOf(st)
+				devOf[at] = d
+			}
 			switch {
-			case !ok:
+			case !d.ok:
 				rest = append(rest, p)
-			case !devs[dev]:
-				devs[dev] = true
-				if err := syncFS(p); err != nil {
+			case !synced[d.dev]:
+				synced[d.dev] = true
+				if err := syncFS(at); err != nil {
 					return err
 				}
 			}

@@ -178,6 +178,7 @@ func TestCrashBatch(t *testing.T) {
 				name += "/undo"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // most of a run is waiting for its syncs
 				dir := t.TempDir()
 				writeBatch(t, dir)
 				crashAtBatch(t, dir, pt.name, pt.i)

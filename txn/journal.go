@@ -403,8 +403,12 @@ func (j *Journal) remove() error {
 // caller removes it, under homesMu): a run that finished leaves nothing
 // behind.
 func (j *Journal) clean() error {
-	if err := os.RemoveAll(j.home); err != nil {
-		return fmt.Errorf("removing the journal: %w", err)
+	// The progress file and the home, else whatever else is in it.
+	os.Remove(filepath.Join(j.home, "progress"))
+	if err := os.Remove(j.home); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.RemoveAll(j.home); err != nil {
+			return fmt.Errorf("removing the journal: %w", err)
+		}
 	}
 	if rec, err := runRecord(j.root); err == nil {
 		os.Remove(rec)

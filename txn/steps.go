@@ -324,20 +324,26 @@ func (p *Plan) backup(x Exec, path string, old []byte) bool {
 }
 
 // keepOld gives path, which holds its old text, its backup: a hard link,
-// so no data is written. A stale backup (an interrupted pass's) is
-// replaced. Where the file system gives no second name the edit goes on
-// without one.
-func (p *Plan) keepOld(x Exec, path string) error {
+// so no data is written, and reports whether it made one. A stale backup
+// (an interrupted pass's: x.Resume) is replaced; a fresh tag has none.
+// Where the file system gives no second name the edit goes on without
+// one.
+func (p *Plan) keepOld(x Exec, path string) (bool, error) {
 	b := backupName(path, x.Tag)
-	if _, err := x.FS.Lstat(b); err == nil {
-		if err := x.FS.Remove(b); err != nil {
-			return fmt.Errorf("writing %s: %w", p.shown(path), err)
+	if x.Resume {
+		if _, err := x.FS.Lstat(b); err == nil {
+			if err := x.FS.Remove(b); err != nil {
+				return false, fmt.Errorf("writing %s: %w", p.shown(path), err)
+			}
 		}
 	}
-	if err := x.FS.Link(path, b); err != nil && !noLinks(err) {
-		return fmt.Errorf("writing %s: %w", p.shown(path), err)
+	if err := x.FS.Link(path, b); err != nil {
+		if noLinks(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("writing %s: %w", p.shown(path), err)
 	}
-	return nil
+	return true, nil
 }
 
 // backwardEntries undoes the rmdirs, moves and mkdirs.
@@ -462,11 +468,16 @@ type replacer struct {
 	edit, replace string // the hook's points
 	staged        []bool // a temporary (or, back, a backup) waits for the swap
 	restore       []bool // back: the swap renames the backup back
+	linked        []bool // forward: the swap gave the old file its backup
+	// fresh: a forward pass of a fresh tag (not x.Resume), which stages
+	// every edit without reading it first: the swap reads it anyway.
+	fresh bool
 }
 
 func (p *Plan) newReplacer(x Exec, at []string, back bool) *replacer {
 	r := &replacer{p: p, x: x, at: at, back: back, edit: "edit", replace: "replace",
-		staged: make([]bool, len(p.Edits)), restore: make([]bool, len(p.Edits))}
+		staged: make([]bool, len(p.Edits)), restore: make([]bool, len(p.Edits)), linked: make([]bool, len(p.Edits)),
+		fresh: !back && !x.Resume}
 	if back {
 		r.edit, r.replace = "undo-edit", "undo-replace"
 	}
@@ -511,9 +522,11 @@ func (r *replacer) stage(i int, sync bool) error {
 	p, x, at := r.p, r.x, r.at
 	e := &p.Edits[i]
 	x.hook(r.edit, i)
-	need, err := r.needs(i, e)
-	if err != nil || !need {
-		return err
+	if !r.fresh {
+		need, err := r.needs(i, e)
+		if err != nil || !need {
+			return err
+		}
 	}
 	r.staged[i] = true
 	if r.back && p.backup(x, at[i], e.Old) {
@@ -547,7 +560,7 @@ func (r *replacer) swap(i int) error {
 	if r.restore[i] {
 		err = p.swapBack(x, r.at[i], have, want)
 	} else {
-		err = p.swap(x, i, r.at[i], have, want, !r.back)
+		err = p.swap(x, i, r.at[i], have, want, !r.back, &r.linked[i])
 	}
 	var ce *ChangedError
 	if r.back && x.changed != nil && errors.As(err, &ce) {
@@ -582,6 +595,26 @@ func (r *replacer) temps() []string {
 	return out
 }
 
+// removeLinked removes the backups the swaps made (CommitAll's
+// forwardEnd: the pass was fresh, so no other backup is there): all it
+// can, then the first failure, a LeftoverError.
+func (r *replacer) removeLinked() error {
+	r.x.hook("backups", 0)
+	var first error
+	for i, ok := range r.linked {
+		if !ok {
+			continue
+		}
+		if err := r.x.FS.Remove(backupName(r.at[i], r.x.Tag)); err != nil && first == nil {
+			first = fmt.Errorf("removing the old copy of %s (%s): %w", r.p.shown(r.at[i]), filepath.Base(backupName(r.at[i], r.x.Tag)), err)
+		}
+	}
+	if first != nil {
+		return &LeftoverError{Err: first}
+	}
+	return nil
+}
+
 // swapAll swaps every staged edit. On failure the edits not reached keep
 // no temporary, which the rollback's own (same name, created exclusively)
 // would collide with.
@@ -596,8 +629,8 @@ func (r *replacer) swapAll() error {
 // swap renames the temporary beside path over it when path holds have, and
 // removes the temporary otherwise: path holds want already (done), or
 // something else (a ChangedError). With keep (going forward), path's file
-// gets its backup first.
-func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool) error {
+// gets its backup first (linked says it did).
+func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool, linked *bool) error {
 	fsys := x.FS
 	tmp := tempName(path, x.Tag)
 	cur, err := fsys.ReadFile(path)
@@ -606,7 +639,7 @@ func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool) er
 		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case bytes.Equal(cur, have):
 		if keep {
-			if err = p.keepOld(x, path); err == nil {
+			if *linked, err = p.keepOld(x, path); err == nil {
 				x.hook("kept", i)
 			}
 		}
