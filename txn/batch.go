@@ -300,7 +300,8 @@ func (t *txState) prepare() (*opening, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
 	}
-	if _, err := Pending(root); err != nil {
+	home, herr := journalHome(root)
+	if _, err := pendingIn(root, home, herr); err != nil {
 		return nil, err
 	}
 	if err := plan.verify(OS, false); err != nil {
@@ -311,7 +312,7 @@ func (t *txState) prepare() (*opening, error) {
 	if err := plan.preflight(newTag()); err != nil {
 		return nil, err
 	}
-	return prepare(root, t.Config, plan, t.Hook)
+	return prepare(root, home, herr, t.Config, plan, t.Hook)
 }
 
 // abort takes the transaction out of the batch after err, once its

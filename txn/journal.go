@@ -119,7 +119,8 @@ var betweenHomes func(parent string)
 // It is the steps of CommitAll's beginning for one journal: prepare, then
 // the three barriers and the renames between them.
 func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, error) {
-	o, err := prepare(root, config, plan, hook)
+	home, herr := journalHome(root)
+	o, err := prepare(root, home, herr, config, plan, hook)
 	if err != nil {
 		return nil, err
 	}
@@ -156,14 +157,14 @@ type opening struct {
 	path, tmp   string // the journal, and its text being written
 }
 
-// prepare makes the journal's home and writes the texts of plan's journal
-// and run record beside their places, unsynced.
-func prepare(root, config string, plan *Plan, hook func(string, int)) (*opening, error) {
+// prepare makes the journal's home (home, journalHome's answer for root
+// with herr) and writes the texts of plan's journal and run record beside
+// their places, unsynced.
+func prepare(root, home string, herr error, config string, plan *Plan, hook func(string, int)) (*opening, error) {
 	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
 	wrap := func(err error) (*opening, error) { return nil, fmt.Errorf("cannot write the journal: %w", err) }
-	home, err := journalHome(root)
-	if err != nil {
-		return wrap(err)
+	if herr != nil {
+		return wrap(herr)
 	}
 	rec, err := runRecord(root)
 	if err != nil {
