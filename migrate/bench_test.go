@@ -85,9 +85,9 @@ func BenchmarkJournal(b *testing.B) {
 //	each      through txn.Commit, a transaction per project, benchWriters
 //	          at once: how apply wrote them before txn.CommitAll (their
 //	          syncs shared only when they happen to meet, syncgroup.go)
-//	journal   through one txn.CommitAll, as Run writes them now: every
-//	          project's journal, steps and rollback its own, the barriers
-//	          shared by all
+//	journal   through txn.CommitAll, as Run writes them now (commitAll:
+//	          four batches at once): every project's journal, steps and
+//	          rollback its own, the barriers shared by a batch
 //
 // What a small transaction pays for being durable (the journal's writes
 // and syncs, the syncs of the edits and directories) is the cost here,
@@ -151,7 +151,7 @@ func BenchmarkJournalProjects(b *testing.B) {
 					}
 					txs = append(txs, &txn.Tx{Plan: tx, Config: "fw.config.ts"})
 				}
-				txn.CommitAll(txs, nil)
+				commitAll(txs, nil)
 				for _, t := range txs {
 					if t.Err != nil {
 						b.Error(t.Err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
@@ -87,13 +88,13 @@ func writeBatch(rs []*Result, o Options) {
 			n += len(e.Old) + len(e.New)
 		}
 		if len(run) > 0 && size+n > maxBatchBytes {
-			txn.CommitAll(run, o.Hook)
+			commitAll(run, o.Hook)
 			run, size = nil, 0
 		}
 		run = append(run, t)
 		size += n
 	}
-	txn.CommitAll(run, o.Hook)
+	commitAll(run, o.Hook)
 	for k, r := range rs {
 		t := txs[k]
 		if t == nil {
@@ -106,6 +107,27 @@ func writeBatch(rs []*Result, o Options) {
 		r.Written = true
 	}
 }
+
+// commitAll commits txs (txn.CommitAll) in up to batchLanes batches of at
+// least laneMin transactions each, run at once: while one batch waits at a
+// barrier for the disk, another does the work of its next phase (the
+// phases are the CPU's, the barriers the disk's), and barriers met at the
+// same time share their syncfs (txn's group commit).
+func commitAll(txs []*txn.Tx, hook func(string, int)) {
+	lanes := min(batchLanes, len(txs)/laneMin)
+	if lanes <= 1 {
+		txn.CommitAll(txs, hook)
+		return
+	}
+	par.ForN(lanes, lanes, func(l int) {
+		txn.CommitAll(txs[l*len(txs)/lanes:(l+1)*len(txs)/lanes], hook)
+	})
+}
+
+// batchLanes and laneMin: see commitAll.
+const batchLanes = 4
+
+var laneMin = 64 // a test lowers it
 
 // maxBatchBytes bounds the old and new texts a batch of writeBatch
 // journals at once.

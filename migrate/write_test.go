@@ -97,13 +97,14 @@ func TestWriteKeepsMode(t *testing.T) {
 
 // TestWriteBatches: the projects of a run are written as one batch
 // (txn.CommitAll: one "run-committed"), cut where their journals would
-// hold more than maxBatchBytes of texts; each is written either way.
+// hold more than maxBatchBytes of texts, and into lanes committed at once
+// from laneMin projects a lane; each is written every way.
 func TestWriteBatches(t *testing.T) {
 	for _, c := range []struct {
-		max, batches int
-	}{{256 << 20, 1}, {1, 3}} {
-		saved := maxBatchBytes
-		maxBatchBytes = c.max
+		max, lane, batches int
+	}{{256 << 20, 64, 1}, {1, 64, 3}, {256 << 20, 1, 3}} {
+		saved, savedLane := maxBatchBytes, laneMin
+		maxBatchBytes, laneMin = c.max, c.lane
 		dir := t.TempDir()
 		tree := map[string]string{}
 		for k := range 3 {
@@ -121,14 +122,14 @@ func TestWriteBatches(t *testing.T) {
 				mu.Unlock()
 			}
 		})
-		maxBatchBytes = saved
+		maxBatchBytes, laneMin = saved, savedLane
 		for k, r := range res {
 			if r.Fatal || !r.Written {
-				t.Fatalf("max %d, p%d: %s", c.max, k, r.Err)
+				t.Fatalf("max %d lane %d, p%d: %s", c.max, c.lane, k, r.Err)
 			}
 		}
 		if batches != c.batches {
-			t.Errorf("max %d: %d batches, want %d", c.max, batches, c.batches)
+			t.Errorf("max %d lane %d: %d batches, want %d", c.max, c.lane, batches, c.batches)
 		}
 	}
 }
