@@ -177,8 +177,8 @@ func TestCrashRecovery(t *testing.T) {
 	// Rollbacks killed in turn: the next run goes on rolling back, asked or
 	// not (a plain apply must not redo what the user chose to undo).
 	for _, undo := range undos {
-		t.Parallel() // most of a run is waiting for its syncs
 		t.Run(fmt.Sprintf("%s:%d/again=%v", undo.point, undo.i, undo.again), func(t *testing.T) {
+			t.Parallel() // most of a run is waiting for its syncs
 			dir := fresh()
 			crashAt(t, dir, "sync", 0, false) // every step done
 			crashAt(t, dir, undo.point, undo.i, true)
@@ -270,9 +270,9 @@ func TestCrashRecoveryProjects(t *testing.T) {
 			name := fmt.Sprintf("%s:%d", pt.point, pt.i)
 			if rollback {
 				name += "/rollback"
-				t.Parallel() // most of a run is waiting for its syncs
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // most of a run is waiting for its syncs
 				dir := fresh()
 				crashtest.Crash(t, dir, pt.point, pt.i, false)
 				journals := map[int]bool{}
