@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -238,51 +237,50 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		}
 		toWrite = append(toWrite, r)
 	}
-	// The projects are written several at a time, each through its own
-	// journal: a small project's transaction is mostly waiting for its
-	// syncs, which transactions on one file system share (txn's group
-	// commit). Projects whose roots nest (or are one) are written one
-	// after the other, in order, in one chain: their trees overlap.
+	// The projects are written together, each through its own journal,
+	// with their barriers shared (txn.CommitAll): a small project's
+	// transaction is mostly waiting for its syncs, and a thousand of them
+	// pay for the barriers of one. Projects whose roots nest (or are one)
+	// are written one after the other, in order, in one chain (their trees
+	// overlap): the k-th projects of every chain are one batch, and the
+	// batches run in turn.
 	chains := writeChains(toWrite)
-	// The checks after the moves hold a project each: as many at once as
-	// there are CPUs, like check's pool, so that memory follows the
-	// largest project and not the writers' count.
-	checks := make(chan struct{}, runtime.GOMAXPROCS(0))
-	par.ForN(len(chains), writers, func(c int) {
-		for _, r := range chains[c] {
-			writeOne(r, o, checks)
+	for k := 0; ; k++ {
+		var batch []*Result
+		for _, c := range chains {
+			if k < len(c) {
+				batch = append(batch, c[k])
+			}
 		}
-	})
+		if len(batch) == 0 {
+			break
+		}
+		writeBatch(batch, o)
+		// The checks after the moves hold a project each: as many at
+		// once as there are CPUs, like check's pool, so that memory
+		// follows the largest project.
+		par.For(len(batch), func(i int) {
+			if r := batch[i]; r.Written && r.Plan != nil {
+				checkMoved(r, o)
+			}
+		})
+	}
 	for _, r := range results {
 		r.settle()
 	}
 	return results
 }
 
-// writers is how many projects apply writes at once.
-const writers = 32
-
-// writeOne writes r's project and checks what stands after the move,
-// holding a place in checks while it does.
-func writeOne(r *Result, o Options, checks chan struct{}) {
-	if err := write(r, relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), o); err != nil {
-		r.Fatal, r.Err = true, "not written: "+err.Error()
-		return
+// checkMoved checks what stands in r's project after its move: the
+// layout's diagnostics are gone with it.
+func checkMoved(r *Result, o Options) {
+	np := r.Project.Reload()
+	if np.Framework == 0 {
+		// A major taken from the apps that extend the project (a layer)
+		// is not in its own tree: keep it.
+		np.Framework, np.FrameworkSource = r.Project.Framework, r.Project.FrameworkSource
 	}
-	r.Written = true
-	if r.Plan != nil {
-		// The diagnostics that still stand are those of the moved
-		// project: the layout ones are gone with the move.
-		checks <- struct{}{}
-		defer func() { <-checks }()
-		np := r.Project.Reload()
-		if np.Framework == 0 {
-			// A major taken from the apps that extend the project
-			// (a layer) is not in its own tree: keep it.
-			np.Framework, np.FrameworkSource = r.Project.Framework, r.Project.FrameworkSource
-		}
-		r.Remaining = rules.Check(np, o.rulesOf(r.Project))
-	}
+	r.Remaining = rules.Check(np, o.rulesOf(r.Project))
 }
 
 // writeChains groups rs (in order) by their roots: a chain holds the

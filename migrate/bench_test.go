@@ -77,20 +77,32 @@ func BenchmarkJournal(b *testing.B) {
 
 // BenchmarkJournalProjects is BenchmarkJournal on many small projects, as
 // apply migrates a monorepo: 1,000 generated layout-B projects of 12
-// source files each (testtree.LayoutB), each planned and written alone
-// (writers of them at once, as Run writes them),
-// without a journal or syncs (executeBefore) and through txn.Commit, in
-// alternating order. What a small transaction pays for being durable (the
-// journal's writes and syncs, the syncs of the edits and directories) is
-// the cost here, not the data.
+// source files each (testtree.LayoutB), each planned alone and written
+// three ways, in turns (each iteration starts with the next):
+//
+//	baseline  without a journal or syncs (executeBefore), benchWriters
+//	          projects at once
+//	each      through txn.Commit, a transaction per project, benchWriters
+//	          at once: how apply wrote them before txn.CommitAll (their
+//	          syncs shared only when they happen to meet, syncgroup.go)
+//	journal   through txn.CommitAll, as Run writes them now (commitAll:
+//	          four batches at once): every project's journal, steps and
+//	          rollback its own, the barriers shared by a batch
+//
+// What a small transaction pays for being durable (the journal's writes
+// and syncs, the syncs of the edits and directories) is the cost here,
+// not the data. It reports the three times per operation, journal/baseline
+// and each/baseline.
 func BenchmarkJournalProjects(b *testing.B) {
 	const projects = 1000
 	files := testtree.LayoutB(12)
-	var base, jour time.Duration
+	ways := []string{"baseline", "each", "journal"}
+	times := map[string]time.Duration{}
 	b.StopTimer()
 	for i := 0; i < b.N; i++ {
-		d1, d2 := b.TempDir(), b.TempDir()
-		for _, d := range []string{d1, d2} {
+		dirs := map[string]string{}
+		for _, way := range ways {
+			d := b.TempDir()
 			tree := map[string]string{}
 			for k := 0; k < projects; k++ {
 				for name, src := range files {
@@ -98,46 +110,72 @@ func BenchmarkJournalProjects(b *testing.B) {
 				}
 			}
 			testtree.WriteMap(b, d, tree)
+			dirs[way] = d
 		}
-		first, second := d1, d2
-		if i%2 == 1 {
-			first, second = d2, d1
-		}
-		for _, run := range []struct {
-			dir     string
-			journal bool
-		}{{first, i%2 == 1}, {second, i%2 == 0}} {
-			txn.OS.SyncFS(run.dir)
+		for n := range ways {
+			way := ways[(i+n)%len(ways)] // none always runs first, on a colder cache
+			dir := dirs[way]
+			txn.OS.SyncFS(dir)
 			b.StartTimer()
 			start := time.Now()
-			// Written as apply writes a monorepo's projects (Run: writers
-			// at once), both ways alike.
-			par.ForN(projects, writers, func(k int) {
-				root := filepath.Join(run.dir, fmt.Sprintf("p%04d", k))
+			plans := make([]*move.Plan, projects)
+			plan := func(k int) {
+				root := filepath.Join(dir, fmt.Sprintf("p%04d", k))
 				p, err := move.PlanMove(move.Input{Root: root, SrcDir: root, Target: filepath.Join(root, "app")})
 				if err != nil || len(p.Conflicts) > 0 {
 					b.Error(err, p.Conflicts)
 					return
 				}
-				if err := writeWay(p, run.journal); err != nil {
-					b.Error(err)
+				plans[k] = p
+			}
+			switch way {
+			case "baseline", "each":
+				par.ForN(projects, benchWriters, func(k int) {
+					if plan(k); plans[k] == nil {
+						return
+					}
+					if err := writeWay(plans[k], way == "each"); err != nil {
+						b.Error(err)
+					}
+				})
+			case "journal":
+				par.For(projects, plan)
+				txs := make([]*txn.Tx, 0, projects)
+				for _, p := range plans {
+					if p == nil {
+						continue
+					}
+					tx, err := p.Txn()
+					if err != nil {
+						b.Fatal(err)
+					}
+					txs = append(txs, &txn.Tx{Plan: tx, Config: "fw.config.ts"})
 				}
-			})
+				commitAll(txs, nil)
+				for _, t := range txs {
+					if t.Err != nil {
+						b.Error(t.Err)
+					}
+				}
+			}
 			if b.Failed() {
 				b.FailNow()
 			}
-			if run.journal {
-				jour += time.Since(start)
-			} else {
-				base += time.Since(start)
-			}
+			times[way] += time.Since(start)
 			b.StopTimer()
 		}
-		os.RemoveAll(d1)
-		os.RemoveAll(d2)
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
 	}
-	reportJournal(b, base, jour)
+	reportJournal(b, times["baseline"], times["journal"])
+	b.ReportMetric(float64(times["each"].Nanoseconds())/float64(b.N), "each-ns/op")
+	b.ReportMetric(float64(times["each"])/float64(times["baseline"]), "each/baseline")
 }
+
+// benchWriters is how many projects the benchmark writes at once one by
+// one: as many as apply's writers before txn.CommitAll.
+const benchWriters = 32
 
 // writeWay writes p through the journal, or as apply wrote before it.
 func writeWay(p *move.Plan, journal bool) error {

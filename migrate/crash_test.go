@@ -26,7 +26,11 @@ func TestMain(m *testing.M) { crashtest.Main(m, crashChild) }
 // crashChild applies the project in dir (or, with rollback, rolls it
 // back), with the hook that exits at the chosen point.
 func crashChild(dir string, rollback bool, hook func(string, int)) int {
-	for _, r := range applyDirHook(dir, rollback, hook) {
+	apply := applyDirHook
+	if _, err := os.Lstat(filepath.Join(dir, "p0", "fw.config.ts")); err == nil {
+		apply = applyProjectsHook // the projects p0, p1, ... at once
+	}
+	for _, r := range apply(dir, rollback, hook) {
 		if r.Fatal {
 			fmt.Fprintln(os.Stderr, r.Err)
 			return 2
@@ -44,6 +48,21 @@ func applyDir(dir string, rollback bool) []*Result { return applyDirHook(dir, ro
 func applyDirHook(dir string, rollback bool, hook func(string, int)) []*Result {
 	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
 	return Run([]*project.Project{p}, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
+}
+
+// applyProjectsHook is applyDirHook on the projects p0, p1, ... in dir,
+// applied in one run, as a monorepo's.
+func applyProjectsHook(dir string, rollback bool, hook func(string, int)) []*Result {
+	l := project.NewLoader()
+	var ps []*project.Project
+	for k := 0; ; k++ {
+		rel := fmt.Sprintf("p%d/fw.config.ts", k)
+		if _, err := os.Lstat(filepath.Join(dir, rel)); err != nil {
+			break
+		}
+		ps = append(ps, l.Load(filepath.Join(dir, rel), rel))
+	}
+	return Run(ps, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
 }
 
 // crashAt runs apply in a child process that dies at point:i, and fails
@@ -75,11 +94,11 @@ func diffTrees(want, got map[string]string) string {
 // byte; apply --rollback gives the tree as it was. A rollback killed in its
 // turn is finished by the next run, whether it is asked for again or not.
 // The big project (3,000 files) is left out of -short, which runs most of
-// these points on a small one (120 files).
+// these points on a small one (24 files).
 func TestCrashRecovery(t *testing.T) {
 	n := 3000
 	if testing.Short() {
-		n = 120 // over 64 edits: the temporaries are synced in one batch, as for big projects
+		n = 24 // edits enough for every pass of the edits, in a child that starts fast
 	}
 	files := testtree.LayoutB(n)
 	fresh := func() string {
@@ -134,6 +153,7 @@ func TestCrashRecovery(t *testing.T) {
 				name += "/rollback"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // most of a run is waiting for its syncs
 				dir := fresh()
 				crashAt(t, dir, pt.point, pt.i, false)
 				want := after
@@ -158,6 +178,7 @@ func TestCrashRecovery(t *testing.T) {
 	// not (a plain apply must not redo what the user chose to undo).
 	for _, undo := range undos {
 		t.Run(fmt.Sprintf("%s:%d/again=%v", undo.point, undo.i, undo.again), func(t *testing.T) {
+			t.Parallel() // most of a run is waiting for its syncs
 			dir := fresh()
 			crashAt(t, dir, "sync", 0, false) // every step done
 			crashAt(t, dir, undo.point, undo.i, true)
@@ -200,5 +221,95 @@ func TestRecoveryRefusesChangedFile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "components")); err != nil {
 		t.Errorf("the moves were not undone: %v", err)
+	}
+}
+
+// TestCrashRecoveryProjects: apply of several projects at once (one
+// txn.CommitAll) killed at the points where the run leaves them apart:
+// one journal in place and the others not ("run-journal":1), every tree
+// staged or replaced but none durable, one journal removed and the others
+// not ("run-commit":1), every journal removed but their homes left. The
+// next apply completes each project with a journal and leaves the others
+// (untouched ones are migrated, done ones stay): every project ends as an
+// uninterrupted apply leaves it, byte for byte. apply --rollback undoes
+// each project with a journal: each ends as it was, or as migrated when
+// its journal was gone (done) before the crash.
+func TestCrashRecoveryProjects(t *testing.T) {
+	const projects = 3
+	files := testtree.LayoutB(12)
+	fresh := func() string {
+		dir := t.TempDir()
+		tree := map[string]string{}
+		for k := range projects {
+			for name, src := range files {
+				tree[fmt.Sprintf("p%d/%s", k, name)] = src
+			}
+		}
+		testtree.WriteMap(t, dir, tree)
+		return dir
+	}
+	ref := fresh()
+	before := snapshotTree(t, filepath.Join(ref, "p0"))
+	for _, r := range applyProjectsHook(ref, false, nil) {
+		if r.Fatal || !r.Written {
+			t.Fatalf("the uninterrupted apply: %s", r.Err)
+		}
+	}
+	after := snapshotTree(t, filepath.Join(ref, "p0"))
+	type point struct {
+		point   string
+		i       int
+		pending int // the projects left with a journal
+	}
+	points := []point{{"run-journal", 1, 1}, {"run-staged", 0, projects}, {"run-replaced", 0, projects}, {"run-commit", 1, projects - 1}, {"run-committed", 0, 0}}
+	if testing.Short() {
+		points = []point{points[3]} // one project done, the others with their journal
+	}
+	for _, pt := range points {
+		for _, rollback := range []bool{false, true} {
+			name := fmt.Sprintf("%s:%d", pt.point, pt.i)
+			if rollback {
+				name += "/rollback"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel() // most of a run is waiting for its syncs
+				dir := fresh()
+				crashtest.Crash(t, dir, pt.point, pt.i, false)
+				journals := map[int]bool{}
+				for k := range projects {
+					j, err := txn.Pending(filepath.Join(dir, fmt.Sprintf("p%d", k)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					journals[k] = j != ""
+				}
+				n := 0
+				for _, j := range journals {
+					if j {
+						n++
+					}
+				}
+				if n != pt.pending {
+					t.Fatalf("%d projects left a journal, want %d", n, pt.pending)
+				}
+				res := applyProjectsHook(dir, rollback, nil)
+				for k, r := range res {
+					if r.Fatal || r.JournalKept {
+						t.Fatalf("p%d: recovery failed: %+v", k, r)
+					}
+					got := snapshotTree(t, filepath.Join(dir, fmt.Sprintf("p%d", k)))
+					want := after
+					if rollback && journals[k] {
+						want = before
+					}
+					if rollback && !journals[k] && diffTrees(before, got) == "" {
+						want = before // never reached: rollback leaves it
+					}
+					if d := diffTrees(want, got); d != "" {
+						t.Fatalf("p%d (journal %v) after the crash at %s:\n%s", k, journals[k], name, d)
+					}
+				}
+			})
+		}
 	}
 }

@@ -3,7 +3,8 @@
 // for each project it plans the layout move (rewrite/move), makes the
 // rules' fixes to the config in rounds until nothing changes, verifies
 // every rewritten text, and writes the project whole or not at all, behind
-// the git guard, as one transaction of package txn. The command line (flags, discovery, the report's wording
+// the git guard, as one transaction of package txn (the projects of a run
+// together, their syncs shared: txn.CommitAll). The command line (flags, discovery, the report's wording
 // and format, exit codes) is cmd/fwmigrate's.
 package migrate
 
@@ -43,8 +44,10 @@ type Options struct {
 	// (PinAffected, PinAll, or option paths; ValidatePins checks them).
 	Pin []string
 	// Hook, when set (by tests), is called at every point of a journaled
-	// write (txn.Commit's hook, and Open's when a journal is recovered).
-	// The crash tests end the process there.
+	// write: each project's (txn.Commit's points, and Open's when a
+	// journal is recovered) and the run's (txn.CommitAll's "run-..."
+	// points, where the projects' transactions stand apart). The crash
+	// tests end the process there.
 	Hook func(point string, i int)
 	// Progress, when set, is told each step of the run as it starts or
 	// advances (progress.go), for a display of progress.

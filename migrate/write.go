@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
@@ -43,29 +44,99 @@ func writePlan(r *Result) (*txn.Plan, error) {
 	return &txn.Plan{Root: root, Edits: edits}, nil
 }
 
-// write performs r's writes through a journal (in the project's git
-// directory, or the user's state folder).
-func write(r *Result, configRel string, o Options) error {
-	plan, err := writePlan(r)
-	if err != nil {
-		return err
-	}
-	if home, herr := txn.JournalPath(plan.Root); herr == nil {
-		r.Journal = r.Project.ShowPath(home)
-	}
-	// Each move and each file replaced is a step of the write's progress
-	// (the edits are made in parallel: the count is atomic).
-	total := len(plan.Moves) + len(plan.Edits)
-	var done atomic.Int64
-	hook := func(point string, i int) {
-		if point == "move" || point == "replace" {
-			o.progress(StepWrite, r.Project.ConfigDisplay, int(done.Add(1)), total)
+// writeBatch performs the writes of rs, whose roots do not overlap,
+// through a journal each (in the project's git directory, or the user's
+// state folder), as one txn.CommitAll: each project is written whole or
+// not at all, and all share their barriers. A project written is Written;
+// one that failed is Fatal, with why.
+func writeBatch(rs []*Result, o Options) {
+	txs := make([]*txn.Tx, len(rs))
+	for k, r := range rs {
+		plan, err := writePlan(r)
+		if err != nil {
+			r.Fatal, r.Err = true, "not written: "+err.Error()
+			continue
 		}
-		if o.Hook != nil {
-			o.Hook(point, i)
+		if home, herr := txn.JournalPath(plan.Root); herr == nil {
+			r.Journal = r.Project.ShowPath(home)
 		}
+		// Each move and each file replaced is a step of the write's
+		// progress (the edits are made in parallel: the count is atomic).
+		total := len(plan.Moves) + len(plan.Edits)
+		var done atomic.Int64
+		hook := func(point string, i int) {
+			if point == "move" || point == "replace" {
+				o.progress(StepWrite, r.Project.ConfigDisplay, int(done.Add(1)), total)
+			}
+			if o.Hook != nil {
+				o.Hook(point, i)
+			}
+		}
+		txs[k] = &txn.Tx{Plan: plan, Config: relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), Hook: hook}
 	}
-	r.JournalKept, err = txn.Commit(plan, configRel, hook)
+	// All the journals of a batch are on disk at once, each holding its
+	// project's old and new texts: a batch stops at maxBatchBytes of them
+	// (a project bigger than that is a batch alone).
+	var run []*txn.Tx
+	size := 0
+	for _, t := range txs {
+		if t == nil {
+			continue
+		}
+		n := 0
+		for _, e := range t.Plan.Edits {
+			n += len(e.Old) + len(e.New)
+		}
+		if len(run) > 0 && size+n > maxBatchBytes {
+			commitAll(run, o.Hook)
+			run, size = nil, 0
+		}
+		run = append(run, t)
+		size += n
+	}
+	commitAll(run, o.Hook)
+	for k, r := range rs {
+		t := txs[k]
+		if t == nil {
+			continue
+		}
+		if err := written(r, t.Kept, t.Err); err != nil {
+			r.Fatal, r.Err = true, "not written: "+err.Error()
+			continue
+		}
+		r.Written = true
+	}
+}
+
+// commitAll commits txs (txn.CommitAll) in up to batchLanes batches of at
+// least laneMin transactions each, run at once: while one batch waits at a
+// barrier for the disk, another does the work of its next phase (the
+// phases are the CPU's, the barriers the disk's), and barriers met at the
+// same time share their syncfs (txn's group commit).
+func commitAll(txs []*txn.Tx, hook func(string, int)) {
+	lanes := min(batchLanes, len(txs)/laneMin)
+	if lanes <= 1 {
+		txn.CommitAll(txs, hook)
+		return
+	}
+	par.ForN(lanes, lanes, func(l int) {
+		txn.CommitAll(txs[l*len(txs)/lanes:(l+1)*len(txs)/lanes], hook)
+	})
+}
+
+// batchLanes and laneMin: see commitAll.
+const batchLanes = 4
+
+var laneMin = 64 // a test lowers it
+
+// maxBatchBytes bounds the old and new texts a batch of writeBatch
+// journals at once.
+var maxBatchBytes = 256 << 20
+
+// written records in r how its transaction ended (kept: its journal
+// stays), and returns the error that leaves it not written.
+func written(r *Result, kept bool, err error) error {
+	r.JournalKept = kept
 	if le := (*txn.LeftoverError)(nil); errors.As(err, &le) {
 		// Written and durable; only old copies are left beside some
 		// files, which the next apply removes (the journal stays for it).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
@@ -91,5 +92,44 @@ func TestWriteKeepsMode(t *testing.T) {
 	st, _ := os.Stat(cfg)
 	if got := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != mode.Perm() {
 		t.Errorf("mode %v, want %v", got, mode.Perm())
+	}
+}
+
+// TestWriteBatches: the projects of a run are written as one batch
+// (txn.CommitAll: one "run-committed"), cut where their journals would
+// hold more than maxBatchBytes of texts, and into lanes committed at once
+// from laneMin projects a lane; each is written every way.
+func TestWriteBatches(t *testing.T) {
+	for _, c := range []struct {
+		max, lane, batches int
+	}{{256 << 20, 64, 1}, {1, 64, 3}, {256 << 20, 1, 3}} {
+		saved, savedLane := maxBatchBytes, laneMin
+		maxBatchBytes, laneMin = c.max, c.lane
+		dir := t.TempDir()
+		tree := map[string]string{}
+		for k := range 3 {
+			for name, src := range testtree.LayoutB(4) {
+				tree[fmt.Sprintf("p%d/%s", k, name)] = src
+			}
+		}
+		testtree.WriteMap(t, dir, tree)
+		var mu sync.Mutex
+		batches := 0
+		res := applyProjectsHook(dir, false, func(point string, i int) {
+			if point == "run-committed" {
+				mu.Lock()
+				batches++
+				mu.Unlock()
+			}
+		})
+		maxBatchBytes, laneMin = saved, savedLane
+		for k, r := range res {
+			if r.Fatal || !r.Written {
+				t.Fatalf("max %d lane %d, p%d: %s", c.max, c.lane, k, r.Err)
+			}
+		}
+		if batches != c.batches {
+			t.Errorf("max %d lane %d: %d batches, want %d", c.max, c.lane, batches, c.batches)
+		}
 	}
 }

@@ -68,7 +68,13 @@ type confiner struct {
 }
 
 func newConfiner(root string) *confiner {
-	return &confiner{root: filepath.Clean(root), dirs: map[string]string{}}
+	c := &confiner{root: filepath.Clean(root), dirs: map[string]string{}}
+	// The root resolved once: the directories below it are resolved from
+	// their parent's resolution, one Lstat each (resolve).
+	if real, err := filepath.EvalSymlinks(c.root); err == nil {
+		c.dirs[c.root] = real
+	}
+	return c
 }
 
 func (c *confiner) check(path string) error {
@@ -98,9 +104,32 @@ func (c *confiner) resolve(dir string) (string, error) {
 	if r, ok := c.dirs[dir]; ok {
 		return r, nil
 	}
+	parent := filepath.Dir(dir)
+	if _, ok := c.dirs[c.root]; ok && parent != dir && within(parent, c.root) {
+		// Below the root: the parent's resolution, and dir's own link
+		// when it is one. The same as EvalSymlinks(dir), with one Lstat
+		// instead of one per element of the path.
+		p, err := c.resolve(parent)
+		if err != nil {
+			return "", err
+		}
+		real := filepath.Join(p, filepath.Base(dir))
+		st, err := os.Lstat(real)
+		if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			if real, err = filepath.EvalSymlinks(real); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return "", err
+			}
+			if err != nil { // where a dangling link leads is not known
+				return "", fmt.Errorf("%s is a symlink that leads nowhere: apply does not write through it", dir)
+			}
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		c.dirs[dir] = real
+		return real, nil
+	}
 	real, err := filepath.EvalSymlinks(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		parent := filepath.Dir(dir)
 		if parent == dir {
 			return "", err
 		}

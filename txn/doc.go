@@ -5,6 +5,12 @@
 // recovery of a run that was interrupted. Rewriters only make plans
 // (rewrite/move; apply's config and code edits join the same plan).
 //
+// CommitAll commits many plans (apply: the projects of a monorepo)
+// together: each transaction keeps its journal, its steps and its
+// rollback, and so its guarantee, but they share their barriers, one set
+// per run instead of one per project (batch.go). Commit is CommitAll of
+// one plan.
+//
 // Commit checks that the plan stays inside its root (and out of .git) and
 // that the tree is as planned, writes the journal in its home outside the
 // tree (the repository's git directory, else the user's state folder,

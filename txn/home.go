@@ -180,13 +180,19 @@ func (e *RefusedError) Explain(show func(path string) string) string {
 // (LegacyJournal), or one in its home that is not bound to a run of this
 // user (runs/<key>) or fails the checks of Open.
 func Pending(root string) (string, error) {
+	home, err := journalHome(root)
+	return pendingIn(root, home, err)
+}
+
+// pendingIn is Pending with root's journal home (journalHome's answer)
+// known.
+func pendingIn(root, home string, homeErr error) (string, error) {
 	legacy := filepath.Join(root, filepath.FromSlash(LegacyJournal))
 	if _, err := os.Lstat(legacy); err == nil {
 		return "", &RefusedError{Journal: legacy, Legacy: true,
 			Reason: "it lies in the project's tree, where fwmigrate never keeps its journal (a repository can commit one, and running it would move and rewrite files as its author chose)"}
 	}
-	home, err := journalHome(root)
-	if err != nil {
+	if homeErr != nil {
 		return "", nil // no home, so no journal: apply says why when it writes
 	}
 	path := filepath.Join(home, JournalFile)

@@ -73,6 +73,11 @@ type Journal struct {
 
 	mu   sync.Mutex
 	prog *os.File // the progress file, appended
+	// buffered: the notes wait in buf for flush (CommitAll, which keeps
+	// no file open per transaction), but for a rollback's, written at
+	// once (RollingBack reads it).
+	buffered bool
+	buf      []byte
 }
 
 // Commit performs plan through a journal in the journal's home (outside
@@ -88,55 +93,12 @@ type Journal struct {
 // "journal" once the journal is durable, the points of Exec.Hook, and
 // "cleanup" before the journal is removed. The crash tests end the process
 // there.
+//
+// Commit is CommitAll of one transaction.
 func Commit(plan *Plan, config string, hook func(point string, i int)) (kept bool, err error) {
-	root := plan.Root
-	if err := confine(root, plan); err != nil {
-		return false, err
-	}
-	if err := checkPlan(plan); err != nil {
-		return false, err
-	}
-	if _, err := Pending(root); err != nil {
-		return false, err
-	}
-	if err := plan.verify(OS, false); err != nil {
-		return false, err
-	}
-	// The journal's id tags the temporaries: any tag of its length
-	// checks their names.
-	if err := plan.preflight(newTag()); err != nil {
-		return false, err
-	}
-	j, err := begin(root, config, plan, hook)
-	if err != nil {
-		return false, err
-	}
-	x := j.exec()
-	err = plan.Forward(x)
-	if err == nil {
-		return false, j.Finish()
-	}
-	var le *LeftoverError
-	if errors.As(err, &le) {
-		// Done and durable: not undone for some litter. The journal
-		// stays so that the next apply (Complete) removes what is left.
-		j.close()
-		return true, fmt.Errorf("%w; run fwmigrate apply again to remove them", err)
-	}
-	j.note("rollback", 0)
-	undone, uerr := plan.Backward(x)
-	if uerr != nil {
-		j.close()
-		return true, fmt.Errorf("%v; undoing what was written failed too (%v)", err, uerr)
-	}
-	if ferr := j.Finish(); ferr != nil {
-		return false, fmt.Errorf("%v; rolled back, but %v", err, ferr)
-	}
-	msg := err.Error() + "; everything written was undone"
-	if len(undone) > 0 {
-		msg += " (kept as they are now: " + strings.Join(undone, ", ") + ")"
-	}
-	return false, errors.New(msg)
+	t := &Tx{Plan: plan, Config: config, Hook: hook}
+	CommitAll([]*Tx{t}, nil)
+	return t.Kept, t.Err
 }
 
 // homesMu orders the creation of journal homes and the removal of the
@@ -153,12 +115,56 @@ var betweenHomes func(parent string)
 // written first, then the journal. An existing home is refused when it
 // holds a journal: another apply is running, or an interrupted one must be
 // completed first. Both are private to the user (0700, 0600).
+//
+// It is the steps of CommitAll's beginning for one journal: prepare, then
+// the three barriers and the renames between them.
 func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, error) {
-	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
-	wrap := func(err error) (*Journal, error) { return nil, fmt.Errorf("cannot write the journal: %w", err) }
-	home, err := journalHome(root)
+	home, herr := journalHome(root)
+	o, err := prepare(root, home, herr, config, plan, hook)
 	if err != nil {
-		return wrap(err)
+		return nil, err
+	}
+	if err := syncAll(o.recTmp, o.tmp); err != nil {
+		return nil, o.fail(err)
+	}
+	if err := o.placeRecord(); err != nil {
+		return nil, err
+	}
+	if err := syncAll(filepath.Dir(o.rec)); err != nil {
+		return nil, o.fail(err)
+	}
+	if err := o.placeJournal(); err != nil {
+		return nil, err
+	}
+	if err := syncAll(o.j.home, filepath.Dir(o.j.home)); err != nil {
+		return nil, o.fail(err)
+	}
+	if err := o.open(); err != nil {
+		return nil, err
+	}
+	return o.j, nil
+}
+
+// An opening is a journal being begun: its text and its run record are
+// written beside where they go (recTmp, tmp), not yet synced nor in place.
+// Three barriers make it durable (CommitAll puts those of many journals
+// together): both texts synced, then the run record renamed into place and
+// its directory synced, then the journal (so that a journal on disk always
+// has its record), and its directory and the one holding it synced.
+type opening struct {
+	j           *Journal
+	rec, recTmp string // the run record, and its text being written
+	path, tmp   string // the journal, and its text being written
+}
+
+// prepare makes the journal's home (home, journalHome's answer for root
+// with herr) and writes the texts of plan's journal and run record beside
+// their places, unsynced.
+func prepare(root, home string, herr error, config string, plan *Plan, hook func(string, int)) (*opening, error) {
+	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
+	wrap := func(err error) (*opening, error) { return nil, fmt.Errorf("cannot write the journal: %w", err) }
+	if herr != nil {
+		return wrap(herr)
 	}
 	rec, err := runRecord(root)
 	if err != nil {
@@ -195,89 +201,60 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 	if err != nil {
 		return wrap(err)
 	}
-	fail := func(err error) (*Journal, error) {
-		os.RemoveAll(home)
-		return wrap(err)
-	}
+	o := &opening{j: j, rec: rec, recTmp: rec + ".tmp", path: path, tmp: path + ".tmp"}
 	data, err := j.encode()
 	if err != nil {
-		return fail(err)
+		return nil, o.fail(err)
 	}
-	// Three barriers: both texts written and synced together, then the
-	// run record renamed into place and its directory synced, then the
-	// journal (so that a journal on disk always has its record), and its
-	// directory and the one holding it synced together.
-	recTmp, tmp := rec+".tmp", path+".tmp"
-	os.Remove(recTmp) // a leftover of a crash
-	if err := writeNew(recTmp, encodeRun(j.id, root, data), 0o600, false); err != nil {
-		return fail(err)
+	os.Remove(o.recTmp) // a leftover of a crash
+	if err := writeNew(o.recTmp, encodeRun(j.id, root, data), 0o600, false); err != nil {
+		return nil, o.fail(err)
 	}
-	if err := writeNew(tmp, data, 0o600, false); err != nil {
-		os.Remove(recTmp)
-		return fail(err)
+	if err := writeNew(o.tmp, data, 0o600, false); err != nil {
+		return nil, o.fail(err)
 	}
-	if err := syncAll(recTmp, tmp); err != nil {
-		os.Remove(recTmp)
-		return fail(err)
+	return o, nil
+}
+
+// fail removes what the opening wrote but the run record in place (the
+// next run's replaces it), and returns err as the journal's.
+func (o *opening) fail(err error) error {
+	os.Remove(o.recTmp)
+	os.RemoveAll(o.j.home)
+	return fmt.Errorf("cannot write the journal: %w", err)
+}
+
+// placeRecord renames the synced run record into place.
+func (o *opening) placeRecord() error {
+	if err := os.Rename(o.recTmp, o.rec); err != nil {
+		return o.fail(err)
 	}
-	if err := os.Rename(recTmp, rec); err != nil {
-		os.Remove(recTmp)
-		return fail(err)
+	return nil
+}
+
+// placeJournal renames the synced journal into place, once its run record
+// is durable.
+func (o *opening) placeJournal() error {
+	if err := os.Rename(o.tmp, o.path); err != nil {
+		return o.fail(err)
 	}
-	if err := syncAll(filepath.Dir(rec)); err != nil {
-		return fail(err)
+	return nil
+}
+
+// open opens the progress file of the journal, durable in its place, and
+// calls the hook's "journal".
+func (o *opening) open() error {
+	var err error
+	if o.j.prog, err = os.OpenFile(filepath.Join(o.j.home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+		return o.fail(err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fail(err)
-	}
-	if err := syncAll(home, filepath.Dir(home)); err != nil {
-		return fail(err)
-	}
-	if j.prog, err = os.OpenFile(filepath.Join(home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
-		return fail(err)
-	}
-	j.callHook("journal", 0)
-	return j, nil
+	o.j.callHook("journal", 0)
+	return nil
 }
 
 // syncAll makes the files and directories at paths durable (their data,
-// their entries): with one syncfs for those on a file system that has it,
-// else with an fsync of each, concurrently (a file system commits the
-// syncs that wait together in one go).
-func syncAll(paths ...string) error {
-	if hasSyncFS {
-		devs := map[uint64]bool{}
-		rest := paths[:0:0]
-		for _, p := range paths {
-			st, err := os.Lstat(p)
-			if err != nil {
-				return err
-			}
-			dev, ok := deviceOf(st)
-			switch {
-			case !ok:
-				rest = append(rest, p)
-			case !devs[dev]:
-				devs[dev] = true
-				if err := syncFS(p); err != nil {
-					return err
-				}
-			}
-		}
-		paths = rest
-	}
-	errs := make([]error, len(paths))
-	var wg sync.WaitGroup
-	for i, p := range paths {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = syncDir(p) // fsync, a file's or a directory's
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
+// their entries): barrier's way.
+func syncAll(paths ...string) error { return barrier(paths) }
 
 // Open reads the journal an interrupted run left for root, to complete or
 // undo it; hook is Commit's. The journal must be bound to this user's run
@@ -349,12 +326,36 @@ func (j *Journal) exec() Exec {
 
 // note appends one line to the progress file.
 func (j *Journal) note(step string, i int) {
-	if j.prog == nil {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.buffered {
+		j.buf = fmt.Appendf(j.buf, "%s %d\n", step, i)
+		if step == "rollback" {
+			j.flushLocked()
+		}
 		return
 	}
+	if j.prog != nil {
+		fmt.Fprintf(j.prog, "%s %d\n", step, i)
+	}
+}
+
+// flush appends the buffered notes to the progress file.
+func (j *Journal) flush() {
 	j.mu.Lock()
-	fmt.Fprintf(j.prog, "%s %d\n", step, i)
+	j.flushLocked()
 	j.mu.Unlock()
+}
+
+func (j *Journal) flushLocked() {
+	if len(j.buf) == 0 {
+		return
+	}
+	if f, err := os.OpenFile(filepath.Join(j.home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+		f.Write(j.buf)
+		f.Close()
+	}
+	j.buf = j.buf[:0]
 }
 
 // RollingBack reports whether a rollback of this journal was started: a
@@ -368,35 +369,58 @@ func (j *Journal) RollingBack() bool {
 // The journal file goes first: once it is gone, the run is over, whatever
 // is left of its home and its run record (the next run replaces both).
 func (j *Journal) Finish() error {
-	j.callHook("cleanup", 0)
-	if j.prog != nil {
-		j.prog.Close()
-		j.prog = nil
-	}
-	if err := os.Remove(j.Path()); err != nil {
-		return fmt.Errorf("removing the journal: %w", err)
+	if err := j.remove(); err != nil {
+		return err
 	}
 	if err := syncDir(j.home); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)
 	}
-	if err := os.RemoveAll(j.home); err != nil {
-		return fmt.Errorf("removing the journal: %w", err)
+	if err := j.clean(); err != nil {
+		return err
 	}
-	// The folder that holds the journals (<gitdir>/fwmigrate, or the state
-	// folder's) goes too when no other project's journal is in it: a run
-	// that finished leaves nothing behind. os.Remove fails on a folder
-	// that is not empty, which is the answer wanted.
 	homesMu.Lock()
 	os.Remove(filepath.Dir(j.home))
 	homesMu.Unlock()
+	return nil
+}
+
+// remove removes the journal file (its home must be synced next for the
+// run to be over), after the hook's "cleanup".
+func (j *Journal) remove() error {
+	j.callHook("cleanup", 0)
+	j.mu.Lock()
+	j.buf = nil // the journal goes, its progress with it
+	j.mu.Unlock()
+	j.close()
+	if err := os.Remove(j.Path()); err != nil {
+		return fmt.Errorf("removing the journal: %w", err)
+	}
+	return nil
+}
+
+// clean removes what is left of a removed journal: its home and its run
+// record. The folder that holds the homes (<gitdir>/fwmigrate, or the
+// state folder's) goes too when no other project's journal is in it (the
+// caller removes it, under homesMu): a run that finished leaves nothing
+// behind.
+func (j *Journal) clean() error {
+	// The progress file and the home, else whatever else is in it.
+	os.Remove(filepath.Join(j.home, "progress"))
+	if err := os.Remove(j.home); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.RemoveAll(j.home); err != nil {
+			return fmt.Errorf("removing the journal: %w", err)
+		}
+	}
 	if rec, err := runRecord(j.root); err == nil {
 		os.Remove(rec)
 	}
 	return nil
 }
 
-// close closes the progress file and leaves the journal in place.
+// close closes the progress file (written with the buffered notes) and
+// leaves the journal in place.
 func (j *Journal) close() {
+	j.flush()
 	if j.prog != nil {
 		j.prog.Close()
 		j.prog = nil

@@ -286,6 +286,14 @@ func TestCommitConfined(t *testing.T) {
 			must(t, os.Symlink(outside, filepath.Join(dir, "out")))
 			return &Plan{Root: dir, Moves: []Move{{From: filepath.Join(dir, "app.vue"), To: filepath.Join(dir, "out/app.vue")}}}
 		}, "resolves to"},
+		{"through a symlink below a folder", func(dir string) *Plan {
+			must(t, os.Symlink(outside, filepath.Join(dir, "utils", "out")))
+			return &Plan{Root: dir, Moves: []Move{{From: filepath.Join(dir, "app.vue"), To: filepath.Join(dir, "utils/out/deeper/app.vue")}}}
+		}, "resolves to"},
+		{"through a symlink that leads nowhere", func(dir string) *Plan {
+			must(t, os.Symlink(filepath.Join(outside, "gone"), filepath.Join(dir, "nowhere")))
+			return &Plan{Root: dir, Moves: []Move{{From: filepath.Join(dir, "app.vue"), To: filepath.Join(dir, "nowhere/app.vue")}}}
+		}, "is a symlink that leads nowhere"},
 		{"an edited symlink", func(dir string) *Plan {
 			link := filepath.Join(dir, "theme.css")
 			return &Plan{Root: dir, Edits: []Edit{{Path: link, NewPath: link, Old: []byte("body {}\n"), New: []byte("")}}}
@@ -334,10 +342,13 @@ func TestMain(m *testing.M) {
 }
 
 // crashChild commits the tests' plan in dir (or, with undo, undoes the
-// journal left there), with the hook that exits at the chosen point.
+// journal left there; or, when dir holds the batch tests' projects,
+// commits them together), with the hook that exits at the chosen point.
 func crashChild(dir string, undo bool, hook func(string, int)) int {
 	var err error
-	if undo {
+	if isBatch(dir) {
+		err = batchChild(dir, hook)
+	} else if undo {
 		var j *Journal
 		if j, err = Open(dir, hook); err == nil {
 			if _, err = j.Undo(); err == nil {
@@ -402,6 +413,7 @@ func TestCrash(t *testing.T) {
 				name += "/undo"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // most of a run is waiting for its syncs
 				dir := t.TempDir()
 				writeTree(t, dir, gen)
 				crashAt(t, dir, pt.name, pt.i, false)

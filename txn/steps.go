@@ -156,6 +156,23 @@ func (p *Plan) Forward(x Exec) error {
 	if x.FS == nil {
 		x.FS = OS
 	}
+	if err := p.forwardEntries(x); err != nil {
+		return err
+	}
+	if err := p.replaceAll(x, p.newPaths(), false); err != nil {
+		return err
+	}
+	x.hook("sync", 0)
+	if err := p.syncDirs(x); err != nil {
+		return err
+	}
+	return p.forwardEnd(x)
+}
+
+// forwardEntries removes the temporaries an interrupted execution left
+// (x.Resume), then makes the directories, the moves and the removals of
+// the emptied directories: every step but the edits.
+func (p *Plan) forwardEntries(x Exec) error {
 	fsys := x.FS
 	if err := p.cleanTemps(x); err != nil {
 		return err
@@ -194,18 +211,21 @@ func (p *Plan) Forward(x Exec) error {
 		}
 		x.done("rmdir", i)
 	}
+	return nil
+}
+
+// newPaths are where the edited files are once the moves are done.
+func (p *Plan) newPaths() []string {
 	at := make([]string, len(p.Edits))
 	for i, e := range p.Edits {
 		at[i] = e.NewPath
 	}
-	if err := p.replaceAll(x, at, false); err != nil {
-		return err
-	}
-	x.hook("sync", 0)
-	if err := p.syncDirs(x); err != nil {
-		return err
-	}
-	// Every step is durable: the old texts are not needed any more.
+	return at
+}
+
+// forwardEnd removes the backups of the old texts once every step is
+// durable (the directories synced): a failure is a LeftoverError.
+func (p *Plan) forwardEnd(x Exec) error {
 	x.hook("backups", 0)
 	if err := p.removeBackups(x); err != nil {
 		return &LeftoverError{Err: err}
@@ -304,20 +324,26 @@ func (p *Plan) backup(x Exec, path string, old []byte) bool {
 }
 
 // keepOld gives path, which holds its old text, its backup: a hard link,
-// so no data is written. A stale backup (an interrupted pass's) is
-// replaced. Where the file system gives no second name the edit goes on
-// without one.
-func (p *Plan) keepOld(x Exec, path string) error {
+// so no data is written, and reports whether it made one. A stale backup
+// (an interrupted pass's: x.Resume) is replaced; a fresh tag has none.
+// Where the file system gives no second name the edit goes on without
+// one.
+func (p *Plan) keepOld(x Exec, path string) (bool, error) {
 	b := backupName(path, x.Tag)
-	if _, err := x.FS.Lstat(b); err == nil {
-		if err := x.FS.Remove(b); err != nil {
-			return fmt.Errorf("writing %s: %w", p.shown(path), err)
+	if x.Resume {
+		if _, err := x.FS.Lstat(b); err == nil {
+			if err := x.FS.Remove(b); err != nil {
+				return false, fmt.Errorf("writing %s: %w", p.shown(path), err)
+			}
 		}
 	}
-	if err := x.FS.Link(path, b); err != nil && !noLinks(err) {
-		return fmt.Errorf("writing %s: %w", p.shown(path), err)
+	if err := x.FS.Link(path, b); err != nil {
+		if noLinks(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("writing %s: %w", p.shown(path), err)
 	}
-	return nil
+	return true, nil
 }
 
 // backwardEntries undoes the rmdirs, moves and mkdirs.
@@ -411,119 +437,200 @@ var syncBatch = 2
 // Many are done in two passes when the system can sync a whole file system:
 // every temporary written, one SyncFS, then every check and rename.
 func (p *Plan) replaceAll(x Exec, at []string, back bool) error {
-	edit, replace := "edit", "replace"
-	if back {
-		edit, replace = "undo-edit", "undo-replace"
-	}
-	texts := func(e *Edit) (have, want []byte) {
-		if back {
-			return e.New, e.Old
-		}
-		return e.Old, e.New
-	}
-	// needs reads the file first: one that holds its target already is
-	// done, one that holds neither text was changed by someone else (kept
-	// going backward); only a file that holds the text to replace gets a
-	// temporary. So an undo writes nothing beside a file the forward pass
-	// never reached (where that pass failed, a full disk or a folder it
-	// cannot write, it would fail again).
-	staged := make([]bool, len(p.Edits))
-	restore := make([]bool, len(p.Edits)) // back: from the backup
-	needs := func(i int, e *Edit) (bool, error) {
-		have, want := texts(e)
-		cur, err := x.FS.ReadFile(at[i])
-		switch {
-		case err != nil:
-			return false, fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
-		case bytes.Equal(cur, have):
-			return true, nil
-		case bytes.Equal(cur, want):
-			x.done(edit, i)
-			return false, nil
-		case back && x.changed != nil:
-			x.changed(i)
-			return false, nil
-		}
-		return false, &ChangedError{Path: p.rel(at[i])}
-	}
-	stage := func(i int, e *Edit, sync bool) error {
-		x.hook(edit, i)
-		need, err := needs(i, e)
-		if err != nil || !need {
-			return err
-		}
-		staged[i] = true
-		if back && p.backup(x, at[i], e.Old) {
-			restore[i] = true // a rename back: nothing to write
-			return nil
-		}
-		_, want := texts(e)
-		// The new file takes the permission bits of the one it replaces,
-		// as it is now: never a mode the file did not have, whatever the
-		// plan (a journal) says, and never set-user-ID, set-group-ID or
-		// sticky.
-		st, err := x.FS.Lstat(at[i])
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
-		}
-		if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, st.Mode().Perm(), sync); err != nil {
-			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
-		}
-		return nil
-	}
-	swap := func(i int, e *Edit) error {
-		if !staged[i] {
-			return nil
-		}
-		x.hook(replace, i)
-		have, want := texts(e)
-		var err error
-		if restore[i] {
-			err = p.swapBack(x, at[i], have, want)
-		} else {
-			err = p.swap(x, i, at[i], have, want, !back)
-		}
-		var ce *ChangedError
-		if back && x.changed != nil && errors.As(err, &ce) {
-			x.changed(i)
-			return nil
-		}
-		if err == nil {
-			x.done(edit, i)
-		}
-		return err
-	}
+	r := p.newReplacer(x, at, back)
 	if x.Sync && len(p.Edits) >= syncBatch && hasSyncFS && p.oneFileSystem(x.FS, parents(at)) {
-		if err := p.eachEdit(x, func(i int, e *Edit) error { return stage(i, e, false) }); err != nil {
-			p.removeTemps(x, at)
+		if err := r.stageAll(); err != nil {
 			return err
 		}
 		if err := x.FS.SyncFS(p.Root); err != nil {
 			p.removeTemps(x, at)
 			return fmt.Errorf("syncing the new files: %w", err)
 		}
-		if err := p.eachEdit(x, swap); err != nil {
-			// The edits not reached keep their temporaries, which the
-			// rollback's own (same name, created exclusively) would
-			// collide with.
-			p.removeTemps(x, at)
+		return r.swapAll()
+	}
+	return p.eachEdit(x, x.Sync, func(i int, e *Edit) error {
+		if err := r.stage(i, x.Sync); err != nil {
 			return err
 		}
+		return r.swap(i)
+	})
+}
+
+// A replacer carries the edits of one pass (forward, or back) through
+// their two steps: stage, which writes the temporary that replaces a file
+// (or finds the file done, or changed), and swap, which checks the file
+// again and renames the temporary over it.
+type replacer struct {
+	p             *Plan
+	x             Exec
+	at            []string
+	back          bool
+	edit, replace string // the hook's points
+	staged        []bool // a temporary (or, back, a backup) waits for the swap
+	restore       []bool // back: the swap renames the backup back
+	linked        []bool // forward: the swap gave the old file its backup
+	// fresh: a forward pass of a fresh tag (not x.Resume), which stages
+	// every edit without reading it first: the swap reads it anyway.
+	fresh bool
+}
+
+func (p *Plan) newReplacer(x Exec, at []string, back bool) *replacer {
+	r := &replacer{p: p, x: x, at: at, back: back, edit: "edit", replace: "replace",
+		staged: make([]bool, len(p.Edits)), restore: make([]bool, len(p.Edits)), linked: make([]bool, len(p.Edits)),
+		fresh: !back && !x.Resume}
+	if back {
+		r.edit, r.replace = "undo-edit", "undo-replace"
+	}
+	return r
+}
+
+func (r *replacer) texts(e *Edit) (have, want []byte) {
+	if r.back {
+		return e.New, e.Old
+	}
+	return e.Old, e.New
+}
+
+// needs reads the file first: one that holds its target already is done,
+// one that holds neither text was changed by someone else (kept going
+// backward); only a file that holds the text to replace gets a temporary.
+// So an undo writes nothing beside a file the forward pass never reached
+// (where that pass failed, a full disk or a folder it cannot write, it
+// would fail again).
+func (r *replacer) needs(i int, e *Edit) (bool, error) {
+	p, x, at := r.p, r.x, r.at
+	have, want := r.texts(e)
+	cur, err := x.FS.ReadFile(at[i])
+	switch {
+	case err != nil:
+		return false, fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+	case bytes.Equal(cur, have):
+		return true, nil
+	case bytes.Equal(cur, want):
+		x.done(r.edit, i)
+		return false, nil
+	case r.back && x.changed != nil:
+		x.changed(i)
+		return false, nil
+	}
+	return false, &ChangedError{Path: p.rel(at[i])}
+}
+
+// stage writes edit i's temporary (synced with sync), when the file needs
+// one.
+func (r *replacer) stage(i int, sync bool) error {
+	p, x, at := r.p, r.x, r.at
+	e := &p.Edits[i]
+	x.hook(r.edit, i)
+	if !r.fresh {
+		need, err := r.needs(i, e)
+		if err != nil || !need {
+			return err
+		}
+	}
+	r.staged[i] = true
+	if r.back && p.backup(x, at[i], e.Old) {
+		r.restore[i] = true // a rename back: nothing to write
 		return nil
 	}
-	return p.eachEdit(x, func(i int, e *Edit) error {
-		if err := stage(i, e, x.Sync); err != nil {
-			return err
+	_, want := r.texts(e)
+	// The new file takes the permission bits of the one it replaces, as
+	// it is now: never a mode the file did not have, whatever the plan (a
+	// journal) says, and never set-user-ID, set-group-ID or sticky.
+	st, err := x.FS.Lstat(at[i])
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+	}
+	if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, st.Mode().Perm(), sync); err != nil {
+		return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+	}
+	return nil
+}
+
+// swap puts edit i's staged temporary (or backup) in place.
+func (r *replacer) swap(i int) error {
+	if !r.staged[i] {
+		return nil
+	}
+	p, x := r.p, r.x
+	e := &p.Edits[i]
+	x.hook(r.replace, i)
+	have, want := r.texts(e)
+	var err error
+	if r.restore[i] {
+		err = p.swapBack(x, r.at[i], have, want)
+	} else {
+		err = p.swap(x, i, r.at[i], have, want, !r.back, &r.linked[i])
+	}
+	var ce *ChangedError
+	if r.back && x.changed != nil && errors.As(err, &ce) {
+		x.changed(i)
+		return nil
+	}
+	if err == nil {
+		x.done(r.edit, i)
+	}
+	return err
+}
+
+// stageAll stages every edit, unsynced: the caller makes the temporaries
+// durable at once (a SyncFS, or temps synced one by one) before swapAll.
+// On failure no temporary is left.
+func (r *replacer) stageAll() error {
+	if err := r.p.eachEdit(r.x, false, func(i int, e *Edit) error { return r.stage(i, false) }); err != nil {
+		r.p.removeTemps(r.x, r.at)
+		return err
+	}
+	return nil
+}
+
+// temps are the temporaries stageAll wrote.
+func (r *replacer) temps() []string {
+	var out []string
+	for i, ok := range r.staged {
+		if ok && !r.restore[i] {
+			out = append(out, tempName(r.at[i], r.x.Tag))
 		}
-		return swap(i, e)
-	})
+	}
+	return out
+}
+
+// removeLinked removes the backups the swaps made (CommitAll's
+// forwardEnd: the pass was fresh, so no other backup is there): all it
+// can, then the first failure, a LeftoverError.
+func (r *replacer) removeLinked() error {
+	r.x.hook("backups", 0)
+	var first error
+	for i, ok := range r.linked {
+		if !ok {
+			continue
+		}
+		if err := r.x.FS.Remove(backupName(r.at[i], r.x.Tag)); err != nil && first == nil {
+			first = fmt.Errorf("removing the old copy of %s (%s): %w", r.p.shown(r.at[i]), filepath.Base(backupName(r.at[i], r.x.Tag)), err)
+		}
+	}
+	if first != nil {
+		return &LeftoverError{Err: first}
+	}
+	return nil
+}
+
+// swapAll swaps every staged edit. On failure the edits not reached keep
+// no temporary, which the rollback's own (same name, created exclusively)
+// would collide with.
+func (r *replacer) swapAll() error {
+	if err := r.p.eachEdit(r.x, false, func(i int, e *Edit) error { return r.swap(i) }); err != nil {
+		r.p.removeTemps(r.x, r.at)
+		return err
+	}
+	return nil
 }
 
 // swap renames the temporary beside path over it when path holds have, and
 // removes the temporary otherwise: path holds want already (done), or
 // something else (a ChangedError). With keep (going forward), path's file
-// gets its backup first.
-func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool) error {
+// gets its backup first (linked says it did).
+func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool, linked *bool) error {
 	fsys := x.FS
 	tmp := tempName(path, x.Tag)
 	cur, err := fsys.ReadFile(path)
@@ -532,7 +639,7 @@ func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool) er
 		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case bytes.Equal(cur, have):
 		if keep {
-			if err = p.keepOld(x, path); err == nil {
+			if *linked, err = p.keepOld(x, path); err == nil {
 				x.hook("kept", i)
 			}
 		}
@@ -584,11 +691,12 @@ func (p *Plan) removeTemps(x Exec, at []string) {
 // wait together in one go, so it is far more than the CPUs.
 const editWorkers = 32
 
-// eachEdit runs fn on every edit, on editWorkers workers when the writes
-// are synced, until one fails; it returns the first error.
-func (p *Plan) eachEdit(x Exec, fn func(i int, e *Edit) error) error {
+// eachEdit runs fn on every edit, on editWorkers workers when each write
+// waits for its sync (synced), else on GOMAXPROCS, until one fails; it
+// returns the first error.
+func (p *Plan) eachEdit(x Exec, synced bool, fn func(i int, e *Edit) error) error {
 	workers := runtime.GOMAXPROCS(0)
-	if x.Sync {
+	if synced {
 		workers = editWorkers
 	}
 	if workers > len(p.Edits) {
@@ -690,29 +798,7 @@ func (p *Plan) syncDirs(x Exec) error {
 	if !x.Sync {
 		return nil
 	}
-	seen := map[string]bool{}
-	add := func(path string) { seen[filepath.Dir(path)] = true }
-	for _, d := range p.Mkdirs {
-		add(d)
-	}
-	for _, mv := range p.Moves {
-		add(mv.From)
-		add(mv.To)
-	}
-	for _, d := range p.Rmdirs {
-		add(d.Path)
-	}
-	for _, e := range p.Edits {
-		add(e.Path)
-		add(e.NewPath)
-	}
-	dirs := make([]string, 0, len(seen))
-	for d := range seen {
-		if _, err := x.FS.Lstat(d); err == nil {
-			dirs = append(dirs, d)
-		}
-	}
-	sort.Strings(dirs)
+	dirs := p.changedDirs(x.FS)
 	if hasSyncFS && len(dirs) > 1 && p.oneFileSystem(x.FS, dirs) {
 		if err := x.FS.SyncFS(p.Root); err != nil {
 			return fmt.Errorf("syncing the directories: %w", err)
@@ -746,4 +832,33 @@ func (p *Plan) syncDirs(x Exec) error {
 	}
 	wg.Wait()
 	return first
+}
+
+// changedDirs are the directories whose entries the plan changes that
+// exist now, sorted.
+func (p *Plan) changedDirs(fsys FS) []string {
+	seen := map[string]bool{}
+	add := func(path string) { seen[filepath.Dir(path)] = true }
+	for _, d := range p.Mkdirs {
+		add(d)
+	}
+	for _, mv := range p.Moves {
+		add(mv.From)
+		add(mv.To)
+	}
+	for _, d := range p.Rmdirs {
+		add(d.Path)
+	}
+	for _, e := range p.Edits {
+		add(e.Path)
+		add(e.NewPath)
+	}
+	dirs := make([]string, 0, len(seen))
+	for d := range seen {
+		if _, err := fsys.Lstat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	return dirs
 }

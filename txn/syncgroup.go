@@ -8,8 +8,9 @@ import "sync"
 // that N transactions waiting together pay for one or two syncfs calls,
 // not N. Every caller's writes made before its call are durable when it
 // returns: the sync it waited for started after them. Apply commits the
-// projects of a monorepo several at a time; a small project's transaction
-// is mostly its barriers.
+// projects of a monorepo in one CommitAll, whose barriers are the run's;
+// the group still serves transactions committed at the same time apart
+// (the rollbacks of a batch, tests, other callers).
 type syncGroup struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
