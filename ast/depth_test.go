@@ -8,9 +8,17 @@ import (
 
 // TestDepthGate: texts that nest past what esbuild's stack survives are
 // refused before esbuild sees them (it would end the process), with the
-// parser's own error; 250,000 levels of each construct esbuild recurses on.
+// parser's own error; 250,000 levels of each construct esbuild recurses on
+// (with -short, 50,000: still past the gate's raw limit, rawMaxDepth, by
+// more than twice).
 func TestDepthGate(t *testing.T) {
-	const n = 250000
+	n := 250000
+	if testing.Short() {
+		n = 50000
+	}
+	if n <= 2*rawMaxDepth {
+		t.Fatalf("%d levels do not test the gate (raw limit %d)", n, rawMaxDepth)
+	}
 	rep := strings.Repeat
 	for _, c := range []struct{ name, src string }{
 		{"not", "export default " + rep("!", n) + "1"},

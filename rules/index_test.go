@@ -95,11 +95,17 @@ func cachePass(f *ast.File) *Pass {
 }
 
 // TestWalkCached checks walkCached against ast.File.Walk, with every
-// property pruned or descended into by a choice that depends on its path.
+// property pruned or descended into by a choice that depends on its path:
+// every property descended into (seed 0), then three prunings (one with
+// -short).
 func TestWalkCached(t *testing.T) {
+	seeds := uint32(4)
+	if testing.Short() {
+		seeds = 2
+	}
 	for _, f := range cacheTestFiles(t) {
 		pass := cachePass(f)
-		for seed := uint32(0); seed < 4; seed++ {
+		for seed := uint32(0); seed < seeds; seed++ {
 			keep := func(path ast.Path) bool {
 				h := fnv.New32a()
 				h.Write([]byte(path.String()))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // The CLI's behaviour end to end (exit codes, formats, discovery) is tested
@@ -44,6 +47,14 @@ func TestMain(m *testing.M) {
 		progressDelay = d
 	}
 	var tm testscript.TestingM = m
+	if filepath.Base(os.Args[0]) != "fwmigrate" {
+		// go test runs the tests (testscript runs this binary as
+		// fwmigrate for the scripts' commands, whose arguments are no
+		// test flags). A -short run makes its temporary files on a
+		// tmpfs when there is one: see testtree.TmpfsWhenShort.
+		flag.Parse()
+		testtree.TmpfsWhenShort()
+	}
 	if os.Getenv("XDG_STATE_HOME") == "" {
 		state, err := os.MkdirTemp("", "fwmigrate-state")
 		if err != nil {

@@ -1,0 +1,17 @@
+package rules_test
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
+)
+
+// TestMain: a -short run makes its temporary files on a tmpfs when there
+// is one (see testtree.TmpfsWhenShort).
+func TestMain(m *testing.M) {
+	flag.Parse()
+	testtree.TmpfsWhenShort()
+	os.Exit(m.Run())
+}
