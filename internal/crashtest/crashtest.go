@@ -5,12 +5,15 @@
 package crashtest
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
 // Status is the child's exit status at the chosen point.
@@ -41,6 +44,11 @@ func Main(m *testing.M, child func(dir string, flag bool, hook func(point string
 		}
 		os.Exit(child(dir, os.Getenv(envFlag) != "", hook))
 	}
+	// A -short run makes its files on a tmpfs where there is one: the
+	// children die at their points either way (a kill, not a power cut),
+	// and the full run keeps the real file system.
+	flag.Parse()
+	testtree.TmpfsWhenShort()
 	state, err := os.MkdirTemp("", "crashtest-state")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
