@@ -52,9 +52,8 @@ type cachedFile struct {
 	// in: until the listing is forgotten, the text is the disk's.
 	looked int64
 
-	memoFor []byte // the text memo's facts are about
-	memo    map[string]bool
-	values  map[string]any // memoValue's, about memoFor too
+	memoFor []byte         // the text memo's facts are about
+	memo    map[string]any // by key: Memo's and memoValue's
 
 	codeFor []byte // the text code was read from
 	codeSum [sha256.Size]byte
@@ -128,23 +127,7 @@ func (c *Cache) read(path string, limit int64) ([]byte, error) {
 // Memo returns f(), a fact about text (path's text), computed once per
 // text under key.
 func (c *Cache) Memo(path string, text []byte, key string, f func() bool) bool {
-	c.mu.Lock()
-	e := c.entry(path)
-	if e.memo == nil || !same(e.memoFor, text) {
-		e.memoFor, e.memo, e.values = text, map[string]bool{}, nil
-	}
-	v, ok := e.memo[key]
-	c.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = f()
-	c.mu.Lock()
-	if e.memo != nil && same(e.memoFor, text) {
-		e.memo[key] = v
-	}
-	c.mu.Unlock()
-	return v
+	return c.memoValue(path, text, "bool\x00"+key, func() any { return f() }).(bool)
 }
 
 // ReadCode is ast.ReadCode(path, text), from the cache when text is what
@@ -267,9 +250,9 @@ func (c *Cache) memoValue(path string, text []byte, key string, f func() any) an
 	c.mu.Lock()
 	e := c.entry(path)
 	if e.memo == nil || !same(e.memoFor, text) {
-		e.memoFor, e.memo, e.values = text, map[string]bool{}, nil
+		e.memoFor, e.memo = text, map[string]any{}
 	}
-	v, ok := e.values[key]
+	v, ok := e.memo[key]
 	c.mu.Unlock()
 	if ok {
 		return v
@@ -277,10 +260,7 @@ func (c *Cache) memoValue(path string, text []byte, key string, f func() any) an
 	v = f()
 	c.mu.Lock()
 	if e.memo != nil && same(e.memoFor, text) {
-		if e.values == nil {
-			e.values = map[string]any{}
-		}
-		e.values[key] = v
+		e.memo[key] = v
 	}
 	c.mu.Unlock()
 	return v

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
@@ -77,25 +78,15 @@ func recordLess(a, b *record) bool {
 func compareDiag(a, b *rules.Diagnostic) int {
 	switch {
 	case a.File != b.File:
-		return cmpString(a.File, b.File)
+		return strings.Compare(a.File, b.File)
 	case a.Line != b.Line:
 		return a.Line - b.Line
 	case a.Column != b.Column:
 		return a.Column - b.Column
 	case a.Code != b.Code:
-		return cmpString(a.Code, b.Code)
+		return strings.Compare(a.Code, b.Code)
 	}
-	return cmpString(a.Message, b.Message)
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return strings.Compare(a.Message, b.Message)
 }
 
 // add keeps the findings of one project's check (display: its config as
