@@ -1,8 +1,6 @@
 package rewrite
 
 import (
-	"flag"
-	"os"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
@@ -10,8 +8,4 @@ import (
 
 // TestMain: a -short run makes its temporary files on a tmpfs when there
 // is one (see testtree.TmpfsWhenShort).
-func TestMain(m *testing.M) {
-	flag.Parse()
-	testtree.TmpfsWhenShort()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testtree.MainShort(m) }

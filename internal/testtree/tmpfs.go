@@ -1,6 +1,7 @@
 package testtree
 
 import (
+	"flag"
 	"os"
 	"testing"
 )
@@ -31,4 +32,13 @@ func TmpfsWhenShort() {
 	}
 	os.Remove(probe)
 	os.Setenv("TMPDIR", shm)
+}
+
+// MainShort is the TestMain of a package whose only setup is
+// TmpfsWhenShort: flags parsed, the temporary directory chosen, the tests
+// run.
+func MainShort(m *testing.M) {
+	flag.Parse()
+	TmpfsWhenShort()
+	os.Exit(m.Run())
 }
