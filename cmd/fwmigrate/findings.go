@@ -145,8 +145,9 @@ func (s *findings) spill() {
 			s.noFile = true // kept in memory: slower to grow, never lost
 			return
 		}
-		// Gone from the folder at once where the system allows it: a
-		// killed run leaves nothing behind.
+		// Readable by its owner only (CreateTemp's 0600), and gone from
+		// the folder at once where the system allows it: a killed run
+		// leaves nothing behind, and no other user reads the findings.
 		s.file = f
 		if os.Remove(f.Name()) != nil {
 			s.file = &removeOnClose{f}

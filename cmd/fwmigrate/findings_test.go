@@ -175,7 +175,10 @@ func TestSpillReadError(t *testing.T) {
 	if s.file == nil {
 		t.Skip("no temporary folder to spill to")
 	}
-	f := s.file.(*os.File)
+	f, ok := s.file.(*os.File)
+	if !ok {
+		f = s.file.(*removeOnClose).File
+	}
 	if err := f.Truncate(3); err != nil {
 		t.Fatal(err)
 	}
