@@ -3,6 +3,8 @@ package project
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
+	"hash"
 	"os"
 	"sync"
 	"unsafe"
@@ -264,4 +266,28 @@ func (c *Cache) memoValue(path string, text []byte, key string, f func() any) an
 	}
 	c.mu.Unlock()
 	return v
+}
+
+// A KeySum sums what a value kept in a Cache (Keep) depends on besides
+// the texts: each string with its length before it, so that two lists of
+// strings never sum alike. The keys of the kept sources' list and of the
+// code rules' kept detection are made with it.
+type KeySum struct{ h hash.Hash }
+
+// NewKeySum returns an empty KeySum.
+func NewKeySum() KeySum { return KeySum{sha256.New()} }
+
+// Str adds s.
+func (k KeySum) Str(s string) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+	k.h.Write(n[:])
+	k.h.Write([]byte(s))
+}
+
+// Sum is the sum of what was added.
+func (k KeySum) Sum() [sha256.Size]byte {
+	var out [sha256.Size]byte
+	k.h.Sum(out[:0])
+	return out
 }

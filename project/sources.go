@@ -2,7 +2,6 @@ package project
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -180,13 +179,8 @@ const keptSourcesSlot = "project.sources\x00"
 // editor has open (a buffer-only file is a source; an app file at the
 // srcDir is one while the editor has it).
 func (p *Project) sourcesKey() [sha256.Size]byte {
-	h := sha256.New()
-	str := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
+	k := NewKeySum()
+	str := k.Str
 	str(fmt.Sprint(p.cache.folders.gen.Load(), p.Layer != nil))
 	str(p.Root)
 	str(p.ConfigPath)
@@ -210,9 +204,7 @@ func (p *Project) sourcesKey() [sha256.Size]byte {
 			str(b)
 		}
 	}
-	var out [sha256.Size]byte
-	h.Sum(out[:0])
-	return out
+	return k.Sum()
 }
 
 // keptSources returns the sources list the Cache kept under key, made

@@ -2,12 +2,11 @@ package rules
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
-	"hash"
 	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
@@ -156,8 +155,8 @@ func (d *detection) again(x *Index) bool {
 // text, the project's resolution and framework, its local layers, and its
 // sources' list (the component and page names, the roles).
 func detectionKey(x *Index, rules []*Rule) [sha256.Size]byte {
-	h := sha256.New()
-	str := func(s string) { writeLen(h, len(s)); h.Write([]byte(s)) }
+	k := project.NewKeySum()
+	str := k.Str
 	for _, r := range rules {
 		str(r.Code)
 	}
@@ -192,13 +191,5 @@ func detectionKey(x *Index, rules []*Rule) [sha256.Size]byte {
 			str(s.Layer.Root)
 		}
 	}
-	var out [sha256.Size]byte
-	h.Sum(out[:0])
-	return out
-}
-
-func writeLen(h hash.Hash, n int) {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(n))
-	h.Write(b[:])
+	return k.Sum()
 }
