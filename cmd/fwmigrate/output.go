@@ -153,18 +153,10 @@ func position(d *rules.Diagnostic) string {
 }
 
 func writeConcise(w io.Writer, r *report, o textOptions) error {
-	var b strings.Builder
-	// A block at a time, as writeText.
-	flush := func() error {
-		_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
-		b.Reset()
-		return err
-	}
+	b := escapedBlocks{w: w, color: o.color}
 	for d := range r.findings.all {
-		if b.Len() >= 64<<10 {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := b.next(); err != nil {
+			return err
 		}
 		b.WriteString(header(d))
 		b.WriteByte('\n')
@@ -172,7 +164,31 @@ func writeConcise(w io.Writer, r *report, o textOptions) error {
 	if !o.quiet {
 		b.WriteString(checkSummary(r))
 	}
-	return flush()
+	return b.flush()
+}
+
+// escapedBlocks writes a report a block at a time, escaped (EscapeLines):
+// a large report is not one string. Each block ends a line, and escaping
+// works line by line, so the output is what escaping the whole would give.
+type escapedBlocks struct {
+	strings.Builder
+	w     io.Writer
+	color bool
+}
+
+// next writes the block so far once it is large; the next finding starts
+// a line.
+func (b *escapedBlocks) next() error {
+	if b.Len() < 64<<10 {
+		return nil
+	}
+	return b.flush()
+}
+
+func (b *escapedBlocks) flush() error {
+	_, err := io.WriteString(b.w, text.EscapeLines(b.String(), b.color))
+	b.Reset()
+	return err
 }
 
 // writeStatistics prints the number of findings per rule, most first, as
@@ -376,20 +392,10 @@ func (p palette) severity(s rules.Severity) string {
 
 func writeText(w io.Writer, r *report, o textOptions) error {
 	p := palette{o.color}
-	var b strings.Builder
-	// Written a block at a time: a large report is not one string. Each
-	// block ends a line, and escaping works line by line, so the output
-	// is what escaping the whole would give.
-	flush := func() error {
-		_, err := io.WriteString(w, text.EscapeLines(b.String(), o.color))
-		b.Reset()
-		return err
-	}
+	b := escapedBlocks{w: w, color: o.color}
 	for d, frame := range r.findings.all {
-		if b.Len() >= 64<<10 {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := b.next(); err != nil {
+			return err
 		}
 		// The headline is wrapped at the terminal's width, as the notes
 		// are (not in a pipe: one line per finding there, for grep).
@@ -410,7 +416,7 @@ func writeText(w io.Writer, r *report, o textOptions) error {
 	if !o.quiet {
 		b.WriteString(wrapLines(checkSummary(r), o.width))
 	}
-	return flush()
+	return b.flush()
 }
 
 // checkSummary is the last line of the text and concise formats.
