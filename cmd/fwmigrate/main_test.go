@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 	if d, err := time.ParseDuration(os.Getenv("FWMIGRATE_TEST_PROGRESS_DELAY")); err == nil {
 		progressDelay = d
 	}
-	var tm testscript.TestingM = m
+	tm := runner{m: m}
 	if filepath.Base(os.Args[0]) != "fwmigrate" {
 		// go test runs the tests (testscript runs this binary as
 		// fwmigrate for the scripts' commands, whose arguments are no
@@ -62,23 +62,26 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 		os.Setenv("XDG_STATE_HOME", state)
-		tm = removeAfter{m, state}
+		tm.remove = state
 	}
 	testscript.Main(tm, map[string]func(){
 		"fwmigrate": func() { os.Exit(Main()) },
 	})
 }
 
-// removeAfter runs the tests, then removes dir (testscript.Main exits the
-// process: no deferred call would run).
-type removeAfter struct {
-	m   *testing.M
-	dir string
+// runner runs the tests (testtree.Run), then removes the folder remove if
+// there is one (testscript.Main exits the process: no deferred call would
+// run).
+type runner struct {
+	m      *testing.M
+	remove string
 }
 
-func (r removeAfter) Run() int {
-	code := r.m.Run()
-	os.RemoveAll(r.dir)
+func (r runner) Run() int {
+	code := testtree.Run(r.m)
+	if r.remove != "" {
+		os.RemoveAll(r.remove)
+	}
 	return code
 }
 

@@ -55,7 +55,7 @@ func Main(m *testing.M, child func(dir string, flag bool, hook func(point string
 		os.Exit(2)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
-	code := m.Run()
+	code := testtree.Run(m)
 	os.RemoveAll(state)
 	os.Exit(code)
 }
