@@ -195,17 +195,6 @@ func scriptLang(ext string) (ts, jsx, ok bool) {
 	return false, false, false
 }
 
-// IsCodeFile reports whether ReadCode reads the file: a script or a .vue
-// file, by its extension.
-func IsCodeFile(name string) bool {
-	ext := strings.TrimPrefix(path.Ext(name), ".")
-	if ext == "vue" {
-		return true
-	}
-	_, _, ok := scriptLang(ext)
-	return ok && ext != ""
-}
-
 // ReadCode reads a script or a .vue file (by its extension). It never
 // panics or hangs. On input it cannot read fully (a syntax error, the
 // nesting limit, a script in a language it does not read) it returns a

@@ -220,10 +220,6 @@ func keywordToken(s string) token {
 	return tIdent
 }
 
-// IsReservedWord reports whether s is a reserved word of JavaScript (a
-// keyword, or null, true, false).
-func IsReservedWord(s string) bool { return keywordToken(s) != tIdent }
-
 // OperandFollows reports whether an expression operand may follow the word
 // w, so that a "/" after it starts a regular expression (and a "<" a JSX
 // element) rather than being an operator: reserved words other than this,

@@ -22,10 +22,6 @@ import (
 //go:embed ecosystem.json
 var ecosystemJSON []byte
 
-// EcosystemJSON returns the embedded data file as it is (the test that
-// keeps it equal to the shared spec's copy compares these bytes).
-func EcosystemJSON() []byte { return append([]byte(nil), ecosystemJSON...) }
-
 // Answer is a yes, a no, or what the data does not say.
 type Answer uint8
 
@@ -518,12 +514,6 @@ func (e *Ecosystem) HighestRelease(major int, ok func(*FwRelease) bool) *FwRelea
 	return nil
 }
 
-// LockstepPackages returns the core packages that carry the framework's
-// own version number, by name.
-func (e *Ecosystem) LockstepPackages() []LockstepPackage {
-	return append([]LockstepPackage(nil), e.lockstep...)
-}
-
 // Lockstep returns the lockstep package name, false when name is not one.
 func (e *Ecosystem) Lockstep(name string) (LockstepPackage, bool) {
 	for _, p := range e.lockstep {
@@ -554,12 +544,6 @@ func (e *Ecosystem) LockstepPublished(name, v string) Answer {
 		return No
 	}
 	return Unknown
-}
-
-// OwnLinePackages returns the core packages with version lines of their
-// own, by name.
-func (e *Ecosystem) OwnLinePackages() []OwnLinePackage {
-	return append([]OwnLinePackage(nil), e.ownLine...)
 }
 
 // OwnLine returns the own-line package name, false when name is not one.

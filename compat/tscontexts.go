@@ -190,19 +190,6 @@ func IsGeneratedTSConfig(name string) bool {
 	return false
 }
 
-// TypecheckBuild says whether the framework's typecheck command runs the
-// checker in build mode (-b) for a root tsconfig.json with these members
-// (§7): references non-empty; files present and empty; include present
-// and non-empty. cliMajor is the CLI's major (3: 3.26.0-3.37.0, whose
-// rule is "references non-empty"; 4: 4.0.0 and later). The CLI reads the
-// root without resolving extends.
-func TypecheckBuild(cliMajor int, refs int, filesEmpty, hasFiles, hasInclude bool) bool {
-	if cliMajor <= 3 {
-		return refs > 0
-	}
-	return refs > 0 && hasFiles && filesEmpty && !hasInclude
-}
-
 // TypeScriptConfigCodes are the TypeScript codes of a root tsconfig.json
 // that is not a pure solution but references projects (§6.2): TS6306
 // (the referenced project must be composite) and TS6310 (it may not

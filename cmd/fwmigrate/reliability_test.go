@@ -15,9 +15,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
-// writeTree writes files (slash paths relative to dir).
-func writeTree(t *testing.T, dir string, files map[string]string) { testtree.WriteMap(t, dir, files) }
-
 // bigConfig returns a valid config of about size bytes.
 func bigConfig(size int) string {
 	var b strings.Builder

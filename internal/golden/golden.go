@@ -29,9 +29,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files and golden archive sections instead of comparing with them")
 
-// Updating reports whether the tests run with -update.
-func Updating() bool { return *update }
-
 // Check compares got with the golden file at path. With -update it writes
 // got to path instead (when they differ).
 func Check(t testing.TB, path string, got []byte) {

@@ -7,20 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
-
-func fixtureTree(t *testing.T, name string) string {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	testtree.Write(t, dir, ar, "in/")
-	return dir
-}
 
 // TestConflicts covers what txtar cannot hold (symlinks) and the input
 // checks.

@@ -19,7 +19,6 @@ package code
 
 import (
 	"bytes"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -66,12 +65,6 @@ type File struct {
 // Page reports whether the file is a page of the app (under pages/).
 func (f *File) Page() bool {
 	return f.Src != nil && f.Src.Role == project.RoleApp && strings.Contains("/"+f.Rel, "/pages/")
-}
-
-// base is the file's name without its extension: `error` for error.vue.
-func (f *File) base() string {
-	b := filepath.Base(f.Path)
-	return strings.TrimSuffix(b, filepath.Ext(b))
 }
 
 // QuoteAt is the quote character for a string literal written at span:
@@ -448,17 +441,6 @@ func mayDefine(text []byte) bool {
 // what could be read (rules may find sites in it, but no fix edits it).
 func (f *File) Parse() {
 	f.Code, f.Err = ast.ReadCode(f.Path, f.Text)
-}
-
-// keep adds a read (or unreadable) file to the index: the files with code
-// for the rules, those that failed for FW908.
-func (ci *Index) keep(f *File) {
-	if f.Err != nil {
-		ci.Failed = append(ci.Failed, f)
-	}
-	if f.Code != nil {
-		ci.Files = append(ci.Files, f)
-	}
 }
 
 // OperatorSpan finds a binary expression's operator (one of ops) between

@@ -29,22 +29,10 @@ type HookListener struct {
 	Config bool
 }
 
-// ListenersOf returns the listeners of hook in the code read, in file
-// order. Only files whose text names the hook are walked.
-func ListenersOf(ci *Index, hook string) []*HookListener {
-	var out []*HookListener
-	for _, f := range ci.Files {
-		if v := HookVisitor(f, hook, &out); v != nil {
-			WalkFile(f, []*Visitor{v}, nil)
-		}
-	}
-	return out
-}
-
 // HookVisitor returns the visitor that appends the listeners of hook in f
-// to *out, in the order ListenersOf lists them (those fw.hook registers,
-// in source order, then those of hooks objects); nil when f's text does
-// not name the hook. It visits the scripts only.
+// to *out in this order: those fw.hook registers, in source order, then
+// those of hooks objects; nil when f's text does not name the hook. It
+// visits the scripts only.
 //
 // A module function (whose second parameter is fw) is found at the node
 // that makes it one (defineFwModule's call, the export default), before
