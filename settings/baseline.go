@@ -95,8 +95,11 @@ func LoadBaseline(path string, missingOK bool) (*Baseline, error) {
 }
 
 // entry is the baseline entry of d.
-func (b *Baseline) entry(d *rules.Diagnostic) baselineEntry {
-	file := relTo(b.dir, d.File)
+func (b *Baseline) entry(d *rules.Diagnostic) baselineEntry { return entryIn(b.dir, d) }
+
+// entryIn is d as the baseline file in the folder dir records it.
+func entryIn(dir string, d *rules.Diagnostic) baselineEntry {
+	file := relTo(dir, d.File)
 	if file == "" {
 		abs, _ := filepath.Abs(d.File)
 		file = filepath.ToSlash(abs)
@@ -106,6 +109,25 @@ func (b *Baseline) entry(d *rules.Diagnostic) baselineEntry {
 		Code: d.Code, File: file, Option: d.Option, Path: filepath.ToSlash(d.Path),
 		Hash: hex.EncodeToString(sum[:6]), Message: d.Message,
 	}
+}
+
+// Known are findings as the baseline file at a path records them, made
+// by KnownFindings when a project's check is done: a run that rewrites
+// its baselines (check --update-baseline) holds these, not the projects'
+// findings with their fixes.
+type Known []baselineEntry
+
+// KnownFindings returns the findings of diags the baseline file at path
+// (absolute) records: those a user may hide.
+func KnownFindings(path string, diags []*rules.Diagnostic) Known {
+	dir := filepath.Dir(path)
+	var out Known
+	for _, d := range diags {
+		if rules.Suppressible(d.Code) {
+			out = append(out, entryIn(dir, d))
+		}
+	}
+	return out
 }
 
 // take reports whether d is a known finding, and counts it off.
@@ -154,10 +176,10 @@ func (b *Baseline) abs(file string) string {
 }
 
 // Write replaces the baseline's findings in the files of covered with
-// diags, keeps those of other files (a run over some projects leaves the
-// others' alone), and writes the file. It returns how many findings the
-// file holds.
-func (b *Baseline) Write(diags []*rules.Diagnostic, covered map[string]bool) (int, error) {
+// known (KnownFindings for this baseline's path), keeps those of other
+// files (a run over some projects leaves the others' alone), and writes
+// the file. It returns how many findings the file holds.
+func (b *Baseline) Write(known Known, covered map[string]bool) (int, error) {
 	counts := map[baselineKey]int{}
 	var entries []baselineEntry
 	add := func(e baselineEntry, n int) {
@@ -172,10 +194,8 @@ func (b *Baseline) Write(diags []*rules.Diagnostic, covered map[string]bool) (in
 			add(e, max(e.Count, 1))
 		}
 	}
-	for _, d := range diags {
-		if rules.Suppressible(d.Code) {
-			add(b.entry(d), 1)
-		}
+	for _, e := range known {
+		add(e, 1)
 	}
 	slices.SortFunc(entries, func(a, c baselineEntry) int {
 		return cmp.Or(strings.Compare(a.File, c.File), strings.Compare(a.Code, c.Code),

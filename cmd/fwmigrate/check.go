@@ -284,7 +284,7 @@ type checked struct {
 	failing bool     // a finding at or above the project's failOn
 	files   []string // the files the project's check covers, absolute
 	res     *settings.Resolved
-	raw     []*rules.Diagnostic // with --update-baseline: the findings, for the baseline
+	known   settings.Known // with --update-baseline: the findings, as the baseline records them
 }
 
 // runCheck checks every project under args, each with the settings of the
@@ -330,7 +330,7 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 		if c.Settings.Baseline != "" {
 			kept.files = coveredFiles(p, c.Diags)
 			if cr.updateBaseline {
-				kept.raw = c.Diags
+				kept.known = settings.KnownFindings(c.Settings.Baseline, c.Diags)
 			}
 		}
 		mu.Lock()
@@ -406,7 +406,7 @@ func runCheck(args []string, ws *workspace.Workspace, cr checkRun) *report {
 				covered[base][f] = true
 			}
 			if cr.updateBaseline {
-				rep.toBaseline = append(rep.toBaseline, baselineFindings{base, r.raw})
+				rep.toBaseline = append(rep.toBaseline, baselineFindings{base, r.known})
 			}
 		}
 	}
@@ -444,7 +444,7 @@ func coveredFiles(p *project.Project, diags []*rules.Diagnostic) []string {
 // baselineFindings are one project's findings for the baseline at path.
 type baselineFindings struct {
 	path  string
-	diags []*rules.Diagnostic
+	known settings.Known
 }
 
 // updateBaselines writes the baselines of a run (check --update-baseline).
@@ -456,9 +456,9 @@ func updateBaselines(w io.Writer, rep *report) error {
 	if len(rep.covered) == 0 {
 		return usageError{errors.New("--update-baseline: no baseline to write: give --baseline=FILE, or set \"baseline\" in fwmigrate.json")}
 	}
-	byPath := map[string][]*rules.Diagnostic{}
+	byPath := map[string]settings.Known{}
 	for _, bf := range rep.toBaseline {
-		byPath[bf.path] = append(byPath[bf.path], bf.diags...)
+		byPath[bf.path] = append(byPath[bf.path], bf.known...)
 	}
 	var paths []string
 	for p := range rep.covered {
