@@ -40,6 +40,7 @@ var layer = map[string]int{
 	"cmd/fwmigrate":          8,
 	"bench":                  9,
 	"bench/floor":            9,
+	"bench/editloop":         9, // go test -short ./... after an edit, by hand
 	"tools/release":          9,
 	"tools/tscompare":        9, // the types rules against the real type checker, by hand
 	"tools/realapps":         9, // real apps rebuilt and measured, by hand
