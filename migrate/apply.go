@@ -91,6 +91,7 @@ type Result struct {
 	byFound  map[string][]*rules.Diagnostic // Found by findingKey (onDisk)
 
 	released, wasChanged bool // Release ran; Changed before it
+	shared               int  // findings of the later checks that are Found's values (share.go)
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -303,6 +304,12 @@ func recoverOrSkip(p *project.Project, o Options) *Result {
 func applyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
 	r := &Result{Project: p}
 	r.setFramework(o)
+	// The later checks share the first one's values (share.go).
+	if shareFindings {
+		sh := &sharer{check: check}
+		check = sh.run
+		defer func() { r.shared = sh.shared }()
+	}
 	diags := check(p, o.rulesOf(p))
 	r.Found = diags
 	if p.File == nil || rules.Fatal(diags) {

@@ -69,6 +69,10 @@ type Options struct {
 	// before its diff: streaming is proven by the order of these calls
 	// and Stream's.
 	planned func(*Result)
+	// read reads a code file for its fixes (nil: project.ReadSource):
+	// with a layout move, the text the move's plan read already
+	// (applyProject), so that an app's files are read, and held, once.
+	read func(string) ([]byte, error)
 }
 
 // rulesOf returns the checks of project p: its settings' (a baseline hides

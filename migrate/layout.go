@@ -80,6 +80,16 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	}
 	oo := o
 	oo.Layout = mode
+	if plan != nil {
+		// The code fixes edit files the move read (to follow it): the
+		// same text, read once.
+		oo.read = func(path string) ([]byte, error) {
+			if e := plan.EditFor(path); e != nil {
+				return e.Old, nil
+			}
+			return project.ReadSource(path)
+		}
+	}
 	o.progress(StepCheck, p.ConfigDisplay, 0, 0)
 	r := applyConfig(p, oo, rules.Check)
 	r.Mode = mode
@@ -119,11 +129,14 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 			return r
 		}
 	}
-	for _, e := range r.CodeEdits {
+	for i, e := range r.CodeEdits {
 		if err := plan.MergeContent(e.Path, e.Old, e.New, e.Mode, codeFixes); err != nil {
 			r.internal(err)
 			return r
 		}
+		// The plan writes (and diffs) the file now: its texts here are
+		// the plan's, or garbage once merged with the move's edits.
+		r.CodeEdits[i].Old, r.CodeEdits[i].New = nil, nil
 	}
 	r.Plan = plan
 	r.MovedFiles = countFiles(plan)

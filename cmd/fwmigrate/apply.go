@@ -159,6 +159,10 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 		stream.prog = prog
 		o.Stream = stream.add
 	}
+	// The collector as check sets it (tuneMemory): apply's checks are
+	// check's, and what it holds besides (the findings, the plan's texts)
+	// is small next to what they allocate.
+	defer tuneMemory()()
 	results, err := runApplyShown(args, ws, filter.noConfig, o, prog, ask)
 	prog.stop()
 	if errors.Is(err, errDeclined) || declined {

@@ -46,7 +46,7 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		e.New, e.Edits, e.Why = out, merged, append(e.Why, why)
 		return nil
 	}
-	p.Edits = append(p.Edits, FileEdit{
+	p.appendEdit(FileEdit{
 		Edit:  txn.Edit{Path: path, NewPath: p.Paths.Map(path), Old: old, New: content, Mode: mode},
 		Edits: theirs, Why: []string{why},
 	})
