@@ -81,10 +81,15 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	oo := o
 	oo.Layout = mode
 	if plan != nil {
-		// The code fixes edit files the move read (to follow it): the
-		// same text, read once.
+		// The plan's texts wait on disk while the checks run (Shed): the
+		// checks read the same files. The code fixes edit files the move
+		// edits too (to follow it): its text, read back once for both.
+		plan.Shed()
 		oo.read = func(path string) ([]byte, error) {
 			if e := plan.EditFor(path); e != nil {
+				if err := plan.LoadEdit(e); err != nil {
+					return nil, err
+				}
 				return e.Old, nil
 			}
 			return project.ReadSource(path)
@@ -111,6 +116,10 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		}
 	}
 	if r.Fatal || plan == nil {
+		return r
+	}
+	if err := plan.Load(); err != nil {
+		r.refuse("not written: " + err.Error())
 		return r
 	}
 	if r.New != nil {

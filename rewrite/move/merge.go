@@ -30,6 +30,9 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		return fmt.Errorf("%s: the edits could not be computed byte-exactly", path)
 	}
 	if e := p.EditFor(path); e != nil {
+		if err := p.LoadEdit(e); err != nil {
+			return err
+		}
 		if !bytes.Equal(e.Old, old) {
 			return fmt.Errorf("%s: changed since the move was planned", path)
 		}

@@ -98,6 +98,7 @@ type FileEdit struct {
 	txn.Edit
 	Edits []udiff.Edit // byte edits on Old
 	Why   []string     // one line per edit, for the record
+	shed  *shed        // Old and New are dropped (Shed) until Load
 }
 
 // Conflict is a reason the plan cannot be executed.
