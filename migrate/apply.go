@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -88,6 +89,9 @@ type Result struct {
 	fixed    map[string]bool                // fix.Key of every Fixed
 	notFixed map[string]string              // fix.Key of every NotFixed: the first reason
 	byFound  map[string][]*rules.Diagnostic // Found by findingKey (onDisk)
+
+	released, wasChanged bool // Release ran; Changed before it
+	shared               int  // findings of the later checks that are Found's values (share.go)
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -118,54 +122,19 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		groups[p.Root] = append(groups[p.Root], i)
 	}
 	var ready atomic.Int64
-	par.For(len(roots), func(g int) {
+	plan := func(g int) {
 		defer func() { o.progress(StepReady, "", int(ready.Add(1)), len(roots)) }()
-		idx := groups[roots[g]]
-		sort.SliceStable(idx, func(a, b int) bool {
-			return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
-		})
-		// A project folder that git would take for a git directory is
-		// refused before git runs or anything is written (gitx), and so is
-		// a journal that is never run.
-		if why := embeddedGitDir(projects[idx[0]]); why != "" {
-			for _, i := range idx {
-				r := &Result{Project: projects[i]}
-				r.setFramework(o)
-				r.refuse("not written: " + why)
-				results[i] = r
+		planRoot(projects, groups[roots[g]], results, o)
+		if o.planned != nil {
+			for _, i := range groups[roots[g]] {
+				o.planned(results[i])
 			}
-			return
 		}
-		if re := projects[idx[0]].JournalRefused; re != nil {
-			for _, i := range idx {
-				results[i] = refuseJournal(projects[i], re, o)
-			}
-			return
-		}
-		if p := projects[idx[0]]; (p.Journal != "" || o.Rollback) && p.Via == "" {
-			// An interrupted apply is finished (or undone) first, and
-			// alone: the project was loaded half written.
-			results[idx[0]] = recoverOrSkip(p, o)
-			for _, i := range idx[1:] {
-				results[i] = &Result{Project: projects[i]}
-				results[i].setFramework(o)
-			}
-			return
-		}
-		first := applyProject(projects[idx[0]], o, "")
-		results[idx[0]] = first
-		for _, i := range idx[1:] {
-			if first.Mode == "" { // refused: the directory is left alone
-				r := &Result{Project: projects[i]}
-				r.setFramework(o)
-				r.refuse("nothing written: " + filepath.Base(first.Project.ConfigPath) + " in the same directory was refused")
-				results[i] = r
-				continue
-			}
-			results[i] = applyProject(projects[i], o, first.Mode)
-			results[i].Notes = append(results[i].Notes, "the layout move of this directory is "+filepath.Base(first.Project.ConfigPath)+"'s: the framework loads one config per directory")
-		}
-	})
+	}
+	if o.DryRun && o.Stream != nil && o.Confirm == nil {
+		return streamRun(projects, outside, roots, groups, results, plan, o)
+	}
+	par.For(len(roots), plan)
 	for _, p := range outside {
 		results = append(results, layerOutside(p, o))
 	}
@@ -213,21 +182,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 		if o.DryRun {
 			diffed++
 			o.progress(StepDiff, r.Project.ConfigDisplay, diffed, toDiff)
-			if r.Plan != nil {
-				diff, err := r.Plan.GitDiff(base)
-				if err != nil {
-					// A symlink move cannot be a text patch: describe it.
-					diff = "# " + err.Error() + "\n" + r.Plan.Diff()
-				}
-				r.Diff = diff
-			} else {
-				if r.New != nil {
-					r.Diff = rewrite.Diff(diffPath(base, r.Project.ConfigPath), r.Old, r.New)
-				}
-				for _, e := range r.CodeEdits {
-					r.Diff += rewrite.Diff(diffPath(base, e.Path), e.Old, e.New)
-				}
-			}
+			r.makeDiff(base)
 			continue
 		}
 		// Every project is asked about before any is written: what one
@@ -349,6 +304,12 @@ func recoverOrSkip(p *project.Project, o Options) *Result {
 func applyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
 	r := &Result{Project: p}
 	r.setFramework(o)
+	// The later checks share the first one's values (share.go).
+	if shareFindings {
+		sh := &sharer{check: check}
+		check = sh.run
+		defer func() { r.shared = sh.shared }()
+	}
 	diags := check(p, o.rulesOf(p))
 	r.Found = diags
 	if p.File == nil || rules.Fatal(diags) {
@@ -547,6 +508,9 @@ func (r *Result) addNotFixed(d *rules.Diagnostic, reason string) {
 
 // Changed reports that apply changes (or would change) the project.
 func (r *Result) Changed() bool {
+	if r.released {
+		return r.wasChanged
+	}
 	return !r.Fatal && (r.New != nil || r.Plan != nil || len(r.CodeEdits) > 0)
 }
 
@@ -561,4 +525,130 @@ func (r *Result) MovedNames() []string {
 		out = append(out, name)
 	}
 	return out
+}
+
+// planRoot plans the projects idx (indexes of projects, one root) into
+// results: the first by the framework's lookup order owns the layout move,
+// the others follow its mode.
+func planRoot(projects []*project.Project, idx []int, results []*Result, o Options) {
+	sort.SliceStable(idx, func(a, b int) bool {
+		return configRank(projects[idx[a]].ConfigPath) < configRank(projects[idx[b]].ConfigPath)
+	})
+	// A project folder that git would take for a git directory is
+	// refused before git runs or anything is written (gitx), and so is
+	// a journal that is never run.
+	if why := embeddedGitDir(projects[idx[0]]); why != "" {
+		for _, i := range idx {
+			r := &Result{Project: projects[i]}
+			r.setFramework(o)
+			r.refuse("not written: " + why)
+			results[i] = r
+		}
+		return
+	}
+	if re := projects[idx[0]].JournalRefused; re != nil {
+		for _, i := range idx {
+			results[i] = refuseJournal(projects[i], re, o)
+		}
+		return
+	}
+	if p := projects[idx[0]]; (p.Journal != "" || o.Rollback) && p.Via == "" {
+		// An interrupted apply is finished (or undone) first, and
+		// alone: the project was loaded half written.
+		results[idx[0]] = recoverOrSkip(p, o)
+		for _, i := range idx[1:] {
+			results[i] = &Result{Project: projects[i]}
+			results[i].setFramework(o)
+		}
+		return
+	}
+	first := applyProject(projects[idx[0]], o, "")
+	results[idx[0]] = first
+	for _, i := range idx[1:] {
+		if first.Mode == "" { // refused: the directory is left alone
+			r := &Result{Project: projects[i]}
+			r.setFramework(o)
+			r.refuse("nothing written: " + filepath.Base(first.Project.ConfigPath) + " in the same directory was refused")
+			results[i] = r
+			continue
+		}
+		results[i] = applyProject(projects[i], o, first.Mode)
+		results[i].Notes = append(results[i].Notes, "the layout move of this directory is "+filepath.Base(first.Project.ConfigPath)+"'s: the framework loads one config per directory")
+	}
+}
+
+// streamRun is Run's dry run with Options.Stream: the roots are planned a
+// few at a time (par.InOrder, as many ahead as there are CPUs), and each
+// result, in the order of projects, is diffed, settled, streamed and
+// released as soon as its root and those of the results before it are
+// planned. Results and output are those of the run that plans everything
+// first; only the memory differs.
+func streamRun(projects, outside []*project.Project, roots []string, groups map[string][]int, results []*Result, plan func(g int), o Options) []*Result {
+	base := patchBase()
+	rootOf := make([]int, len(projects))
+	for g, root := range roots {
+		for _, i := range groups[root] {
+			rootOf[i] = g
+		}
+	}
+	planned := make([]bool, len(roots))
+	next, emitted := 0, 0
+	emit := func(r *Result) {
+		emitted++
+		if !r.Fatal && r.Changed() && r.Recovered == "" {
+			// Which projects change is not known before they are
+			// planned: the count is the project's place among all.
+			o.progress(StepDiff, r.Project.ConfigDisplay, min(emitted, len(projects)), len(projects))
+			r.makeDiff(base)
+		}
+		r.settle()
+		o.Stream(r)
+		r.Release()
+	}
+	par.InOrder(len(roots), runtime.GOMAXPROCS(0), plan, func(g int) {
+		// Configs of one root may lie apart in the order of projects
+		// (discovery order): a result waits for those before it.
+		planned[g] = true
+		for next < len(projects) && planned[rootOf[next]] {
+			emit(results[next])
+			next++
+		}
+	})
+	for _, p := range outside {
+		r := layerOutside(p, o)
+		results = append(results, r)
+		emit(r)
+	}
+	return results
+}
+
+// makeDiff sets r.Diff, the patch of a dry run; base is where its paths
+// are relative to (patchBase).
+func (r *Result) makeDiff(base string) {
+	if r.Plan != nil {
+		diff, err := r.Plan.GitDiff(base)
+		if err != nil {
+			// A symlink move cannot be a text patch: describe it.
+			diff = "# " + err.Error() + "\n" + r.Plan.Diff()
+		}
+		r.Diff = diff
+		return
+	}
+	if r.New != nil {
+		r.Diff = rewrite.Diff(diffPath(base, r.Project.ConfigPath), r.Old, r.New)
+	}
+	for _, e := range r.CodeEdits {
+		r.Diff += rewrite.Diff(diffPath(base, e.Path), e.Old, e.New)
+	}
+}
+
+// Release drops what r holds for its report and its diff: the texts, the
+// plan, the code edits, the findings. Changed, Fatal and the report's
+// other plain fields still answer. A streamed dry run (Options.Stream)
+// releases each result once it is reported.
+func (r *Result) Release() {
+	r.released, r.wasChanged = true, r.Changed()
+	r.Found, r.Fixed, r.NotFixed, r.ByMove, r.Remaining, r.Settled = nil, nil, nil, nil, nil, nil
+	r.Old, r.New, r.Diff, r.CodeEdits, r.Plan, r.ToTest = nil, nil, "", nil, nil, nil
+	r.fixed, r.notFixed, r.byFound = nil, nil, nil
 }

@@ -73,7 +73,11 @@ func (r *Result) makeCodeFixes(diags []*rules.Diagnostic, o Options) []*rules.Di
 		for _, d := range ds {
 			ops = append(ops, d.Fix.Ops...)
 		}
-		e, err := fix.Code(path, project.ReadSource, ops)
+		read := o.read
+		if read == nil {
+			read = project.ReadSource
+		}
+		e, err := fix.Code(path, read, ops)
 		if err != nil {
 			for _, d := range ds {
 				r.addNotFixed(d, "the edit of "+d.Path+" failed: "+strings.TrimPrefix(err.Error(), path+": "))

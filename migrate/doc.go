@@ -58,6 +58,21 @@ type Options struct {
 	// results unwritten. (An interrupted apply that a project holds is
 	// finished, or rolled back, before: see Project.Journal.)
 	Confirm func([]*Result) bool
+	// Stream, when set with DryRun (and no Confirm), is called with each
+	// result in order as soon as it is planned, diffed and settled, before
+	// the next projects are planned: a few projects are held at once (as
+	// many as there are CPUs), so that memory follows the largest project,
+	// not the sum. Once Stream returns, the result's texts, plan and
+	// findings are dropped (Result.Release): Stream reports it whole.
+	Stream func(*Result)
+	// planned, when set (by tests), is called as each project is planned,
+	// before its diff: streaming is proven by the order of these calls
+	// and Stream's.
+	planned func(*Result)
+	// read reads a code file for its fixes (nil: project.ReadSource):
+	// with a layout move, the text the move's plan read already
+	// (applyProject), so that an app's files are read, and held, once.
+	read func(string) ([]byte, error)
 }
 
 // rulesOf returns the checks of project p: its settings' (a baseline hides

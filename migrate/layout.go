@@ -80,6 +80,21 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	}
 	oo := o
 	oo.Layout = mode
+	if plan != nil {
+		// The plan's texts wait on disk while the checks run (Shed): the
+		// checks read the same files. The code fixes edit files the move
+		// edits too (to follow it): its text, read back once for both.
+		plan.Shed()
+		oo.read = func(path string) ([]byte, error) {
+			if e := plan.EditFor(path); e != nil {
+				if err := plan.LoadEdit(e); err != nil {
+					return nil, err
+				}
+				return e.Old, nil
+			}
+			return project.ReadSource(path)
+		}
+	}
 	o.progress(StepCheck, p.ConfigDisplay, 0, 0)
 	r := applyConfig(p, oo, rules.Check)
 	r.Mode = mode
@@ -103,6 +118,10 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 	if r.Fatal || plan == nil {
 		return r
 	}
+	if err := plan.Load(); err != nil {
+		r.refuse("not written: " + err.Error())
+		return r
+	}
 	if r.New != nil {
 		// A config that is a symlink inside the project is written where
 		// it points: the link stays a link.
@@ -119,11 +138,14 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 			return r
 		}
 	}
-	for _, e := range r.CodeEdits {
+	for i, e := range r.CodeEdits {
 		if err := plan.MergeContent(e.Path, e.Old, e.New, e.Mode, codeFixes); err != nil {
 			r.internal(err)
 			return r
 		}
+		// The plan writes (and diffs) the file now: its texts here are
+		// the plan's, or garbage once merged with the move's edits.
+		r.CodeEdits[i].Old, r.CodeEdits[i].New = nil, nil
 	}
 	r.Plan = plan
 	r.MovedFiles = countFiles(plan)

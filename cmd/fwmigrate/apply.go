@@ -145,6 +145,24 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 			return ok
 		}
 	}
+	out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
+	if o.DryRun && format == "text" {
+		// The diff alone goes to stdout, so that it can be piped to
+		// `git apply`; the report goes to stderr.
+		report = cmd.ErrOrStderr()
+	}
+	var stream *applyTextStream
+	if o.DryRun && format == "text" && ask == nil {
+		// Each project's patch is written, and its report made, as soon
+		// as it is planned: the projects are not all held at once.
+		stream = newApplyTextStream(out, o, applyText{verbose: verbose, width: terminalWidth(report)})
+		stream.prog = prog
+		o.Stream = stream.add
+	}
+	// The collector as check sets it (tuneMemory): apply's checks are
+	// check's, and what it holds besides (the findings, the plan's texts)
+	// is small next to what they allocate.
+	defer tuneMemory()()
 	results, err := runApplyShown(args, ws, filter.noConfig, o, prog, ask)
 	prog.stop()
 	if errors.Is(err, errDeclined) || declined {
@@ -156,17 +174,13 @@ func applyRun(cmd *cobra.Command, args []string, filter ruleFilter, flags settin
 		fmt.Fprintf(cmd.ErrOrStderr(), "fwmigrate: %s\n", text.Escape(err.Error()))
 		return exitCodeError{exitError}
 	}
-	out, report := cmd.OutOrStdout(), cmd.OutOrStdout()
-	if o.DryRun && format == "text" {
-		// The diff alone goes to stdout, so that it can be piped to
-		// `git apply`; the report goes to stderr.
-		report = cmd.ErrOrStderr()
-	}
 	var werr error
-	switch format {
-	case "json":
+	switch {
+	case stream != nil:
+		werr = stream.finish(report)
+	case format == "json":
 		werr = writeApplyJSON(out, results, o)
-	case "markdown":
+	case format == "markdown":
 		// The summary alone, for the pull request: the patch of --dry-run
 		// is not in it.
 		werr = writeApplyMarkdown(out, results, o, verbose)
@@ -341,23 +355,49 @@ type applyTally struct {
 // totals and the next steps. With --dry-run the patch goes to out and the
 // report to report.
 func writeApplyText(out, report io.Writer, results []*migrate.Result, o migrate.Options, ao applyText) error {
-	var b strings.Builder
-	var t applyTally
+	s := newApplyTextStream(out, o, ao)
 	for _, r := range results {
-		t.configs++
-		writeApplyProject(&b, r, o, &t, ao)
+		s.add(r)
 	}
-	writeApplyTotals(&b, t, o)
-	if o.DryRun {
-		for _, r := range results {
-			if _, err := io.WriteString(out, r.Diff); err != nil {
-				return err
-			}
-		}
+	return s.finish(report)
+}
+
+// applyTextStream is writeApplyText a project at a time (migrate.Options.
+// Stream): each project's patch is written to out, and its report made,
+// as it comes; finish writes the report (to stderr with --dry-run) with
+// the totals. The bytes are those of writeApplyText over every result.
+type applyTextStream struct {
+	out  io.Writer
+	o    migrate.Options
+	ao   applyText
+	prog *progress // paused while a patch is written (nil: none)
+	b    strings.Builder
+	t    applyTally
+	err  error // the first failed write of a patch
+}
+
+func newApplyTextStream(out io.Writer, o migrate.Options, ao applyText) *applyTextStream {
+	return &applyTextStream{out: out, o: o, ao: ao}
+}
+
+func (s *applyTextStream) add(r *migrate.Result) {
+	s.t.configs++
+	writeApplyProject(&s.b, r, s.o, &s.t, s.ao)
+	if s.o.DryRun && s.err == nil && r.Diff != "" {
+		s.prog.pause()
+		_, s.err = io.WriteString(s.out, r.Diff)
+		s.prog.resume()
 	}
+}
+
+func (s *applyTextStream) finish(report io.Writer) error {
+	if s.err != nil {
+		return s.err
+	}
+	writeApplyTotals(&s.b, s.t, s.o)
 	// The names in it are escaped where they are written; EscapeLines
 	// catches what the tree put into any other line.
-	_, err := io.WriteString(report, wrapLines(text.EscapeLines(b.String(), false), ao.width))
+	_, err := io.WriteString(report, wrapLines(text.EscapeLines(s.b.String(), false), s.ao.width))
 	return err
 }
 

@@ -26,7 +26,7 @@ func (p *Plan) addEdit(path string, data []byte, mode fs.FileMode, edits []udiff
 		p.conflict(path, "internal error: %v", err)
 		return
 	}
-	p.Edits = append(p.Edits, FileEdit{
+	p.appendEdit(FileEdit{
 		Edit:  txn.Edit{Path: path, NewPath: p.Paths.Map(path), Old: data, New: out, Mode: mode},
 		Edits: edits, Why: why,
 	})

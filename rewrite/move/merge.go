@@ -30,6 +30,9 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		return fmt.Errorf("%s: the edits could not be computed byte-exactly", path)
 	}
 	if e := p.EditFor(path); e != nil {
+		if err := p.LoadEdit(e); err != nil {
+			return err
+		}
 		if !bytes.Equal(e.Old, old) {
 			return fmt.Errorf("%s: changed since the move was planned", path)
 		}
@@ -46,7 +49,7 @@ func (p *Plan) MergeContent(path string, old, content []byte, mode fs.FileMode, 
 		e.New, e.Edits, e.Why = out, merged, append(e.Why, why)
 		return nil
 	}
-	p.Edits = append(p.Edits, FileEdit{
+	p.appendEdit(FileEdit{
 		Edit:  txn.Edit{Path: path, NewPath: p.Paths.Map(path), Old: old, New: content, Mode: mode},
 		Edits: theirs, Why: []string{why},
 	})

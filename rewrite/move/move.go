@@ -98,6 +98,7 @@ type FileEdit struct {
 	txn.Edit
 	Edits []udiff.Edit // byte edits on Old
 	Why   []string     // one line per edit, for the record
+	shed  *shed        // Old and New are dropped (Shed) until Load
 }
 
 // Conflict is a reason the plan cannot be executed.
@@ -123,6 +124,7 @@ type Plan struct {
 	Paths     *Paths
 
 	base    string                 // paths in Diff are relative to this
+	editAt  map[string]int         // Edits by Path (EditFor)
 	dirMode map[string]fs.FileMode // of Rmdirs, as found: a rollback restores it
 }
 
@@ -136,12 +138,39 @@ func (p *Plan) Empty() bool {
 // config rewriter's own edits must be merged with these (both are byte
 // edits on the same original; udiff.Merge combines them).
 func (p *Plan) EditFor(path string) *FileEdit {
-	for i := range p.Edits {
-		if p.Edits[i].Path == path {
-			return &p.Edits[i]
+	// An index by path: the code fixes of an app ask for thousands of
+	// files, and a scan for each was quadratic. Edits are only appended
+	// (appendEdit keeps the index) or sorted (a stale place is found and
+	// the index made again), so its set of paths is Edits'.
+	if len(p.editAt) != len(p.Edits) {
+		p.reindex()
+	}
+	i, ok := p.editAt[path]
+	if ok && p.Edits[i].Path != path {
+		p.reindex()
+		i, ok = p.editAt[path]
+	}
+	if !ok {
+		return nil
+	}
+	return &p.Edits[i]
+}
+
+func (p *Plan) reindex() {
+	p.editAt = make(map[string]int, len(p.Edits))
+	for i := len(p.Edits) - 1; i >= 0; i-- {
+		p.editAt[p.Edits[i].Path] = i // the first of a path wins, as a scan finds it
+	}
+}
+
+// appendEdit adds e to Edits, and to the index of EditFor.
+func (p *Plan) appendEdit(e FileEdit) {
+	p.Edits = append(p.Edits, e)
+	if p.editAt != nil && len(p.editAt) == len(p.Edits)-1 {
+		if _, dup := p.editAt[e.Path]; !dup {
+			p.editAt[e.Path] = len(p.Edits) - 1
 		}
 	}
-	return nil
 }
 
 // rel returns p relative to the plan's base, slash-separated.
