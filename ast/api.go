@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -55,7 +56,8 @@ func isTS(filename string) bool {
 }
 
 // Parse validates src with esbuild, then parses it. A syntax error is a
-// *SyntaxError. When the exported config is not an object literal, Parse
+// *SyntaxError. The File keeps src, which must not be modified afterwards
+// (see newFile). When the exported config is not an object literal, Parse
 // still succeeds: File.Config is nil and File.Reason says why.
 func Parse(filename string, src []byte) (*File, error) {
 	if err := Validate(filename, src); err != nil {
@@ -119,8 +121,17 @@ func esbuildOffset(src []byte, line, col int) int {
 	return i + col
 }
 
+// newFile is the File of src. Its text is src itself, not a copy: every
+// string a tree hands out (a name, a literal's value, a node's text) is a
+// slice of the caller's bytes, so a finding or fact kept after the tree is
+// released holds that one text, not a second copy of every file read (on
+// the dense 20,000-file app the copies were 33.5 MB of a dry run's live
+// heap). The price is the contract ParseUnchecked, Parse and ReadCode
+// state: src is not modified while anything read from it lives. Every
+// caller reads a file or builds a new text per edit and never writes
+// into it afterwards.
 func newFile(filename string, src []byte) *File {
-	return &File{Name: filename, Src: src, text: string(src), Lines: NewLines(src)}
+	return &File{Name: filename, Src: src, text: unsafe.String(unsafe.SliceData(src), len(src)), Lines: NewLines(src)}
 }
 
 // ParseUnchecked parses src without the esbuild gate. On input esbuild
