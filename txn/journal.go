@@ -31,7 +31,8 @@ import (
 // Complete) or, with --rollback, undoes them (Undo); check reports it. The
 // steps are found done or not by looking at the tree, so the progress
 // file is a record for people, not a source of truth, and needs no sync of
-// its own.
+// its own (CommitAll writes it only for a journal that stays, or whose
+// rollback begins: one removed at the end of its run takes it along).
 //
 // The format is text, one step a line, paths quoted as Go quotes them and
 // relative to the root, then the line "data" and the old and new bytes of
@@ -78,6 +79,7 @@ type Journal struct {
 	// once (RollingBack reads it).
 	buffered bool
 	buf      []byte
+	wrote    bool // a progress file was made (clean removes it)
 }
 
 // Commit performs plan through a journal in the journal's home (outside
@@ -321,7 +323,7 @@ func (j *Journal) callHook(point string, i int) {
 // exec is how the journal's steps run: durably, with its temporaries'
 // tag, each step noted as done.
 func (j *Journal) exec() Exec {
-	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note}
+	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note, Journaled: true}
 }
 
 // note appends one line to the progress file.
@@ -352,6 +354,7 @@ func (j *Journal) flushLocked() {
 		return
 	}
 	if f, err := os.OpenFile(filepath.Join(j.home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+		j.wrote = true
 		f.Write(j.buf)
 		f.Close()
 	}
@@ -405,7 +408,9 @@ func (j *Journal) remove() error {
 // behind.
 func (j *Journal) clean() error {
 	// The progress file and the home, else whatever else is in it.
-	os.Remove(filepath.Join(j.home, "progress"))
+	if j.wrote || !j.buffered {
+		os.Remove(filepath.Join(j.home, "progress"))
+	}
 	if err := os.Remove(j.home); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if err := os.RemoveAll(j.home); err != nil {
 			return fmt.Errorf("removing the journal: %w", err)
