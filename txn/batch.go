@@ -20,9 +20,9 @@ import (
 // a monorepo: each keeps its own journal, its own steps and its own
 // rollback, and so its own guarantee (after a crash, each project is
 // completed or undone on its own), but their barriers are shared. A
-// transaction alone pays for five or six barriers (a syncfs, or the fsyncs
+// transaction alone pays for four or five barriers (a syncfs, or the fsyncs
 // of a few files and directories, each waiting for the disk): its journal
-// and run record written, the run record in place, the journal in place,
+// and run record written, the journal in place,
 // the temporaries of its edits written, its directories after the renames,
 // its journal removed. A thousand small transactions run at once do not
 // reach their barriers together, so even group commit (syncgroup.go) pays
@@ -30,11 +30,10 @@ import (
 // then one barrier for all of them (one syncfs per file system):
 //
 //	prepare   every transaction checked (confine, checkPlan, Pending, the
-//	          tree as planned, preflight), its home made, its journal and
-//	          run record written beside their places
-//	barrier   the texts
-//	          every run record renamed into place
-//	barrier   the records' directory
+//	          tree as planned, preflight), its home made, its run record
+//	          written in its place (no journal is there: a record alone
+//	          binds nothing) and its journal beside its place
+//	barrier   the texts and the records' directory
 //	          every journal renamed into place ("run-journal", i before
 //	          transaction i's), then the "journal" of each transaction's
 //	          hook
@@ -161,24 +160,10 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	ts := live()
 	var texts []string
 	for _, t := range ts {
-		texts = append(texts, t.o.recTmp, t.o.tmp)
+		texts = append(texts, t.o.rec, t.o.tmp, filepath.Dir(t.o.rec))
 	}
 	if err := barrier(texts); err != nil {
 		for _, t := range ts {
-			drop(t, t.o.fail(err))
-		}
-	}
-	each(live(), func(t *txState) {
-		if err := t.o.placeRecord(); err != nil {
-			drop(t, err)
-		}
-	})
-	var recDirs []string
-	for _, t := range live() {
-		recDirs = append(recDirs, filepath.Dir(t.o.rec))
-	}
-	if err := barrier(recDirs); err != nil {
-		for _, t := range live() {
 			drop(t, t.o.fail(err))
 		}
 	}
