@@ -17,8 +17,10 @@ func TestLeftoverBackup(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	testtree.Map(t, dir, map[string]string{
-		"fw.config.ts":    "export default defineFwConfig({\n  experimental: { compileTemplate: true },\n})\n",
-		"package.json":    `{"devDependencies": {"fw": "^3.12.0"}}`,
+		"fw.config.ts": "export default defineFwConfig({\n  experimental: { compileTemplate: true },\n})\n",
+		// Big enough for its edit to keep a backup (a small file's undo
+		// writes its old text from the journal, and keeps none).
+		"package.json":    `{"devDependencies": {"fw": "^3.12.0"}, "description": "` + strings.Repeat("x", 64<<10) + `"}`,
 		"pages/index.vue": "<template><p /></template>\n",
 	})
 	spoiled := false

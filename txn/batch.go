@@ -3,6 +3,7 @@ package txn
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,9 +20,9 @@ import (
 // a monorepo: each keeps its own journal, its own steps and its own
 // rollback, and so its own guarantee (after a crash, each project is
 // completed or undone on its own), but their barriers are shared. A
-// transaction alone pays for five or six barriers (a syncfs, or the fsyncs
+// transaction alone pays for four or five barriers (a syncfs, or the fsyncs
 // of a few files and directories, each waiting for the disk): its journal
-// and run record written, the run record in place, the journal in place,
+// and run record written, the journal in place,
 // the temporaries of its edits written, its directories after the renames,
 // its journal removed. A thousand small transactions run at once do not
 // reach their barriers together, so even group commit (syncgroup.go) pays
@@ -29,11 +30,10 @@ import (
 // then one barrier for all of them (one syncfs per file system):
 //
 //	prepare   every transaction checked (confine, checkPlan, Pending, the
-//	          tree as planned, preflight), its home made, its journal and
-//	          run record written beside their places
-//	barrier   the texts
-//	          every run record renamed into place
-//	barrier   the records' directory
+//	          tree as planned, preflight), its home made, its run record
+//	          written in its place (no journal is there: a record alone
+//	          binds nothing) and its journal beside its place
+//	barrier   the texts and the records' directory
 //	          every journal renamed into place ("run-journal", i before
 //	          transaction i's), then the "journal" of each transaction's
 //	          hook
@@ -44,7 +44,8 @@ import (
 //	          every edit checked and renamed over its file ("sync" of each
 //	          transaction, "run-replaced" once all are)
 //	barrier   every directory the transactions changed
-//	          every backup of an old text removed ("backups" of each);
+//	          every backup of an old text removed ("backups" of each;
+//	          only big files have one, linkMin);
 //	          every journal removed ("run-commit", i before transaction i's,
 //	          then "cleanup" of its hook; "run-committed" once all are)
 //	barrier   the journals' homes
@@ -159,24 +160,10 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	ts := live()
 	var texts []string
 	for _, t := range ts {
-		texts = append(texts, t.o.recTmp, t.o.tmp)
+		texts = append(texts, t.o.rec, t.o.tmp, filepath.Dir(t.o.rec))
 	}
 	if err := barrier(texts); err != nil {
 		for _, t := range ts {
-			drop(t, t.o.fail(err))
-		}
-	}
-	each(live(), func(t *txState) {
-		if err := t.o.placeRecord(); err != nil {
-			drop(t, err)
-		}
-	})
-	var recDirs []string
-	for _, t := range live() {
-		recDirs = append(recDirs, filepath.Dir(t.o.rec))
-	}
-	if err := barrier(recDirs); err != nil {
-		for _, t := range live() {
 			drop(t, t.o.fail(err))
 		}
 	}
@@ -196,8 +183,8 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	}
 	for _, t := range live() {
 		// No progress file is kept open per transaction (a thousand
-		// would run out of descriptors): the notes are buffered and
-		// written once the swaps are done, a rollback's at once.
+		// would run out of descriptors): the notes are buffered, and
+		// written when the journal stays or a rollback begins.
 		t.j = t.o.j
 		t.j.buffered = true
 		t.x = t.j.exec()
@@ -224,7 +211,8 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	for _, t := range ts {
 		temps = append(temps, t.r.temps()...)
 	}
-	if err := barrierFiles(temps); err != nil {
+	devs := devices{}
+	if err := barrierFiles(temps, devs); err != nil {
 		for _, t := range ts {
 			t.Plan.removeTemps(t.x, t.r.at)
 			t.abort(fmt.Errorf("syncing the new files: %w", err))
@@ -236,15 +224,17 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 			return
 		}
 		t.x.hook("sync", 0)
-		t.j.flush()
+		// The notes stay buffered: a transaction that ends here has its
+		// progress file removed with its journal, so it is written only
+		// when it stays (close) or rolls back.
 	})
 	hook("run-replaced", 0)
 	ts = live()
 	var dirs []string
 	for _, t := range ts {
-		dirs = append(dirs, t.Plan.changedDirs(t.x.FS)...)
+		dirs = append(dirs, t.Plan.touchedDirs()...)
 	}
-	if err := barrier(dirs); err != nil {
+	if err := barrierDirs(dirs, devs); err != nil {
 		for _, t := range ts {
 			t.abort(fmt.Errorf("syncing the directories: %w", err))
 		}
@@ -389,13 +379,29 @@ func refuseOverlaps(all []*txState) {
 // system has it and there are syncBatch of them or more, else with an
 // fsync of each, editWorkers at once (a file system commits the syncs
 // that wait together in one go). A path given twice is synced once.
-func barrier(paths []string) error { return syncPaths(paths, false) }
+func barrier(paths []string) error { return syncPaths(paths, false, nil, false) }
 
 // barrierFiles is barrier for files just created: each is on its
-// folder's file system, which is looked up once a folder.
-func barrierFiles(files []string) error { return syncPaths(files, true) }
+// folder's file system, which is looked up once a folder (and noted in
+// devs, when set).
+func barrierFiles(files []string, devs devices) error { return syncPaths(files, true, devs, false) }
 
-func syncPaths(paths []string, byParent bool) error {
+// barrierDirs is barrier for the directories a run changed, of which
+// those gone since (a folder its moves emptied) are left out; their file
+// systems are looked up in devs first (barrierFiles noted the folders of
+// the new files).
+func barrierDirs(dirs []string, devs devices) error { return syncPaths(dirs, false, devs, true) }
+
+// devices are the file systems of directories, as a run's barriers found
+// them.
+type devices map[string]device
+
+type device struct {
+	dev uint64
+	ok  bool
+}
+
+func syncPaths(paths []string, byParent bool, devOf devices, missingOK bool) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -408,11 +414,9 @@ func syncPaths(paths []string, byParent bool) error {
 		}
 	}
 	if hasSyncFS && len(each) >= syncBatch {
-		type device struct {
-			dev uint64
-			ok  bool
+		if devOf == nil {
+			devOf = devices{}
 		}
-		devOf := map[string]device{}
 		synced := map[uint64]bool{}
 		rest := each[:0:0]
 		for _, p := range each {
@@ -424,6 +428,9 @@ func syncPaths(paths []string, byParent bool) error {
 			if !known {
 				st, err := os.Lstat(at)
 				if err != nil {
+					if missingOK && errors.Is(err, fs.ErrNotExist) {
+						continue
+					}
 					return err
 				}
 				d.dev, d.ok = deviceOf(st)
@@ -446,7 +453,11 @@ func syncPaths(paths []string, byParent bool) error {
 		first error
 	)
 	par.ForN(len(each), editWorkers, func(k int) {
-		if err := syncDir(each[k]); err != nil { // fsync, a file's or a directory's
+		err := syncDir(each[k]) // fsync, a file's or a directory's
+		if missingOK && errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		if err != nil {
 			mu.Lock()
 			if first == nil {
 				first = err

@@ -1,6 +1,7 @@
 package txn
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -13,6 +14,9 @@ import (
 type FS interface {
 	Lstat(name string) (fs.FileInfo, error)
 	ReadFile(name string) ([]byte, error)
+	// ReadFileMode is ReadFile with the file's permission bits, both
+	// from one open.
+	ReadFileMode(name string) ([]byte, fs.FileMode, error)
 	Mkdir(name string, perm fs.FileMode) error
 	Chmod(name string, mode fs.FileMode) error
 	Remove(name string) error
@@ -39,6 +43,24 @@ type osFS struct{}
 func (osFS) Lstat(name string) (fs.FileInfo, error)    { return os.Lstat(name) }
 func (osFS) ReadFile(name string) ([]byte, error)      { return os.ReadFile(name) }
 func (osFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, perm) }
+func (osFS) ReadFileMode(name string) ([]byte, fs.FileMode, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	// One byte more than the size, so that the file's end is read with
+	// its bytes (a file that grew since the stat is read whole).
+	b := bytes.NewBuffer(make([]byte, 0, st.Size()+1))
+	if _, err := b.ReadFrom(f); err != nil {
+		return nil, 0, err
+	}
+	return b.Bytes(), st.Mode().Perm(), nil
+}
 func (osFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }
 func (osFS) Remove(name string) error                  { return os.Remove(name) }
 func (osFS) Rename(oldpath, newpath string) error      { return os.Rename(oldpath, newpath) }

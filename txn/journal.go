@@ -31,7 +31,8 @@ import (
 // Complete) or, with --rollback, undoes them (Undo); check reports it. The
 // steps are found done or not by looking at the tree, so the progress
 // file is a record for people, not a source of truth, and needs no sync of
-// its own.
+// its own (CommitAll writes it only for a journal that stays, or whose
+// rollback begins: one removed at the end of its run takes it along).
 //
 // The format is text, one step a line, paths quoted as Go quotes them and
 // relative to the root, then the line "data" and the old and new bytes of
@@ -78,6 +79,7 @@ type Journal struct {
 	// once (RollingBack reads it).
 	buffered bool
 	buf      []byte
+	wrote    bool // a progress file was made (clean removes it)
 }
 
 // Commit performs plan through a journal in the journal's home (outside
@@ -117,20 +119,14 @@ var betweenHomes func(parent string)
 // completed first. Both are private to the user (0700, 0600).
 //
 // It is the steps of CommitAll's beginning for one journal: prepare, then
-// the three barriers and the renames between them.
+// the two barriers and the rename between them.
 func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, error) {
 	home, herr := journalHome(root)
 	o, err := prepare(root, home, herr, config, plan, hook)
 	if err != nil {
 		return nil, err
 	}
-	if err := syncAll(o.recTmp, o.tmp); err != nil {
-		return nil, o.fail(err)
-	}
-	if err := o.placeRecord(); err != nil {
-		return nil, err
-	}
-	if err := syncAll(filepath.Dir(o.rec)); err != nil {
+	if err := syncAll(o.rec, o.tmp, filepath.Dir(o.rec)); err != nil {
 		return nil, o.fail(err)
 	}
 	if err := o.placeJournal(); err != nil {
@@ -145,21 +141,25 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 	return o.j, nil
 }
 
-// An opening is a journal being begun: its text and its run record are
-// written beside where they go (recTmp, tmp), not yet synced nor in place.
-// Three barriers make it durable (CommitAll puts those of many journals
-// together): both texts synced, then the run record renamed into place and
-// its directory synced, then the journal (so that a journal on disk always
-// has its record), and its directory and the one holding it synced.
+// An opening is a journal being begun: its run record is written in its
+// place and its text beside its place (tmp), neither synced yet. Two
+// barriers make it durable (CommitAll puts those of many journals
+// together): both texts synced with the record's directory, then the
+// journal renamed into place (so that a journal on disk always has its
+// record) and its directory and the one holding it synced. The record is
+// written in place, not renamed there: no journal is in place while it is
+// written (Pending, and the home made empty, say so), and a record without
+// its journal binds nothing; a torn one left by a crash is replaced by the
+// next run.
 type opening struct {
-	j           *Journal
-	rec, recTmp string // the run record, and its text being written
-	path, tmp   string // the journal, and its text being written
+	j         *Journal
+	rec       string // the run record
+	path, tmp string // the journal, and its text being written
 }
 
 // prepare makes the journal's home (home, journalHome's answer for root
-// with herr) and writes the texts of plan's journal and run record beside
-// their places, unsynced.
+// with herr) and writes plan's run record in its place and its journal's
+// text beside its place, unsynced.
 func prepare(root, home string, herr error, config string, plan *Plan, hook func(string, int)) (*opening, error) {
 	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
 	wrap := func(err error) (*opening, error) { return nil, fmt.Errorf("cannot write the journal: %w", err) }
@@ -201,13 +201,13 @@ func prepare(root, home string, herr error, config string, plan *Plan, hook func
 	if err != nil {
 		return wrap(err)
 	}
-	o := &opening{j: j, rec: rec, recTmp: rec + ".tmp", path: path, tmp: path + ".tmp"}
+	o := &opening{j: j, rec: rec, path: path, tmp: path + ".tmp"}
 	data, err := j.encode()
 	if err != nil {
 		return nil, o.fail(err)
 	}
-	os.Remove(o.recTmp) // a leftover of a crash
-	if err := writeNew(o.recTmp, encodeRun(j.id, root, data), 0o600, false); err != nil {
+	os.Remove(rec) // an earlier run's, whose journal is gone
+	if err := writeNew(rec, encodeRun(j.id, root, data), 0o600, false); err != nil {
 		return nil, o.fail(err)
 	}
 	if err := writeNew(o.tmp, data, 0o600, false); err != nil {
@@ -216,20 +216,11 @@ func prepare(root, home string, herr error, config string, plan *Plan, hook func
 	return o, nil
 }
 
-// fail removes what the opening wrote but the run record in place (the
-// next run's replaces it), and returns err as the journal's.
+// fail removes what the opening wrote but the run record (the next run's
+// replaces it), and returns err as the journal's.
 func (o *opening) fail(err error) error {
-	os.Remove(o.recTmp)
 	os.RemoveAll(o.j.home)
 	return fmt.Errorf("cannot write the journal: %w", err)
-}
-
-// placeRecord renames the synced run record into place.
-func (o *opening) placeRecord() error {
-	if err := os.Rename(o.recTmp, o.rec); err != nil {
-		return o.fail(err)
-	}
-	return nil
 }
 
 // placeJournal renames the synced journal into place, once its run record
@@ -321,7 +312,7 @@ func (j *Journal) callHook(point string, i int) {
 // exec is how the journal's steps run: durably, with its temporaries'
 // tag, each step noted as done.
 func (j *Journal) exec() Exec {
-	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note}
+	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note, Journaled: true}
 }
 
 // note appends one line to the progress file.
@@ -352,6 +343,7 @@ func (j *Journal) flushLocked() {
 		return
 	}
 	if f, err := os.OpenFile(filepath.Join(j.home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+		j.wrote = true
 		f.Write(j.buf)
 		f.Close()
 	}
@@ -405,7 +397,9 @@ func (j *Journal) remove() error {
 // behind.
 func (j *Journal) clean() error {
 	// The progress file and the home, else whatever else is in it.
-	os.Remove(filepath.Join(j.home, "progress"))
+	if j.wrote || !j.buffered {
+		os.Remove(filepath.Join(j.home, "progress"))
+	}
 	if err := os.Remove(j.home); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if err := os.RemoveAll(j.home); err != nil {
 			return fmt.Errorf("removing the journal: %w", err)

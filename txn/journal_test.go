@@ -400,7 +400,11 @@ func TestCrash(t *testing.T) {
 		name string
 		i    int
 	}
-	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"kept", edits / 2}, {"sync", 0}, {"backups", 0}, {"cleanup", 0}}
+	// Edit edits/2 is a big file's (writeTree), which keeps a backup, and
+	// edits/2+1 a small one's, which keeps none: its undo writes the old
+	// text the journal holds.
+	points := []point{{"journal", 0}, {"mkdir", 1}, {"move", 3}, {"rmdir", 1}, {"edit", edits / 2}, {"replace", edits / 2}, {"kept", edits / 2},
+		{"edit", edits/2 + 1}, {"replace", edits/2 + 1}, {"sync", 0}, {"backups", 0}, {"cleanup", 0}}
 	undos := []point{{"undo-replace", edits / 2}, {"undo-move", 3}}
 	if testing.Short() {
 		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"kept", edits / 2}, {"cleanup", 0}}
@@ -455,6 +459,74 @@ func TestCrash(t *testing.T) {
 				t.Fatalf("after the crashed undo:\n%s", d)
 			}
 		})
+	}
+}
+
+// TestCrashBackups: in a journaled run only the edited files of linkMin
+// bytes or more keep a backup (a second name of the old file); the small
+// ones keep none, their old text being in the journal. Killed once every
+// file is replaced (before the folders' syncs), the tree holds the big
+// files' backups and no other, and the undo gives back every file, byte
+// for byte and mode for mode, the small ones from the journal, the big
+// ones by renaming their backups back; the completion removes the
+// backups.
+func TestCrashBackups(t *testing.T) {
+	_, p := freshPlan(t, bigGen)
+	big := map[string]bool{}
+	small := 0
+	for _, e := range p.Edits {
+		if len(e.Old) >= linkMin {
+			big[filepath.Base(e.NewPath)] = true
+		} else {
+			small++
+		}
+	}
+	if len(big) == 0 || small == 0 {
+		t.Fatalf("%d big and %d small edits: the test needs both", len(big), small)
+	}
+	before := snapshot(t, p.Root)
+	for _, back := range []bool{true, false} {
+		dir := t.TempDir()
+		writeTree(t, dir, bigGen)
+		crashAt(t, dir, "sync", 0, false)
+		backups := map[string]bool{}
+		must(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") && strings.Contains(name, ".fwmigrate-") && strings.HasSuffix(name, ".old") {
+				backups[strings.TrimPrefix(name[:strings.Index(name, ".fwmigrate-")], ".")] = true
+			}
+			return nil
+		}))
+		if fmt.Sprint(backups) != fmt.Sprint(big) {
+			t.Fatalf("backups of %v, want those of the big files %v", backups, big)
+		}
+		j, err := Open(dir, nil)
+		must(t, err)
+		if back {
+			kept, err := j.Undo()
+			must(t, err)
+			if len(kept) > 0 {
+				t.Fatalf("kept %q", kept)
+			}
+		} else {
+			must(t, j.Complete())
+		}
+		must(t, j.Finish())
+		got := snapshot(t, dir)
+		if back {
+			if d := diffTrees(before, got); d != "" {
+				t.Fatalf("after the undo:\n%s", d)
+			}
+			continue
+		}
+		for name := range got {
+			if strings.HasSuffix(name, ".old") {
+				t.Fatalf("the completion left %s", name)
+			}
+		}
 	}
 }
 

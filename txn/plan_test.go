@@ -38,7 +38,14 @@ func writeTree(tb testing.TB, dir string, gen int) {
 		"components/gen/.gitignore": "",
 	}
 	for i := range gen {
-		files[fmt.Sprintf("components/gen/g%03d.vue", i)] = fmt.Sprintf("<script>import '../../utils/x' // %d</script>\n", i)
+		src := fmt.Sprintf("<script>import '../../utils/x' // %d</script>\n", i)
+		if i%10 == 2 && i < 100 {
+			// Big enough to keep a backup in a journaled run (linkMin):
+			// g002, g012, ..., the edit at the middle of the big plan
+			// (edits/2) among them.
+			src += "<!-- " + strings.Repeat("x", linkMin) + " -->\n"
+		}
+		files[fmt.Sprintf("components/gen/g%03d.vue", i)] = src
 	}
 	testtree.Map(tb, dir, files)
 	for name, mode := range map[string]fs.FileMode{
@@ -242,7 +249,7 @@ func TestPlanTree(t *testing.T) {
 		"app/layouts/default.vue":       "file -rw-r--r-- \"<template><slot /></template>\\n\"",
 		"tsconfig.json":                 "file -rw------- \"{ \\\"include\\\": [\\\"components\\\"] }\\n// edited\\n\"",
 		"bin/run.sh":                    "file -rwxr-xr-x \"#!/bin/sh\\n// edited\\n\"",
-		"app/components/gen/g002.vue":   "file -rw-r--r-- \"<script>import '../../app/utils/x' // 2</script>\\n// edited\\n\"",
+		"app/components/gen/g001.vue":   "file -rw-r--r-- \"<script>import '../../app/utils/x' // 1</script>\\n// edited\\n\"",
 		"server/api/a.ts":               "file -rw-r--r-- \"import { x } from '../../app/utils/x'\\n// edited\\n\"",
 		"app/components/nested/B.vue":   "file -rw-r--r-- \"<template>b</template>\\n\"",
 		"app/components/gen/.gitignore": "file -rw-r--r-- \"\"",

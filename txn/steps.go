@@ -27,7 +27,8 @@ import (
 //	rmdir   the directories the moves emptied
 //	edit    each edited file: its new bytes written to a temporary file
 //	        beside it (synced), the file checked to hold its old bytes,
-//	        a second name given to it (a hard link, its backup), then
+//	        a second name given to it (a hard link, its backup; in a
+//	        journaled run only a file of linkMin bytes or more), then
 //	        the temporary renamed over it
 //	sync    the directories whose entries changed
 //	backups the backups removed, once every step is durable
@@ -40,9 +41,10 @@ import (
 // space: it is the file's old bytes under another name (the same inode,
 // no data written), so the undo is one rename back, which works on a disk
 // full for good. It is used only when it still holds the old bytes the
-// plan (the journal) has and is a plain file; else, or where the file
-// system has no hard links, the undo writes the old bytes to a temporary
-// as the forward pass wrote the new ones. Every state a crash leaves is
+// plan (the journal) has and is a plain file; else, where the file system
+// has no hard links, or for a small file of a journaled run (linkMin),
+// the undo writes the old bytes to a temporary as the forward pass wrote
+// the new ones. Every state a crash leaves is
 // one of the plan's: the file always exists, holding its old or its new
 // bytes, and a backup is only ever an extra name.
 
@@ -71,6 +73,10 @@ type Exec struct {
 	// Resume says an execution with the same Tag may have been
 	// interrupted: its temporaries are looked for and removed first.
 	Resume bool
+	// Journaled says the plan's old texts are in a durable journal (a
+	// Journal's execution): an edited file smaller than linkMin keeps no
+	// backup, its undo writes the old text the journal holds.
+	Journaled bool
 
 	changed func(i int) // Backward: edit i was changed since, and is kept
 }
@@ -91,6 +97,19 @@ func tempName(path, tag string) string {
 // backupName is the second name path's old file keeps while the execution
 // tagged tag may still be undone: the undo renames it back.
 func backupName(path, tag string) string { return tempName(path, tag) + ".old" }
+
+// linkMin is the size from which a journaled edit (Exec.Journaled) keeps
+// its old file's backup: a smaller file's undo writes its old text from
+// the journal, as where the file system has no hard links. A backup costs
+// two changes of the file's folder (the link, and its removal once the run
+// is durable), which for a small file are most of its write; what it buys,
+// an undo that needs no free space, matters for big files: a small file's
+// undo needs a few blocks, about what its replacement freed.
+const linkMin = 64 << 10
+
+// keeps reports whether edit e, replaced going forward in x, keeps a
+// backup of its old file.
+func keeps(x Exec, e *Edit) bool { return !x.Journaled || len(e.Old) >= linkMin }
 
 // noLinks reports an error of link(2) that says the file system (or its
 // rules: protected_hardlinks, a file with too many links already) gives
@@ -469,6 +488,9 @@ type replacer struct {
 	staged        []bool // a temporary (or, back, a backup) waits for the swap
 	restore       []bool // back: the swap renames the backup back
 	linked        []bool // forward: the swap gave the old file its backup
+	// perm: a fresh pass's temporaries take the plan's modes (no look at
+	// the file before the swap, which reads its mode with its bytes).
+	perm []fs.FileMode
 	// fresh: a forward pass of a fresh tag (not x.Resume), which stages
 	// every edit without reading it first: the swap reads it anyway.
 	fresh bool
@@ -477,7 +499,7 @@ type replacer struct {
 func (p *Plan) newReplacer(x Exec, at []string, back bool) *replacer {
 	r := &replacer{p: p, x: x, at: at, back: back, edit: "edit", replace: "replace",
 		staged: make([]bool, len(p.Edits)), restore: make([]bool, len(p.Edits)), linked: make([]bool, len(p.Edits)),
-		fresh: !back && !x.Resume}
+		perm: make([]fs.FileMode, len(p.Edits)), fresh: !back && !x.Resume}
 	if back {
 		r.edit, r.replace = "undo-edit", "undo-replace"
 	}
@@ -536,12 +558,19 @@ func (r *replacer) stage(i int, sync bool) error {
 	_, want := r.texts(e)
 	// The new file takes the permission bits of the one it replaces, as
 	// it is now: never a mode the file did not have, whatever the plan (a
-	// journal) says, and never set-user-ID, set-group-ID or sticky.
-	st, err := x.FS.Lstat(at[i])
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+	// journal) says, and never set-user-ID, set-group-ID or sticky. A
+	// fresh pass takes the plan's, which the swap checks against the
+	// file's (read with its bytes) before the rename.
+	perm := e.Mode.Perm()
+	if !r.fresh {
+		st, err := x.FS.Lstat(at[i])
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
+		}
+		perm = st.Mode().Perm()
 	}
-	if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, st.Mode().Perm(), sync); err != nil {
+	r.perm[i] = perm
+	if err := x.FS.WriteNew(tempName(at[i], x.Tag), want, perm, sync); err != nil {
 		return fmt.Errorf("writing %s: %w", p.shown(at[i]), err)
 	}
 	return nil
@@ -560,7 +589,7 @@ func (r *replacer) swap(i int) error {
 	if r.restore[i] {
 		err = p.swapBack(x, r.at[i], have, want)
 	} else {
-		err = p.swap(x, i, r.at[i], have, want, !r.back, &r.linked[i])
+		err = p.swap(x, i, r.at[i], have, want, !r.back && keeps(x, e), &r.linked[i], r.perm[i])
 	}
 	var ce *ChangedError
 	if r.back && x.changed != nil && errors.As(err, &ce) {
@@ -629,15 +658,26 @@ func (r *replacer) swapAll() error {
 // swap renames the temporary beside path over it when path holds have, and
 // removes the temporary otherwise: path holds want already (done), or
 // something else (a ChangedError). With keep (going forward), path's file
-// gets its backup first (linked says it did).
-func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool, linked *bool) error {
+// gets its backup first (linked says it did). The temporary was written
+// with the permission bits perm: when the file's are others now (changed
+// since the plan read them), it is written again with the file's, synced.
+func (p *Plan) swap(x Exec, i int, path string, have, want []byte, keep bool, linked *bool, perm fs.FileMode) error {
 	fsys := x.FS
 	tmp := tempName(path, x.Tag)
-	cur, err := fsys.ReadFile(path)
+	cur, mode, err := fsys.ReadFileMode(path)
 	switch {
 	case err != nil:
 		err = fmt.Errorf("writing %s: %w", p.shown(path), err)
 	case bytes.Equal(cur, have):
+		if mode != perm {
+			if err = fsys.Remove(tmp); err == nil {
+				err = fsys.WriteNew(tmp, want, mode, true)
+			}
+			if err != nil {
+				err = fmt.Errorf("writing %s: %w", p.shown(path), err)
+				break
+			}
+		}
 		if keep {
 			if *linked, err = p.keepOld(x, path); err == nil {
 				x.hook("kept", i)
@@ -837,6 +877,18 @@ func (p *Plan) syncDirs(x Exec) error {
 // changedDirs are the directories whose entries the plan changes that
 // exist now, sorted.
 func (p *Plan) changedDirs(fsys FS) []string {
+	var dirs []string
+	for _, d := range p.touchedDirs() {
+		if _, err := fsys.Lstat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// touchedDirs are the directories whose entries the plan changes, sorted,
+// whether they exist now or not.
+func (p *Plan) touchedDirs() []string {
 	seen := map[string]bool{}
 	add := func(path string) { seen[filepath.Dir(path)] = true }
 	for _, d := range p.Mkdirs {
@@ -855,9 +907,7 @@ func (p *Plan) changedDirs(fsys FS) []string {
 	}
 	dirs := make([]string, 0, len(seen))
 	for d := range seen {
-		if _, err := fsys.Lstat(d); err == nil {
-			dirs = append(dirs, d)
-		}
+		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
 	return dirs

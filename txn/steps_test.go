@@ -472,3 +472,34 @@ func TestBackupChecked(t *testing.T) {
 		t.Errorf("the symlink's target changed: %q", got)
 	}
 }
+
+// TestModeSincePlan: a fresh run writes each temporary with the mode the
+// plan read, and the swap reads the file's mode with its bytes: a file
+// whose mode changed since the plan gets its new text with the mode it
+// has now, never the plan's.
+func TestModeSincePlan(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			size.use(t)
+			dir, p := freshPlan(t, size.gen)
+			e := p.Edits[len(p.Edits)-1]
+			must(t, os.Chmod(e.Path, 0o600))
+			if _, err := Commit(p, "fw.config.ts", nil); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Lstat(e.NewPath)
+			must(t, err)
+			if st.Mode().Perm() != 0o600 {
+				t.Errorf("%s: mode %v, want -rw------- (the file's since the plan)", e.NewPath, st.Mode())
+			}
+			b, err := os.ReadFile(e.NewPath)
+			must(t, err)
+			if string(b) != string(e.New) {
+				t.Errorf("%s: not written", e.NewPath)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "app", "components", "gen", ".*.fwmigrate-*")); len(left) != 0 {
+				t.Errorf("left %v", left)
+			}
+		})
+	}
+}
