@@ -44,8 +44,7 @@ import (
 //	          every edit checked and renamed over its file ("sync" of each
 //	          transaction, "run-replaced" once all are)
 //	barrier   every directory the transactions changed
-//	          every backup of an old text removed ("backups" of each;
-//	          only big files have one, linkMin);
+//	          every backup of an old text removed ("backups" of each);
 //	          every journal removed ("run-commit", i before transaction i's,
 //	          then "cleanup" of its hook; "run-committed" once all are)
 //	barrier   the journals' homes

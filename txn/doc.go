@@ -18,10 +18,8 @@
 // runs the steps (Forward), undoes them on failure (Backward), and removes
 // the journal. Every edit is written to a synced temporary beside its file
 // and renamed over it only while the file still holds what the plan read;
-// an old file of 64 KB or more keeps a second name (a hard link) until the
-// run is over, so that undoing its edit is a rename back, which needs no
-// free space, while a smaller one's undo writes its old text from the
-// journal (a few blocks, about what its replacement freed).
+// the old file keeps a second name (a hard link) until the run is over, so
+// that undoing an edit made is a rename back, which needs no free space.
 //
 // What survives kill -9 (or a power cut) once Commit has written the
 // journal: the journal itself, and a tree where each step is done or not,

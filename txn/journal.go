@@ -312,7 +312,7 @@ func (j *Journal) callHook(point string, i int) {
 // exec is how the journal's steps run: durably, with its temporaries'
 // tag, each step noted as done.
 func (j *Journal) exec() Exec {
-	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note, Journaled: true}
+	return Exec{Sync: true, Tag: j.id, Hook: j.hook, Done: j.note}
 }
 
 // note appends one line to the progress file.

@@ -40,10 +40,9 @@ func writeTree(tb testing.TB, dir string, gen int) {
 	for i := range gen {
 		src := fmt.Sprintf("<script>import '../../utils/x' // %d</script>\n", i)
 		if i%10 == 2 && i < 100 {
-			// Big enough to keep a backup in a journaled run (linkMin):
-			// g002, g012, ..., the edit at the middle of the big plan
-			// (edits/2) among them.
-			src += "<!-- " + strings.Repeat("x", linkMin) + " -->\n"
+			// Files of 64 KB: g002, g012, ..., the edit at the middle
+			// of the big plan (edits/2) among them.
+			src += "<!-- " + strings.Repeat("x", 64<<10) + " -->\n"
 		}
 		files[fmt.Sprintf("components/gen/g%03d.vue", i)] = src
 	}

@@ -27,8 +27,7 @@ import (
 //	rmdir   the directories the moves emptied
 //	edit    each edited file: its new bytes written to a temporary file
 //	        beside it (synced), the file checked to hold its old bytes,
-//	        a second name given to it (a hard link, its backup; in a
-//	        journaled run only a file of linkMin bytes or more), then
+//	        a second name given to it (a hard link, its backup), then
 //	        the temporary renamed over it
 //	sync    the directories whose entries changed
 //	backups the backups removed, once every step is durable
@@ -41,10 +40,9 @@ import (
 // space: it is the file's old bytes under another name (the same inode,
 // no data written), so the undo is one rename back, which works on a disk
 // full for good. It is used only when it still holds the old bytes the
-// plan (the journal) has and is a plain file; else, where the file system
-// has no hard links, or for a small file of a journaled run (linkMin),
-// the undo writes the old bytes to a temporary as the forward pass wrote
-// the new ones. Every state a crash leaves is
+// plan (the journal) has and is a plain file; else, or where the file
+// system has no hard links, the undo writes the old bytes to a temporary
+// as the forward pass wrote the new ones. Every state a crash leaves is
 // one of the plan's: the file always exists, holding its old or its new
 // bytes, and a backup is only ever an extra name.
 
@@ -73,10 +71,6 @@ type Exec struct {
 	// Resume says an execution with the same Tag may have been
 	// interrupted: its temporaries are looked for and removed first.
 	Resume bool
-	// Journaled says the plan's old texts are in a durable journal (a
-	// Journal's execution): an edited file smaller than linkMin keeps no
-	// backup, its undo writes the old text the journal holds.
-	Journaled bool
 
 	changed func(i int) // Backward: edit i was changed since, and is kept
 }
@@ -97,19 +91,6 @@ func tempName(path, tag string) string {
 // backupName is the second name path's old file keeps while the execution
 // tagged tag may still be undone: the undo renames it back.
 func backupName(path, tag string) string { return tempName(path, tag) + ".old" }
-
-// linkMin is the size from which a journaled edit (Exec.Journaled) keeps
-// its old file's backup: a smaller file's undo writes its old text from
-// the journal, as where the file system has no hard links. A backup costs
-// two changes of the file's folder (the link, and its removal once the run
-// is durable), which for a small file are most of its write; what it buys,
-// an undo that needs no free space, matters for big files: a small file's
-// undo needs a few blocks, about what its replacement freed.
-const linkMin = 64 << 10
-
-// keeps reports whether edit e, replaced going forward in x, keeps a
-// backup of its old file.
-func keeps(x Exec, e *Edit) bool { return !x.Journaled || len(e.Old) >= linkMin }
 
 // noLinks reports an error of link(2) that says the file system (or its
 // rules: protected_hardlinks, a file with too many links already) gives
@@ -589,7 +570,7 @@ func (r *replacer) swap(i int) error {
 	if r.restore[i] {
 		err = p.swapBack(x, r.at[i], have, want)
 	} else {
-		err = p.swap(x, i, r.at[i], have, want, !r.back && keeps(x, e), &r.linked[i], r.perm[i])
+		err = p.swap(x, i, r.at[i], have, want, !r.back, &r.linked[i], r.perm[i])
 	}
 	var ce *ChangedError
 	if r.back && x.changed != nil && errors.As(err, &ce) {
