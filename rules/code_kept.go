@@ -3,6 +3,7 @@ package rules
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
@@ -53,7 +54,7 @@ var detectionsReused atomic.Int64
 // detection the last check of the project kept when it can.
 func (x *Index) detectKept(rules []*Rule) *codeIndex {
 	p := x.project
-	if p == nil || !p.CachesCode() {
+	if p == nil || !p.KeepsResults() {
 		return x.detect(rules)
 	}
 	slot := keptSlot + p.ConfigPath
@@ -79,6 +80,19 @@ func (x *Index) detectKept(rules []*Rule) *codeIndex {
 // it. Run calls it last.
 func (x *Index) keepCode() {
 	if x != nil && x.kept != nil {
+		// Nothing kept holds a tree: the files' trees went after their
+		// walk, the files of Rest a type rule parsed go now, and so do
+		// the impure scans (made again by the next check) and this
+		// check's index (its type rules' parsed files: more).
+		d := x.kept.d
+		d.ci.Index.Forget()
+		for _, rn := range d.runs {
+			if impureScans[rn.r.Code] {
+				rn.scan = nil
+			}
+		}
+		d.scans = slices.DeleteFunc(d.scans, func(rn *detectorRun) bool { return rn.scan == nil })
+		d.x, d.ci.index = nil, nil
 		x.project.Keep(keptSlot+x.project.ConfigPath, x.kept)
 		x.kept = nil
 	}
@@ -138,7 +152,16 @@ func (d *detection) again(x *Index) bool {
 		}
 	}
 	if len(run) > 0 {
-		par.For(len(ci.Files), func(i int) { d.fileWith(i, ci.Files[i], run, false) })
+		// The other files' trees were let go after their walk: each is
+		// parsed again for these detectors, and let go again.
+		par.For(len(ci.Files), func(i int) {
+			f := ci.Files[i]
+			revived := f.Revive()
+			d.fileWith(i, f, run, false)
+			if revived {
+				f.Release()
+			}
+		})
 	}
 	d.scans = nil
 	for _, rn := range d.runs {
