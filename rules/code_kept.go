@@ -35,7 +35,9 @@ import (
 // impureScans are the detectors whose scans read what detectionKey does
 // not cover: FW612 the SPA loading template's file, FW613 the files an
 // addTemplate names, FW850 and FW851 the files the code rules do not read
-// (code.More) and tsconfig.json.
+// (code.More) and tsconfig.json. In a reused detection their file() is
+// first asked on the stub of a file whose trees were released (wantsWalk):
+// it must choose the files it walks by their texts, blocks and roles.
 var impureScans = map[string]bool{"FW612": true, "FW613": true, "FW850": true, "FW851": true}
 
 // keptDetection is what a check keeps for the next (project.Cache.Keep).
@@ -152,15 +154,19 @@ func (d *detection) again(x *Index) bool {
 		}
 	}
 	if len(run) > 0 {
-		// The other files' trees were let go after their walk: each is
-		// parsed again for these detectors, and let go again.
+		// The other files' trees were let go after their walk: a file
+		// that one of these detectors walks (wantsWalk) is parsed again
+		// for them, and let go again.
 		par.For(len(ci.Files), func(i int) {
 			f := ci.Files[i]
-			revived := f.Revive()
-			d.fileWith(i, f, run, false)
-			if revived {
-				f.Release()
+			if f.Released {
+				if !wantsWalk(i, f, run) {
+					return // their results are in: file() assigned them
+				}
+				f.Revive()
+				defer f.Release()
 			}
+			d.fileWith(i, f, run, false)
 		})
 	}
 	d.scans = nil
@@ -171,6 +177,27 @@ func (d *detection) again(x *Index) bool {
 	}
 	d.finish()
 	return true
+}
+
+// wantsWalk reports whether one of the scans of run walks f, a file whose
+// trees were released: each scan's file() is asked on f's stub (texts,
+// blocks, roles, script spans: an impure scan's filters read those, never
+// the tree). One that returns no visitor has assigned its results for f
+// (fileScan's contract), and f is not parsed again; one that returns
+// visitors, or panics, has f parsed again and the scans' files made
+// afresh (fileWith), as after a panic.
+func wantsWalk(i int, f *code.File, run []*detectorRun) (yes bool) {
+	defer func() {
+		if recover() != nil {
+			yes = true
+		}
+	}()
+	for _, rn := range run {
+		if len(rn.scan.file(i, f)) > 0 {
+			yes = true
+		}
+	}
+	return yes
 }
 
 // detectionKey sums what a detection depends on besides the texts of the
