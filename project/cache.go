@@ -45,6 +45,9 @@ type Cache struct {
 	// kept is what a check keeps for the next (Keep, Take), with the check
 	// it was kept in (dropped by Next as the files are).
 	kept map[string]keptValue
+	// keys are the memo keys in use, each string once: the files' memos
+	// share it (a key can be long: the composables' names).
+	keys map[string]string
 }
 
 type keptValue struct {
@@ -140,6 +143,7 @@ func (c *Cache) Next(keep int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	c.keys = nil // the memos keep theirs; a key asked for again is kept anew
 	for path, e := range c.files {
 		if c.gen-e.used > keep {
 			delete(c.files, path)
@@ -221,6 +225,14 @@ func (p *Project) Take(key string) any {
 // value is shared by the checks (never change it).
 func (c *Cache) memoValue(path string, text []byte, key string, f func() any) any {
 	c.mu.Lock()
+	if k, ok := c.keys[key]; ok {
+		key = k
+	} else {
+		if c.keys == nil {
+			c.keys = map[string]string{}
+		}
+		c.keys[key] = key
+	}
 	e := c.entry(path)
 	if e.memo == nil || !same(e.memoFor, text) {
 		e.memoFor, e.memo = text, map[string]any{}
