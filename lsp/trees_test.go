@@ -13,17 +13,18 @@ import (
 )
 
 // TestNoTreeKept: between checks the server holds each file's results
-// and text, not its syntax tree. Every allocation of the session is
-// recorded (runtime.MemProfileRate 1) while a server checks an app, after
-// edits of a page (the page alone parsed again), of a composable (every
-// file read again) and of the config, and a code action (its file parsed
-// on demand); then, the heap collected, the bytes still held that the
-// parser allocated (its nodes, scopes, template elements: the trees) are
-// a small part of those it allocated: the config's tree is kept (the
-// rules read it), no source file's.
+// and text, not its syntax tree. The allocations of the session are
+// sampled finely (one in 256 bytes, where the default is one in 512 KB)
+// while a server checks an app, after edits of a page (the page alone
+// parsed again), of a composable (every file read again) and of the
+// config, and a code action (its file parsed on demand); then, the heap
+// collected, the bytes still held that the parser allocated (its nodes,
+// scopes, template elements: the trees) are a small part of those it
+// allocated: the config's tree is kept (the rules read it), no source
+// file's.
 func TestNoTreeKept(t *testing.T) {
 	old := runtime.MemProfileRate
-	runtime.MemProfileRate = 1
+	runtime.MemProfileRate = 256
 	defer func() { runtime.MemProfileRate = old }()
 
 	dir := t.TempDir()
@@ -31,7 +32,11 @@ func TestNoTreeKept(t *testing.T) {
 		"fw.config.ts": "export default defineFwConfig({\n  ssr: true,\n})\n",
 		"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
 	}
-	for name, src := range appgen.Dense(60) {
+	n := 60
+	if testing.Short() {
+		n = 30
+	}
+	for name, src := range appgen.Dense(n) {
 		files[name] = string(src)
 	}
 	testtree.Map(t, dir, files)
@@ -87,7 +92,7 @@ func TestNoTreeKept(t *testing.T) {
 	if made == 0 {
 		t.Fatal("no allocation of the parser recorded")
 	}
-	// 60 files and the config parsed at least once each: a tree of one
+	// n files and the config parsed at least once each: a tree of one
 	// file in ten held is the trees of the app held.
 	if held*10 > made {
 		t.Errorf("the server holds %d of the %d bytes the parser allocated: syntax trees are kept between checks", held, made)
