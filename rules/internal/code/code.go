@@ -227,7 +227,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 			}
 		}
 	}
-	ci.Data.addEarly(p, early)
+	ci.Data.addEarly(p, early, !p.KeepsResults())
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
 	var more []*File
@@ -250,7 +250,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 				early = append(early, f)
 			}
 		}
-		ci.Data.addEarly(p, early)
+		ci.Data.addEarly(p, early, !p.KeepsResults())
 	}
 	for _, f := range rest {
 		if !f.triggered && f.Err == nil {
@@ -388,10 +388,14 @@ func (ci *Index) Forget() {
 
 // addEarly reads the files that may define composables, in order, and
 // takes their facts in: each file is parsed on a worker, a few ahead of
-// the one taken in, and its tree let go once its facts are in, to be
-// read again in the walk: only a few of these trees are in
+// the one taken in, and (with drop) its tree let go once its facts are
+// in, to be read again in the walk: only a few of these trees are in
 // memory at once.
-func (d *DataIndex) addEarly(p *project.Project, files []*File) {
+//
+// A long-lived front end (p.KeepsResults) keeps these trees until the walk
+// instead: a check of it after a change of the config parses every file
+// again, and these once, not twice; the walk lets them go.
+func (d *DataIndex) addEarly(p *project.Project, files []*File, drop bool) {
 	facts := make([]*fileFacts, len(files))
 	par.InOrder(len(files), 4*runtime.GOMAXPROCS(0), func(i int) {
 		f := files[i]
@@ -400,7 +404,9 @@ func (d *DataIndex) addEarly(p *project.Project, files []*File) {
 	}, func(i int) {
 		d.addFacts(files[i], facts[i])
 		facts[i] = nil
-		files[i].drop()
+		if drop {
+			files[i].drop()
+		}
 	})
 }
 
