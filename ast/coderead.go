@@ -547,7 +547,10 @@ func access(n *JSNode, anc []*JSNode) (read, write bool) {
 // findings are made, so that a project's live heap does not hold every
 // tree at once.
 func (c *Code) Stub() *Code {
-	s := &Code{Name: c.Name, Src: c.Src, Blocks: c.Blocks, Module: &Scope{Kind: ScopeModule}, f: c.f}
+	// The positions' file, without the tree's string of the text (a copy
+	// of Src: Text makes the few strings asked of a stub from Src).
+	f := &File{Name: c.f.Name, Src: c.f.Src, Lines: c.f.Lines}
+	s := &Code{Name: c.Name, Src: c.Src, Blocks: c.Blocks, Module: &Scope{Kind: ScopeModule}, f: f}
 	for _, sc := range c.Scripts {
 		st := *sc
 		if sc.Program != nil {

@@ -81,15 +81,7 @@ func editLatency(b *testing.B, path, text string, pos Position, edits int) {
 //
 //	go test ./lsp -run '^$' -bench EditLatencyApp -benchtime 1x [-args -appfiles 5000]
 func BenchmarkEditLatencyApp(b *testing.B) {
-	dir := b.TempDir()
-	files := map[string]string{
-		"fw.config.ts": "export default defineFwConfig({\n  ssr: true,\n})\n",
-		"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
-	}
-	for name, src := range appgen.Files(*appFiles) {
-		files[name] = string(src)
-	}
-	testtree.Map(b, dir, files)
+	dir := genApp(b)
 	page := filepath.Join(dir, "pages", "section0", "[id]-0.vue")
 	src, err := os.ReadFile(page)
 	if err != nil {
@@ -108,4 +100,43 @@ func BenchmarkEditLatencyApp(b *testing.B) {
 	for n := 0; n < b.N; n++ {
 		editLatency(b, page, text, at, edits)
 	}
+}
+
+// BenchmarkEditLatencyAppConfig is BenchmarkEditLatencyApp typing into a
+// comment of the app's config: a config's text is what every file's
+// results depend on, so each check reads the whole project again (every
+// file parsed: the server keeps no tree), over 20 edits.
+//
+//	go test ./lsp -run '^$' -bench EditLatencyAppConfig -benchtime 1x [-args -appfiles 5000]
+func BenchmarkEditLatencyAppConfig(b *testing.B) {
+	dir := genApp(b)
+	cfg := filepath.Join(dir, "fw.config.ts")
+	src, err := os.ReadFile(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(src)
+	at := utf16Pos(text, strings.Index(text, "// x")+len("// x"))
+	edits := 20
+	if testing.Short() {
+		edits = 5
+	}
+	for n := 0; n < b.N; n++ {
+		editLatency(b, cfg, text, at, edits)
+	}
+}
+
+// genApp writes the generated app of -appfiles files, with its config and
+// package.json, and returns its folder.
+func genApp(b *testing.B) string {
+	dir := b.TempDir()
+	files := map[string]string{
+		"fw.config.ts": "export default defineFwConfig({\n  // x\n  ssr: true,\n})\n",
+		"package.json": `{"dependencies": {"fw": "^3.12.0"}}`,
+	}
+	for name, src := range appgen.Files(*appFiles) {
+		files[name] = string(src)
+	}
+	testtree.Map(b, dir, files)
+	return dir
 }

@@ -393,7 +393,7 @@ func (s *Server) load(cfg string, snap snapshot, ctx context.Context) (res *chec
 	return res
 }
 
-// cacheChecks is how many checks a parsed file stays cached without being
+// cacheChecks is how many checks a file's text stays cached without being
 // asked for: enough for the projects an editor switches between.
 const cacheChecks = 32
 

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
@@ -14,7 +13,7 @@ import (
 
 // Cache keeps what a long-lived front end (the language server) has read
 // of the source files between checks, so that a check after an edit reads
-// and parses the edited file alone:
+// the edited file alone:
 //
 //   - a file's text, while a stat of the file says it is the same file with
 //     the same size and modification time (os.SameFile: device and inode),
@@ -22,12 +21,20 @@ import (
 //     the front end forgets it when the editor says files changed);
 //   - facts computed from a text (Memo: does it hold a trigger word), while
 //     the text is the very slice they were computed from;
-//   - a file's parsed code, known by that slice or else by a SHA-256 of the
-//     text: an editor that sends the same text again parses nothing.
+//   - what a check keeps for the next (Keep, Take): the code rules' per-file
+//     results (findings, fixes, what the cross-file detectors need), with
+//     each file's text to tell a changed file from the others.
 //
-// The rules never change a text or a tree, so checks share them. Entries
-// not asked for in a number of checks are dropped (Next). A Cache is safe
-// for concurrent use.
+// It keeps no syntax tree: a check parses the files it walks and lets
+// their trees go once their findings are made (rules/internal/code), so
+// that a server holds a few KB per file, not its tree (about 30 KB a file
+// of a generated app). A check after an edit parses the edited file alone;
+// whatever needs another file's tree (a code action's fix, a rule that
+// reads another file) parses that file again.
+//
+// The rules never change a text, so checks share them. Entries not asked
+// for in a number of checks are dropped (Next). A Cache is safe for
+// concurrent use.
 type Cache struct {
 	mu    sync.Mutex
 	gen   int // the checks begun (Next)
@@ -38,6 +45,9 @@ type Cache struct {
 	// kept is what a check keeps for the next (Keep, Take), with the check
 	// it was kept in (dropped by Next as the files are).
 	kept map[string]keptValue
+	// keys are the memo keys in use, each string once: the files' memos
+	// share it (a key can be long: the composables' names).
+	keys map[string]string
 }
 
 type keptValue struct {
@@ -56,11 +66,6 @@ type cachedFile struct {
 
 	memoFor []byte         // the text memo's facts are about
 	memo    map[string]any // by key: Memo's and memoValue's
-
-	codeFor []byte // the text code was read from
-	codeSum [sha256.Size]byte
-	code    *ast.Code
-	codeErr error
 }
 
 // NewCache returns an empty cache.
@@ -132,41 +137,13 @@ func (c *Cache) Memo(path string, text []byte, key string, f func() bool) bool {
 	return c.memoValue(path, text, "bool\x00"+key, func() any { return f() }).(bool)
 }
 
-// ReadCode is ast.ReadCode(path, text), from the cache when text is what
-// it read for path before.
-func (c *Cache) ReadCode(path string, text []byte) (*ast.Code, error) {
-	c.mu.Lock()
-	e := c.entry(path)
-	if e.code != nil || e.codeErr != nil {
-		if same(e.codeFor, text) {
-			code, err := e.code, e.codeErr
-			c.mu.Unlock()
-			return code, err
-		}
-	}
-	c.mu.Unlock()
-	sum := sha256.Sum256(text)
-	c.mu.Lock()
-	if (e.code != nil || e.codeErr != nil) && e.codeSum == sum && bytes.Equal(e.codeFor, text) {
-		e.codeFor = text
-		code, err := e.code, e.codeErr
-		c.mu.Unlock()
-		return code, err
-	}
-	c.mu.Unlock()
-	code, err := ast.ReadCode(path, text)
-	c.mu.Lock()
-	e.codeFor, e.codeSum, e.code, e.codeErr = text, sum, code, err
-	c.mu.Unlock()
-	return code, err
-}
-
 // Next begins a check, and forgets the files that the last keep checks did
 // not ask for (deleted files, projects closed in the editor).
 func (c *Cache) Next(keep int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	c.keys = nil // the memos keep theirs; a key asked for again is kept anew
 	for path, e := range c.files {
 		if c.gen-e.used > keep {
 			delete(c.files, path)
@@ -186,12 +163,9 @@ func (c *Cache) Len() int {
 	return len(c.files)
 }
 
-// ReadCode reads a source file's code (ast.ReadCode), through the
-// Loader's Cache when it has one.
+// ReadCode reads a source file's code (ast.ReadCode). No tree is kept,
+// with a Cache or without: the caller lets it go when it is done.
 func (p *Project) ReadCode(path string, text []byte) (*ast.Code, error) {
-	if p.cache != nil {
-		return p.cache.ReadCode(path, text)
-	}
 	return ast.ReadCode(path, text)
 }
 
@@ -204,9 +178,10 @@ func (p *Project) Memo(path string, text []byte, key string, f func() bool) bool
 	return f()
 }
 
-// CachesCode reports whether the project's code trees are kept between
-// checks (a front end's Cache): a check then must not let them go.
-func (p *Project) CachesCode() bool { return p.cache != nil }
+// KeepsResults reports whether the project is checked by a long-lived
+// front end whose Cache keeps what a check made for the next (Keep, Take):
+// the code rules then keep their per-file results, never the trees.
+func (p *Project) KeepsResults() bool { return p.cache != nil }
 
 // Keep stores v, what a check made that the next check may reuse (the
 // code rules' walk results), under key.
@@ -250,6 +225,14 @@ func (p *Project) Take(key string) any {
 // value is shared by the checks (never change it).
 func (c *Cache) memoValue(path string, text []byte, key string, f func() any) any {
 	c.mu.Lock()
+	if k, ok := c.keys[key]; ok {
+		key = k
+	} else {
+		if c.keys == nil {
+			c.keys = map[string]string{}
+		}
+		c.keys[key] = key
+	}
 	e := c.entry(path)
 	if e.memo == nil || !same(e.memoFor, text) {
 		e.memoFor, e.memo = text, map[string]any{}

@@ -44,10 +44,23 @@ func readLimited(path string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &SizeError{Size: info.Size(), Limit: limit}}
 	}
 	// Read one byte past the size seen, so that a file growing while it is
-	// read is still bounded.
-	src, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	// read is still bounded. The buffer is the size seen (and the byte
+	// past it), not io.ReadAll's doublings: a long-lived front end keeps
+	// the texts of thousands of files.
+	r := io.LimitReader(f, limit+1)
+	src := make([]byte, 0, info.Size()+1)
+	for {
+		if len(src) == cap(src) {
+			src = append(src, 0)[:len(src)] // it grew: more room
+		}
+		n, err := r.Read(src[len(src):cap(src)])
+		src = src[:len(src)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
 	}
 	if int64(len(src)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("file grew past the %d MB fwmigrate reads", limit>>20)}

@@ -3,6 +3,7 @@ package rules
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
@@ -34,7 +35,9 @@ import (
 // impureScans are the detectors whose scans read what detectionKey does
 // not cover: FW612 the SPA loading template's file, FW613 the files an
 // addTemplate names, FW850 and FW851 the files the code rules do not read
-// (code.More) and tsconfig.json.
+// (code.More) and tsconfig.json. In a reused detection their file() is
+// first asked on the stub of a file whose trees were released (wantsWalk):
+// it must choose the files it walks by their texts, blocks and roles.
 var impureScans = map[string]bool{"FW612": true, "FW613": true, "FW850": true, "FW851": true}
 
 // keptDetection is what a check keeps for the next (project.Cache.Keep).
@@ -53,7 +56,7 @@ var detectionsReused atomic.Int64
 // detection the last check of the project kept when it can.
 func (x *Index) detectKept(rules []*Rule) *codeIndex {
 	p := x.project
-	if p == nil || !p.CachesCode() {
+	if p == nil || !p.KeepsResults() {
 		return x.detect(rules)
 	}
 	slot := keptSlot + p.ConfigPath
@@ -79,6 +82,19 @@ func (x *Index) detectKept(rules []*Rule) *codeIndex {
 // it. Run calls it last.
 func (x *Index) keepCode() {
 	if x != nil && x.kept != nil {
+		// Nothing kept holds a tree: the files' trees went after their
+		// walk, the files of Rest a type rule parsed go now, and so do
+		// the impure scans (made again by the next check) and this
+		// check's index (its type rules' parsed files: more).
+		d := x.kept.d
+		d.ci.Index.Forget()
+		for _, rn := range d.runs {
+			if impureScans[rn.r.Code] {
+				rn.scan = nil
+			}
+		}
+		d.scans = slices.DeleteFunc(d.scans, func(rn *detectorRun) bool { return rn.scan == nil })
+		d.x, d.ci.index = nil, nil
 		x.project.Keep(keptSlot+x.project.ConfigPath, x.kept)
 		x.kept = nil
 	}
@@ -138,7 +154,20 @@ func (d *detection) again(x *Index) bool {
 		}
 	}
 	if len(run) > 0 {
-		par.For(len(ci.Files), func(i int) { d.fileWith(i, ci.Files[i], run, false) })
+		// The other files' trees were let go after their walk: a file
+		// that one of these detectors walks (wantsWalk) is parsed again
+		// for them, and let go again.
+		par.For(len(ci.Files), func(i int) {
+			f := ci.Files[i]
+			if f.Released {
+				if !wantsWalk(i, f, run) {
+					return // their results are in: file() assigned them
+				}
+				f.Revive()
+				defer f.Release()
+			}
+			d.fileWith(i, f, run, false)
+		})
 	}
 	d.scans = nil
 	for _, rn := range d.runs {
@@ -148,6 +177,27 @@ func (d *detection) again(x *Index) bool {
 	}
 	d.finish()
 	return true
+}
+
+// wantsWalk reports whether one of the scans of run walks f, a file whose
+// trees were released: each scan's file() is asked on f's stub (texts,
+// blocks, roles, script spans: an impure scan's filters read those, never
+// the tree). One that returns no visitor has assigned its results for f
+// (fileScan's contract), and f is not parsed again; one that returns
+// visitors, or panics, has f parsed again and the scans' files made
+// afresh (fileWith), as after a panic.
+func wantsWalk(i int, f *code.File, run []*detectorRun) (yes bool) {
+	defer func() {
+		if recover() != nil {
+			yes = true
+		}
+	}()
+	for _, rn := range run {
+		if len(rn.scan.file(i, f)) > 0 {
+			yes = true
+		}
+	}
+	return yes
 }
 
 // detectionKey sums what a detection depends on besides the texts of the

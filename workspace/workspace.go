@@ -40,8 +40,10 @@ type Workspace struct {
 	KeepBaselined bool
 	// NewLoader makes the project loaders (tests inject read errors).
 	NewLoader func() *project.Loader
-	// Cache, when set, keeps the code read between checks (a long-lived
-	// front end: the language server); a one-shot run has no use for it.
+	// Cache, when set, keeps what a check read and found for the next (a
+	// long-lived front end: the language server): the files' texts and
+	// the code rules' per-file results, no syntax tree. A one-shot run
+	// has no use for it.
 	Cache *project.Cache
 	// Tops are the paths the run was given (the command line's, the
 	// editor's workspace folder): outside a git work tree, what a project

@@ -165,7 +165,6 @@ func (ci *Index) Again(p *project.Project, cfg compat.Config, walk func(i int, f
 			ci.Data.order[i] = nf
 		}
 	}
-	release := !p.CachesCode()
 	par.For(len(walked), func(k int) {
 		i := walked[k]
 		f := ci.Files[i]
@@ -173,7 +172,7 @@ func (ci *Index) Again(p *project.Project, cfg compat.Config, walk func(i int, f
 			walk(i, f)
 		}
 		f.decls, f.uses = nil, nil
-		if release && !f.Config {
+		if !f.Config {
 			f.release()
 		}
 	})

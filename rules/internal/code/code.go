@@ -148,9 +148,9 @@ type Pass func(ci *Index) func(i int, f *File)
 
 // Read reads the code of p, whose config's static values are cfg: config
 // is p's config read as code, nil when it holds no trigger word (it is
-// then not kept). Each file is handed to pass once, and then, unless p
-// keeps trees between checks (a front end's cache), its trees are
-// released: a project's live heap holds the trees of the files that
+// then not kept). Each file is handed to pass once, and then its trees
+// are released (a long-lived front end too keeps the walk's results, not
+// the trees: project.Cache): a project's live heap holds the trees of the files that
 // define composables, and of the files being walked, not all of them.
 //
 // The files are read in three steps. First every file's text, and the
@@ -185,7 +185,6 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 	}
 	// The sources, read on every core: a large app is thousands of files.
 	srcs := codeSources(p)
-	release := !p.CachesCode()
 	read := make([]*File, len(srcs))
 	par.For(len(srcs), func(i int) {
 		s := srcs[i]
@@ -221,7 +220,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 			}
 		}
 	}
-	ci.Data.addEarly(p, early, release)
+	ci.Data.addEarly(p, early, !p.KeepsResults())
 	// The project's composables that return a data composable's result are
 	// data composables too: read the files that call them.
 	var more []*File
@@ -244,7 +243,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 				early = append(early, f)
 			}
 		}
-		ci.Data.addEarly(p, early, release)
+		ci.Data.addEarly(p, early, !p.KeepsResults())
 	}
 	for _, f := range rest {
 		if !f.triggered && f.Err == nil {
@@ -296,7 +295,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 			file(i, f)
 		}
 		f.decls, f.uses = nil, nil
-		if release && !f.Config {
+		if !f.Config {
 			f.release()
 		}
 	})
@@ -345,12 +344,51 @@ func (f *File) release() {
 	}
 }
 
+// Revive parses f again when its trees were released, for one more walk
+// (a detector that runs over every file in a check that reuses the other
+// files' results: rules' kept detection), and reports whether it did:
+// Release lets the trees go again. The data calls keep no nodes (CallsOf's
+// Call stays nil).
+func (f *File) Revive() bool {
+	if !f.Released {
+		return false
+	}
+	code, _ := ast.ReadCode(f.Path, f.Text)
+	if code == nil {
+		code, _ = ast.ReadCode(f.Path, nil)
+	}
+	f.Code, f.Released = code, false
+	return true
+}
+
+// Release lets go of f's trees, as Read does once its findings are made
+// (a config's are kept: it is one small file, which the rules read).
+func (f *File) Release() {
+	if !f.Config && !f.Released && f.Code != nil {
+		f.release()
+	}
+}
+
+// Forget lets go of what ci holds of the trees between two checks: the
+// files of Rest that a detector parsed in place (More) are as Read left
+// them, read and not parsed. A front end keeps ci between checks (Again)
+// and calls it once a check is over.
+func (ci *Index) Forget() {
+	for _, f := range ci.Rest {
+		f.Code, f.Err, f.Released = nil, nil, false
+	}
+}
+
 // addEarly reads the files that may define composables, in order, and
 // takes their facts in: each file is parsed on a worker, a few ahead of
-// the one taken in, and (with release) its tree let go once its facts
-// are in, to be read again in the walk: only a few of these trees are in
+// the one taken in, and (with drop) its tree let go once its facts are
+// in, to be read again in the walk: only a few of these trees are in
 // memory at once.
-func (d *DataIndex) addEarly(p *project.Project, files []*File, release bool) {
+//
+// A long-lived front end (p.KeepsResults) keeps these trees until the walk
+// instead: a check of it after a change of the config parses every file
+// again, and these once, not twice; the walk lets them go.
+func (d *DataIndex) addEarly(p *project.Project, files []*File, drop bool) {
 	facts := make([]*fileFacts, len(files))
 	par.InOrder(len(files), 4*runtime.GOMAXPROCS(0), func(i int) {
 		f := files[i]
@@ -359,7 +397,7 @@ func (d *DataIndex) addEarly(p *project.Project, files []*File, release bool) {
 	}, func(i int) {
 		d.addFacts(files[i], facts[i])
 		facts[i] = nil
-		if release {
+		if drop {
 			files[i].drop()
 		}
 	})
