@@ -241,16 +241,6 @@ func (f *File) Text(s Span) string {
 	if start >= end {
 		return ""
 	}
-	return f.str(start, end)
-}
-
-// str is the text of f from start to end: a view of the one string of the
-// text, or a copy of the bytes for a File without it (a Code's Stub keeps
-// no second copy of a text).
-func (f *File) str(start, end int) string {
-	if f.text == "" && len(f.Src) > 0 {
-		return string(f.Src[start:end])
-	}
 	return f.text[start:end]
 }
 
@@ -261,7 +251,7 @@ func (f *File) LineIndent(offset int) string {
 	for i < len(f.Src) && (f.Src[i] == ' ' || f.Src[i] == '\t') {
 		i++
 	}
-	return f.str(ls, i)
+	return f.text[ls:i]
 }
 
 // ---- lookups ----

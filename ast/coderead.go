@@ -547,9 +547,8 @@ func access(n *JSNode, anc []*JSNode) (read, write bool) {
 // findings are made, so that a project's live heap does not hold every
 // tree at once.
 func (c *Code) Stub() *Code {
-	// The positions' file, without the tree's string of the text (a copy
-	// of Src: Text makes the few strings asked of a stub from Src).
-	f := &File{Name: c.f.Name, Src: c.f.Src, Lines: c.f.Lines}
+	// The positions' file, without the tree (its text is Src: no copy).
+	f := &File{Name: c.f.Name, Src: c.f.Src, text: c.f.text, Lines: c.f.Lines}
 	s := &Code{Name: c.Name, Src: c.Src, Blocks: c.Blocks, Module: &Scope{Kind: ScopeModule}, f: f}
 	for _, sc := range c.Scripts {
 		st := *sc
