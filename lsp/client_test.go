@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -102,17 +103,28 @@ func (c *testClient) open(path, text string) DocumentURI {
 // waitDiags waits for a publication of uri that ok accepts and returns it.
 func (c *testClient) waitDiags(uri DocumentURI, ok func(PublishDiagnosticsParams) bool) PublishDiagnosticsParams {
 	c.t.Helper()
+	var got PublishDiagnosticsParams
+	c.await(func() bool {
+		p, seen := c.diags[uri]
+		got = p
+		return seen && ok(p)
+	}, func() string { return fmt.Sprintf("no publication of %s as wanted; the last: %+v", uri, c.diags[uri]) })
+	return got
+}
+
+// await waits until done, called with c.mu held after each message the
+// server sends, returns true; past 30 s it fails the test with what fail
+// says (called with c.mu held too).
+func (c *testClient) await(done func() bool, fail func() string) {
+	c.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	timer := time.AfterFunc(30*time.Second, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
 	defer timer.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for {
-		if p, seen := c.diags[uri]; seen && ok(p) {
-			return p
-		}
+	for !done() {
 		if time.Now().After(deadline) {
-			c.t.Fatalf("no publication of %s as wanted; the last: %+v", uri, c.diags[uri])
+			c.t.Fatalf("%s", fail())
 		}
 		c.cond.Wait()
 	}

@@ -1,12 +1,12 @@
 package lsp
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
@@ -163,26 +163,20 @@ func TestPublishesChanged(t *testing.T) {
 		from := len(c.log)
 		c.mu.Unlock()
 		change()
-		deadline := time.Now().Add(30 * time.Second)
-		timer := time.AfterFunc(30*time.Second, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
-		defer timer.Stop()
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for {
-			var got []string
+		var got []string
+		c.await(func() bool {
+			got = got[:0]
 			for _, p := range c.log[from:] {
 				name, _ := filepath.Rel(dir, must(uriPath(p.URI)))
 				got = append(got, filepath.ToSlash(name))
 				if p.URI == zz {
 					sort.Strings(got)
-					return got
+					return true
 				}
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no list of utils/zz.ts after the change; sent %q", got)
-			}
-			c.cond.Wait()
-		}
+			return false
+		}, func() string { return fmt.Sprintf("no list of utils/zz.ts after the change; sent %q", got) })
+		return got
 	}
 	same := func(what string, got []string, want ...string) {
 		t.Helper()
