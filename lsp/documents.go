@@ -51,11 +51,6 @@ func pathURI(path string) DocumentURI {
 	return DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
 }
 
-// offset is the byte offset of an editor position in text.
-func offset(text []byte, p Position) int {
-	return ast.NewLines(text).Offset(p.Line+1, p.Character+1)
-}
-
 // position is the editor position of a byte offset in lines' text.
 func position(lines ast.Lines, off int) Position {
 	p := lines.Position(off)

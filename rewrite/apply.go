@@ -227,10 +227,6 @@ func (e *editor) mutation(key string) (ast.Span, bool) {
 	return w.Stmt, ok
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
-}
-
 // hop is one step along an option path: the object searched and the
 // property found in it (nil when the key is not there).
 type hop struct {
