@@ -124,6 +124,12 @@ func (c *testClient) await(done func() bool, fail func() string) {
 	defer c.mu.Unlock()
 	for !done() {
 		if time.Now().After(deadline) {
+			// Where the server is (a check stuck, or none scheduled)
+			// tells a deadlock from a lost wake-up: a timeout seen once
+			// in a full CI run (TestIncrementalSameAsCold, a config
+			// edit's version never published) could not be made again.
+			buf := make([]byte, 1<<20)
+			c.t.Logf("goroutines at the timeout:\n%s", buf[:runtime.Stack(buf, true)])
 			c.t.Fatalf("%s", fail())
 		}
 		c.cond.Wait()
