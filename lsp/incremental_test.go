@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"math/rand"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -272,4 +274,52 @@ func TestStaleCheckCancelled(t *testing.T) {
 	}
 	c.mu.Unlock()
 	c.shutdown()
+}
+
+// TestChangeAsCheckStarts: a change that comes as a scheduled check starts
+// (its context already cancellable, the buffers not yet taken) cancels it,
+// and the change is still checked and published. Before the fix the
+// cancelled check had cleared the project's dirty mark after the change set
+// it, so the check scheduled for the change found the project clean: the
+// version was never published (seen once in a full CI run, after 690 edits
+// of TestIncrementalSameAsCold).
+func TestChangeAsCheckStarts(t *testing.T) {
+	dir := writeTree(t, map[string]string{"fw.config.ts": "export default defineFwConfig({\n  dir: { static: 'static' },\n})\n"})
+	var armed atomic.Bool
+	changed := make(chan error, 1)
+	var c *testClient
+	checkHook = func(ctx context.Context) {
+		if !armed.CompareAndSwap(true, false) {
+			return
+		}
+		// The change, sent from the check's goroutine: the server
+		// handles it on its own, and cancels this check.
+		uri := pathURI(filepath.Join(dir, "fw.config.ts"))
+		changed <- c.conn.Notify(context.Background(), "textDocument/didChange", DidChangeTextDocumentParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: 3},
+			ContentChanges: []TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({})\n"}},
+		})
+		select {
+		case <-ctx.Done():
+		case <-time.After(30 * time.Second):
+			t.Error("the change did not cancel the check under way")
+		}
+	}
+	t.Cleanup(func() { checkHook = nil })
+	c = startClient(t, Options{})
+	uri := c.open(filepath.Join(dir, "fw.config.ts"), "export default defineFwConfig({\n  dir: { static: 'static' },\n})\n")
+	c.waitDiags(uri, version(1))
+	armed.Store(true)
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
+		TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: 2},
+		ContentChanges: []TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({ dir: { static: 's' } })\n"}},
+	})
+	if err := <-changed; err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range c.waitDiags(uri, version(3)).Diagnostics {
+		if d.Code == "FW107" {
+			t.Errorf("version 3 has no dir.static, but: %s", d.Message)
+		}
+	}
 }

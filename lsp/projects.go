@@ -316,12 +316,25 @@ func (s *Server) current(cfg string) *checked {
 // project: it is scheduled again) is dropped: neither kept nor published,
 // and nil. Call with ps.mu held.
 func (s *Server) check(ps *projectState, ctx context.Context) *checked {
+	if checkHook != nil {
+		checkHook(ctx)
+	}
 	s.mu.Lock()
 	ps.dirty = false
 	s.mu.Unlock()
 	snap := s.snapshot()
 	res := s.load(ps.config, snap, ctx)
 	if res == nil {
+		// Cancelled: a change reached the project, and scheduled it
+		// again. It may have come before dirty was cleared above (after
+		// the scheduler made ctx cancellable): the project stays dirty,
+		// or the scheduled check would find it clean and the change
+		// would never be published.
+		if ctx.Err() != nil {
+			s.mu.Lock()
+			ps.dirty = true
+			s.mu.Unlock()
+		}
 		return nil
 	}
 	s.mu.Lock()
@@ -330,6 +343,9 @@ func (s *Server) check(ps *projectState, ctx context.Context) *checked {
 	s.publish(ps.config, res)
 	return res
 }
+
+// checkHook, when set (tests), runs as a check starts, with its context.
+var checkHook func(ctx context.Context)
 
 // load loads and checks the project of cfg on snap, with the settings
 // the workspace gives it, as `fwmigrate check` does. A panic in the check is an
