@@ -122,10 +122,11 @@ func TestCrashRecovery(t *testing.T) {
 	moves, edits := len(plan.Moves), len(plan.Edits)
 	t.Logf("%d files, %d mkdirs, %d moves, %d edits", len(files), len(plan.Mkdirs), moves, edits)
 
-	points := []struct {
+	type kill struct {
 		point string
 		i     int
-	}{
+	}
+	points := []kill{
 		{"journal", 0},
 		{"move", moves / 2},
 		{"edit", edits / 2},
@@ -140,39 +141,27 @@ func TestCrashRecovery(t *testing.T) {
 	}{{"undo-replace", edits / 2, false}, {"undo-move", moves / 2, true}}
 	if testing.Short() {
 		points = append(points[:2], points[3]) // after the journal, mid-moves, mid-edits
-		points = append(points, struct {
-			point string
-			i     int
-		}{"cleanup", 0})
+		points = append(points, kill{"cleanup", 0})
 		undos = undos[1:]
 	}
-	for _, pt := range points {
-		for _, rollback := range []bool{false, true} {
-			name := fmt.Sprintf("%s:%d", pt.point, pt.i)
-			if rollback {
-				name += "/rollback"
-			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel() // most of a run is waiting for its syncs
-				dir := fresh()
-				crashAt(t, dir, pt.point, pt.i, false)
-				want := after
-				if rollback {
-					want = before
-				}
-				res := applyDir(dir, rollback)
-				if len(res) != 1 || res[0].Fatal || res[0].JournalKept {
-					t.Fatalf("recovery failed: %+v", res[0])
-				}
-				if want := map[bool]string{false: "completed", true: "rolled back"}[rollback]; res[0].Recovered != want {
-					t.Errorf("recovered %q, want %q", res[0].Recovered, want)
-				}
-				if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
-					t.Fatalf("after the crash at %s:\n%s", name, d)
-				}
-			})
+	crashtest.Points(t, points, func(pt kill) (string, int) { return pt.point, pt.i }, "rollback", func(t *testing.T, name string, pt kill, rollback bool) {
+		dir := fresh()
+		crashAt(t, dir, pt.point, pt.i, false)
+		want := after
+		if rollback {
+			want = before
 		}
-	}
+		res := applyDir(dir, rollback)
+		if len(res) != 1 || res[0].Fatal || res[0].JournalKept {
+			t.Fatalf("recovery failed: %+v", res[0])
+		}
+		if want := map[bool]string{false: "completed", true: "rolled back"}[rollback]; res[0].Recovered != want {
+			t.Errorf("recovered %q, want %q", res[0].Recovered, want)
+		}
+		if d := diffTrees(want, snapshotTree(t, dir)); d != "" {
+			t.Fatalf("after the crash at %s:\n%s", name, d)
+		}
+	})
 
 	// Rollbacks killed in turn: the next run goes on rolling back, asked or
 	// not (a plain apply must not redo what the user chose to undo).
@@ -265,51 +254,42 @@ func TestCrashRecoveryProjects(t *testing.T) {
 	if testing.Short() {
 		points = []point{points[3]} // one project done, the others with their journal
 	}
-	for _, pt := range points {
-		for _, rollback := range []bool{false, true} {
-			name := fmt.Sprintf("%s:%d", pt.point, pt.i)
-			if rollback {
-				name += "/rollback"
+	crashtest.Points(t, points, func(pt point) (string, int) { return pt.point, pt.i }, "rollback", func(t *testing.T, name string, pt point, rollback bool) {
+		dir := fresh()
+		crashtest.Crash(t, dir, pt.point, pt.i, false)
+		journals := map[int]bool{}
+		for k := range projects {
+			j, err := txn.Pending(filepath.Join(dir, fmt.Sprintf("p%d", k)))
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel() // most of a run is waiting for its syncs
-				dir := fresh()
-				crashtest.Crash(t, dir, pt.point, pt.i, false)
-				journals := map[int]bool{}
-				for k := range projects {
-					j, err := txn.Pending(filepath.Join(dir, fmt.Sprintf("p%d", k)))
-					if err != nil {
-						t.Fatal(err)
-					}
-					journals[k] = j != ""
-				}
-				n := 0
-				for _, j := range journals {
-					if j {
-						n++
-					}
-				}
-				if n != pt.pending {
-					t.Fatalf("%d projects left a journal, want %d", n, pt.pending)
-				}
-				res := applyProjectsHook(dir, rollback, nil)
-				for k, r := range res {
-					if r.Fatal || r.JournalKept {
-						t.Fatalf("p%d: recovery failed: %+v", k, r)
-					}
-					got := snapshotTree(t, filepath.Join(dir, fmt.Sprintf("p%d", k)))
-					want := after
-					if rollback && journals[k] {
-						want = before
-					}
-					if rollback && !journals[k] && diffTrees(before, got) == "" {
-						want = before // never reached: rollback leaves it
-					}
-					if d := diffTrees(want, got); d != "" {
-						t.Fatalf("p%d (journal %v) after the crash at %s:\n%s", k, journals[k], name, d)
-					}
-				}
-			})
+			journals[k] = j != ""
 		}
-	}
+		n := 0
+		for _, j := range journals {
+			if j {
+				n++
+			}
+		}
+		if n != pt.pending {
+			t.Fatalf("%d projects left a journal, want %d", n, pt.pending)
+		}
+		res := applyProjectsHook(dir, rollback, nil)
+		for k, r := range res {
+			if r.Fatal || r.JournalKept {
+				t.Fatalf("p%d: recovery failed: %+v", k, r)
+			}
+			got := snapshotTree(t, filepath.Join(dir, fmt.Sprintf("p%d", k)))
+			want := after
+			if rollback && journals[k] {
+				want = before
+			}
+			if rollback && !journals[k] && diffTrees(before, got) == "" {
+				want = before // never reached: rollback leaves it
+			}
+			if d := diffTrees(want, got); d != "" {
+				t.Fatalf("p%d (journal %v) after the crash at %s:\n%s", k, journals[k], name, d)
+			}
+		}
+	})
 }

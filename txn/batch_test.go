@@ -171,59 +171,50 @@ func TestCrashBatch(t *testing.T) {
 	if testing.Short() {
 		points = []point{points[0], points[3], points[7]}
 	}
-	for _, pt := range points {
-		for _, back := range []bool{false, true} {
-			name := fmt.Sprintf("%s:%d", pt.name, pt.i)
-			if back {
-				name += "/undo"
+	crashtest.Points(t, points, func(pt point) (string, int) { return pt.name, pt.i }, "undo", func(t *testing.T, name string, pt point, back bool) {
+		dir := t.TempDir()
+		writeBatch(t, dir)
+		crashAtBatch(t, dir, pt.name, pt.i)
+		pending := 0
+		for k := range batchProjects {
+			proj := filepath.Join(dir, fmt.Sprintf("p%d", k))
+			j, err := Pending(proj)
+			must(t, err)
+			got := snapshot(t, proj)
+			if j == "" {
+				// Untouched or done, and nothing of the run is
+				// in the way of the next.
+				if diffTrees(before, got) == "" {
+					again, err := planTree(proj)
+					must(t, err)
+					if _, err := Commit(again, "fw.config.ts", nil); err != nil {
+						t.Fatalf("p%d, untouched, commits again: %v", k, err)
+					}
+				} else if d := diffTrees(after, got); d != "" {
+					t.Fatalf("p%d has no journal and is half written:\n%s", k, d)
+				}
+				continue
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel() // most of a run is waiting for its syncs
-				dir := t.TempDir()
-				writeBatch(t, dir)
-				crashAtBatch(t, dir, pt.name, pt.i)
-				pending := 0
-				for k := range batchProjects {
-					proj := filepath.Join(dir, fmt.Sprintf("p%d", k))
-					j, err := Pending(proj)
-					must(t, err)
-					got := snapshot(t, proj)
-					if j == "" {
-						// Untouched or done, and nothing of the run is
-						// in the way of the next.
-						if diffTrees(before, got) == "" {
-							again, err := planTree(proj)
-							must(t, err)
-							if _, err := Commit(again, "fw.config.ts", nil); err != nil {
-								t.Fatalf("p%d, untouched, commits again: %v", k, err)
-							}
-						} else if d := diffTrees(after, got); d != "" {
-							t.Fatalf("p%d has no journal and is half written:\n%s", k, d)
-						}
-						continue
-					}
-					pending++
-					jj, err := Open(proj, nil)
-					must(t, err)
-					want := after
-					if back {
-						_, err := jj.Undo()
-						must(t, err)
-						want = before
-					} else {
-						must(t, jj.Complete())
-					}
-					must(t, jj.Finish())
-					if d := diffTrees(want, snapshot(t, proj)); d != "" {
-						t.Fatalf("p%d after the crash at %s:\n%s", k, name, d)
-					}
-				}
-				if pt.pending >= 0 && pending != pt.pending {
-					t.Errorf("%d projects kept a journal, want %d", pending, pt.pending)
-				}
-			})
+			pending++
+			jj, err := Open(proj, nil)
+			must(t, err)
+			want := after
+			if back {
+				_, err := jj.Undo()
+				must(t, err)
+				want = before
+			} else {
+				must(t, jj.Complete())
+			}
+			must(t, jj.Finish())
+			if d := diffTrees(want, snapshot(t, proj)); d != "" {
+				t.Fatalf("p%d after the crash at %s:\n%s", k, name, d)
+			}
 		}
-	}
+		if pt.pending >= 0 && pending != pt.pending {
+			t.Errorf("%d projects kept a journal, want %d", pending, pt.pending)
+		}
+	})
 }
 
 // crashAtBatch runs the batch child in dir, dying at point:i.

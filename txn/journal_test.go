@@ -410,37 +410,28 @@ func TestCrash(t *testing.T) {
 		points = []point{{"journal", 0}, {"move", 3}, {"replace", edits / 2}, {"kept", edits / 2}, {"cleanup", 0}}
 		undos = undos[1:]
 	}
-	for _, pt := range points {
-		for _, back := range []bool{false, true} {
-			name := fmt.Sprintf("%s:%d", pt.name, pt.i)
-			if back {
-				name += "/undo"
+	crashtest.Points(t, points, func(pt point) (string, int) { return pt.name, pt.i }, "undo", func(t *testing.T, name string, pt point, back bool) {
+		dir := t.TempDir()
+		writeTree(t, dir, gen)
+		crashAt(t, dir, pt.name, pt.i, false)
+		j, err := Open(dir, nil)
+		must(t, err)
+		want := after
+		if back {
+			kept, err := j.Undo()
+			must(t, err)
+			if len(kept) > 0 {
+				t.Errorf("kept %q", kept)
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel() // most of a run is waiting for its syncs
-				dir := t.TempDir()
-				writeTree(t, dir, gen)
-				crashAt(t, dir, pt.name, pt.i, false)
-				j, err := Open(dir, nil)
-				must(t, err)
-				want := after
-				if back {
-					kept, err := j.Undo()
-					must(t, err)
-					if len(kept) > 0 {
-						t.Errorf("kept %q", kept)
-					}
-					want = before
-				} else {
-					must(t, j.Complete())
-				}
-				must(t, j.Finish())
-				if d := diffTrees(want, snapshot(t, dir)); d != "" {
-					t.Fatalf("after the crash at %s:\n%s", name, d)
-				}
-			})
+			want = before
+		} else {
+			must(t, j.Complete())
 		}
-	}
+		must(t, j.Finish())
+		if d := diffTrees(want, snapshot(t, dir)); d != "" {
+			t.Fatalf("after the crash at %s:\n%s", name, d)
+		}
+	})
 	for _, u := range undos {
 		t.Run(fmt.Sprintf("%s:%d", u.name, u.i), func(t *testing.T) {
 			dir := t.TempDir()

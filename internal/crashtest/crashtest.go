@@ -74,3 +74,23 @@ func Crash(t testing.TB, dir, point string, i int, flag bool) {
 		t.Fatalf("the child did not crash at %s:%d: %v\n%s", point, i, err, out)
 	}
 }
+
+// Points runs body in a parallel subtest (most of a crash test waits for
+// its syncs) for each kill point of points, twice: the run carried on, then
+// undone. at says the point's name and index; the subtest is named
+// "name:i", and "name:i/"+undo for the second, and body gets that name.
+func Points[P any](t *testing.T, points []P, at func(P) (string, int), undo string, body func(t *testing.T, name string, p P, back bool)) {
+	for _, p := range points {
+		for _, back := range []bool{false, true} {
+			point, i := at(p)
+			name := fmt.Sprintf("%s:%d", point, i)
+			if back {
+				name += "/" + undo
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				body(t, name, p, back)
+			})
+		}
+	}
+}
