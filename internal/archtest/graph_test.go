@@ -21,29 +21,30 @@ const module = "github.com/fwmigrate/fwmigrate/"
 // project -> {compat, ast}, with fix -> rewrite -> ast and the move's plan
 // (rewrite/move) beside the rules that ask about it.
 var layer = map[string]int{
-	"ast":                    1,
-	"compat":                 1,
-	"txn":                    1,
-	"rewrite":                2,
-	"project":                2,
-	"rewrite/move":           3,
-	"rules/internal/code":    3,
-	"rules/internal/node":    3,
-	"rules/internal/modpath": 3,
-	"rules":                  4,
-	"rules/ruledocs":         5,
-	"fix":                    5,
-	"settings":               5,
-	"workspace":              6,
-	"lsp":                    7,
-	"migrate":                7,
-	"cmd/fwmigrate":          8,
-	"bench":                  9,
-	"bench/floor":            9,
-	"bench/editloop":         9, // go test -short ./... after an edit, by hand
-	"tools/release":          9,
-	"tools/tscompare":        9, // the types rules against the real type checker, by hand
-	"tools/realapps":         9, // real apps rebuilt and measured, by hand
+	"ast":                          1,
+	"compat":                       1,
+	"txn":                          1,
+	"rewrite":                      2,
+	"project":                      2,
+	"rewrite/move":                 3,
+	"rules/internal/code":          3,
+	"rules/internal/node":          3,
+	"rules/internal/modpath":       3,
+	"rules":                        4,
+	"rules/ruledocs":               5,
+	"fix":                          5,
+	"settings":                     5,
+	"workspace":                    6,
+	"lsp":                          7,
+	"migrate":                      7,
+	"cmd/fwmigrate/internal/sarif": 7, // the SARIF document, its schema test outside the command's test binary
+	"cmd/fwmigrate":                8,
+	"bench":                        9,
+	"bench/floor":                  9,
+	"bench/editloop":               9, // go test -short ./... after an edit, by hand
+	"tools/release":                9,
+	"tools/tscompare":              9, // the types rules against the real type checker, by hand
+	"tools/realapps":               9, // real apps rebuilt and measured, by hand
 }
 
 func TestImportGraph(t *testing.T) {
