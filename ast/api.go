@@ -123,15 +123,15 @@ func esbuildOffset(src []byte, line, col int) int {
 
 // NewFile is the File of src, not parsed: its name, text and line table,
 // for what reads a text without its tree (MultilineLiterals, Text,
-// Position) when the text need not parse. Its text is src itself, not a copy: every
-// string a tree hands out (a name, a literal's value, a node's text) is a
-// slice of the caller's bytes, so a finding or fact kept after the tree is
-// released holds that one text, not a second copy of every file read (on
-// the dense 20,000-file app the copies were 33.5 MB of a dry run's live
-// heap). The price is the contract ParseUnchecked, Parse and ReadCode
-// state: src is not modified while anything read from it lives. Every
-// caller reads a file or builds a new text per edit and never writes
-// into it afterwards.
+// Position) when the text need not parse. Its text is src itself, not a
+// copy: every string a tree hands out (a name, a literal's value, a node's
+// text) is a slice of the caller's bytes, so a finding or fact kept after
+// the tree is released holds that one text, not a second copy of every
+// file read (on the dense 20,000-file app the copies were 33.5 MB of a dry
+// run's live heap). The price is the contract ParseUnchecked, Parse and
+// ReadCode state: src is not modified while anything read from it lives.
+// Every caller reads a file or builds a new text per edit and never
+// writes into it afterwards.
 func NewFile(filename string, src []byte) *File {
 	return &File{Name: filename, Src: src, text: unsafe.String(unsafe.SliceData(src), len(src)), Lines: NewLines(src)}
 }
