@@ -57,7 +57,7 @@ func isTS(filename string) bool {
 
 // Parse validates src with esbuild, then parses it. A syntax error is a
 // *SyntaxError. The File keeps src, which must not be modified afterwards
-// (see newFile). When the exported config is not an object literal, Parse
+// (see NewFile). When the exported config is not an object literal, Parse
 // still succeeds: File.Config is nil and File.Reason says why.
 func Parse(filename string, src []byte) (*File, error) {
 	if err := Validate(filename, src); err != nil {
@@ -70,7 +70,7 @@ func Parse(filename string, src []byte) (*File, error) {
 // .cts, the JS loader for .js, .mjs and .cjs) and returns its first error as
 // a *SyntaxError carrying all of its messages.
 func Validate(filename string, src []byte) error {
-	if err := checkDepth(filename, src); err != nil {
+	if err := CheckDepth(filename, src); err != nil {
 		return err // esbuild would recurse past its stack (depth.go)
 	}
 	loader := api.LoaderTS
@@ -85,7 +85,7 @@ func Validate(filename string, src []byte) error {
 	if len(res.Errors) == 0 {
 		return nil
 	}
-	f := newFile(filename, src)
+	f := NewFile(filename, src)
 	e := &SyntaxError{File: filename, Text: res.Errors[0].Text, Messages: res.Errors}
 	if loc := res.Errors[0].Location; loc != nil {
 		e.Offset = esbuildOffset(src, loc.Line, loc.Column)
@@ -121,16 +121,18 @@ func esbuildOffset(src []byte, line, col int) int {
 	return i + col
 }
 
-// newFile is the File of src. Its text is src itself, not a copy: every
-// string a tree hands out (a name, a literal's value, a node's text) is a
-// slice of the caller's bytes, so a finding or fact kept after the tree is
-// released holds that one text, not a second copy of every file read (on
-// the dense 20,000-file app the copies were 33.5 MB of a dry run's live
-// heap). The price is the contract ParseUnchecked, Parse and ReadCode
-// state: src is not modified while anything read from it lives. Every
-// caller reads a file or builds a new text per edit and never writes
-// into it afterwards.
-func newFile(filename string, src []byte) *File {
+// NewFile is the File of src, not parsed: its name, text and line table,
+// for what reads a text without its tree (MultilineLiterals, Text,
+// Position) when the text need not parse. Its text is src itself, not a
+// copy: every string a tree hands out (a name, a literal's value, a node's
+// text) is a slice of the caller's bytes, so a finding or fact kept after
+// the tree is released holds that one text, not a second copy of every
+// file read (on the dense 20,000-file app the copies were 33.5 MB of a dry
+// run's live heap). The price is the contract ParseUnchecked, Parse and
+// ReadCode state: src is not modified while anything read from it lives.
+// Every caller reads a file or builds a new text per edit and never
+// writes into it afterwards.
+func NewFile(filename string, src []byte) *File {
 	return &File{Name: filename, Src: src, text: unsafe.String(unsafe.SliceData(src), len(src)), Lines: NewLines(src)}
 }
 
@@ -144,7 +146,7 @@ func ParseUnchecked(filename string, src []byte) (*File, error) {
 	if len(src) > math.MaxInt32 {
 		return nil, &SyntaxError{File: filename, Line: 1, Column: 1, Text: "The file is too large (more than 2 GiB)"}
 	}
-	f := newFile(filename, src)
+	f := NewFile(filename, src)
 	ts := isTS(filename)
 	p := newParser(f, ts)
 	p.code.cfg = true

@@ -1,12 +1,15 @@
-package ast
+package ast_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
-func texts(cs []*Comment) []string {
+func texts(cs []*ast.Comment) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.Text)
@@ -57,7 +60,7 @@ func TestCommentAttachment(t *testing.T) {
 	if got := texts(f.Config.Dangling); !reflect.DeepEqual(got, []string{"// dangling after last"}) {
 		t.Errorf("dangling %q", got)
 	}
-	e := f.Config.Get("e").Value.(*Object)
+	e := f.Config.Get("e").Value.(*ast.Object)
 	if got := texts(e.Dangling); !reflect.DeepEqual(got, []string{"// dangling in empty"}) {
 		t.Errorf("empty object dangling %q", got)
 	}
@@ -109,32 +112,32 @@ func TestExtent(t *testing.T) {
 
 func TestPath(t *testing.T) {
 	tests := []struct {
-		path Path
+		path ast.Path
 		s    string
 	}{
-		{Path{"app", "head", "meta"}, "app.head.meta"},
-		{Path{"routeRules", "/api/**"}, `routeRules["/api/**"]`},
-		{Path{"hooks", "pages:extend"}, `hooks["pages:extend"]`},
-		{Path{"a", "b.c", "d"}, `a["b.c"].d`},
-		{Path{"", "x"}, `[""].x`},
-		{Path{"q", `say "hi"\`}, `q["say \"hi\"\\"]`},
-		{Path{"$development", "_x", "café"}, "$development._x.café"},
-		{Path{"1"}, `["1"]`},
-		{Path{"ssr"}, "ssr"},
-		{Path{"a.b"}, `["a.b"]`},
-		{Path{""}, `[""]`},
-		{Path{"[k]"}, `["[k]"]`},
+		{ast.Path{"app", "head", "meta"}, "app.head.meta"},
+		{ast.Path{"routeRules", "/api/**"}, `routeRules["/api/**"]`},
+		{ast.Path{"hooks", "pages:extend"}, `hooks["pages:extend"]`},
+		{ast.Path{"a", "b.c", "d"}, `a["b.c"].d`},
+		{ast.Path{"", "x"}, `[""].x`},
+		{ast.Path{"q", `say "hi"\`}, `q["say \"hi\"\\"]`},
+		{ast.Path{"$development", "_x", "café"}, "$development._x.café"},
+		{ast.Path{"1"}, `["1"]`},
+		{ast.Path{"ssr"}, "ssr"},
+		{ast.Path{"a.b"}, `["a.b"]`},
+		{ast.Path{""}, `[""]`},
+		{ast.Path{"[k]"}, `["[k]"]`},
 		{nil, ""},
 	}
 	for _, tt := range tests {
 		if got := tt.path.String(); got != tt.s {
 			t.Errorf("%q.String() = %q, want %q", []string(tt.path), got, tt.s)
 		}
-		if got := ParsePath(tt.s); !reflect.DeepEqual(got, tt.path) {
+		if got := ast.ParsePath(tt.s); !reflect.DeepEqual(got, tt.path) {
 			t.Errorf("ParsePath(%q) = %q, want %q", tt.s, []string(got), []string(tt.path))
 		}
 	}
-	if got := ParsePath("hooks.pages:extend"); !reflect.DeepEqual(got, Path{"hooks", "pages:extend"}) {
+	if got := ast.ParsePath("hooks.pages:extend"); !reflect.DeepEqual(got, ast.Path{"hooks", "pages:extend"}) {
 		t.Errorf("bare colon segment: %q", []string(got))
 	}
 }
@@ -171,7 +174,7 @@ func TestLookupAndWalk(t *testing.T) {
 		}
 	}
 	var paths []string
-	f.Walk(func(path Path, p *Property) bool {
+	f.Walk(func(path ast.Path, p *ast.Property) bool {
 		paths = append(paths, path.String())
 		return path.String() != "wrapped"
 	})
@@ -187,12 +190,12 @@ func TestPosition(t *testing.T) {
 	f := mustParse(t, "fw.config.ts", src)
 	for _, tt := range []struct {
 		needle string
-		want   Position
+		want   ast.Position
 	}{
-		{"export", Position{1, 1, 1}},
-		{"a:", Position{2, 2, 2}},
-		{"b:", Position{2, 15, 12}}, // é is 2 bytes/1 unit, 😀 4 bytes/2 units
-		{"c:", Position{3, 3, 3}},
+		{"export", ast.Position{1, 1, 1}},
+		{"a:", ast.Position{2, 2, 2}},
+		{"b:", ast.Position{2, 15, 12}}, // é is 2 bytes/1 unit, 😀 4 bytes/2 units
+		{"c:", ast.Position{3, 3, 3}},
 	} {
 		off := strings.Index(src, tt.needle)
 		if got := f.Position(off); got != tt.want {
@@ -217,14 +220,14 @@ func TestPosition(t *testing.T) {
 func TestStyle(t *testing.T) {
 	tests := []struct {
 		name, src string
-		want      Style
+		want      ast.Style
 	}{
-		{"defaults", "export default {}", Style{Indent: "  ", Quote: '\'', EOL: "\n"}},
+		{"defaults", "export default {}", ast.Style{Indent: "  ", Quote: '\'', EOL: "\n"}},
 		{"antfu", "import a from 'a'\nexport default defineFwConfig({\n  a: 'x',\n  b: {\n    c: [\n      'y',\n    ],\n  },\n})\n",
-			Style{Indent: "  ", Quote: '\'', TrailingCommas: true, EOL: "\n", FinalNewline: true}},
+			ast.Style{Indent: "  ", Quote: '\'', TrailingCommas: true, EOL: "\n", FinalNewline: true}},
 		{"prettier", "import a from \"a\";\nexport default defineFwConfig({\n    a: \"x\",\n    b: {\n        c: 1\n    }\n});\n",
-			Style{Indent: "    ", Quote: '"', Semicolons: true, EOL: "\n", FinalNewline: true}},
-		{"tabs crlf bom", "\uFEFFexport default {\r\n\ta: 1,\r\n\tb: {\r\n\t\tc: 2,\r\n\t},\r\n}", Style{Indent: "\t", Quote: '\'', TrailingCommas: true, EOL: "\r\n", BOM: true}},
+			ast.Style{Indent: "    ", Quote: '"', Semicolons: true, EOL: "\n", FinalNewline: true}},
+		{"tabs crlf bom", "\uFEFFexport default {\r\n\ta: 1,\r\n\tb: {\r\n\t\tc: 2,\r\n\t},\r\n}", ast.Style{Indent: "\t", Quote: '\'', TrailingCommas: true, EOL: "\r\n", BOM: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,7 +240,7 @@ func TestStyle(t *testing.T) {
 }
 
 func TestCorpusStyle(t *testing.T) {
-	want := map[string]Style{
+	want := map[string]ast.Style{
 		"031-open-pv-calculator.txtar/fw.config.mjs": {Indent: "  ", Quote: '\'', TrailingCommas: true, EOL: "\r\n", FinalNewline: true},
 		"033-legacy-keys-js.txtar/fw.config.js":      {Indent: "    ", Quote: '"', EOL: "\n", FinalNewline: true},
 		"025-gp-boilerplate.txtar/fw.config.js":      {Indent: "  ", Quote: '\'', Semicolons: true, EOL: "\n", FinalNewline: true},
@@ -248,7 +251,7 @@ func TestCorpusStyle(t *testing.T) {
 		if !ok {
 			continue
 		}
-		f, err := Parse(c.name, c.src)
+		f, err := ast.Parse(c.name, c.src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,20 +261,52 @@ func TestCorpusStyle(t *testing.T) {
 	}
 }
 
-// FuzzJSONQuote checks jsonQuote's shortcut for keys with nothing to escape
-// against the escaping loop.
+// FuzzJSONQuote checks the quoting of a path segment that is not an
+// identifier (Path.String's jsonQuote, with its shortcut for keys with
+// nothing to escape) against the escaping loop, jsonQuoteEscaped. A
+// segment written bare is an identifier name: nothing to escape in it.
 func FuzzJSONQuote(f *testing.F) {
 	for _, s := range []string{"", "/api/**", `a"b`, `a\b`, "tab\there", "\x7f", "caf\xc3\xa9", "bad\xff", "\u2028"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := jsonQuote(s), jsonQuoteEscaped(s); got != want {
-			t.Fatalf("jsonQuote(%q) = %s, want %s", s, got, want)
+		got := ast.Path{s}.String()
+		if got == s && s != "" && jsonQuoteEscaped(s) == `"`+s+`"` {
+			return // an identifier
+		}
+		if want := "[" + jsonQuoteEscaped(s) + "]"; got != want {
+			t.Fatalf("Path{%q}.String() = %s, want %s", s, got, want)
 		}
 	})
 }
 
-// FuzzLineStarts checks newFile's line table (with its shortcut for files
+// jsonQuoteEscaped is api.go's escaping loop: s as a JSON string, with
+// invalid UTF-8 as U+FFFD and nothing escaped beyond JSON's needs.
+func jsonQuoteEscaped(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r) // invalid UTF-8 comes out as U+FFFD
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// FuzzLineStarts checks NewLines's line table (with its shortcut for files
 // without CR) against the plain definition: a line starts after LF, after a
 // CR not followed by LF, and after CRLF.
 func FuzzLineStarts(f *testing.F) {
@@ -291,7 +326,18 @@ func FuzzLineStarts(f *testing.F) {
 				want = append(want, int32(i+1))
 			}
 		}
-		if got := NewLines([]byte(s)).starts; !reflect.DeepEqual(got, want) {
+		// The line table as Line reads it: the first offset of each line.
+		lines := ast.NewLines([]byte(s))
+		var got []int32
+		for o := 0; o <= len(s); o++ {
+			switch l := lines.Line(o); {
+			case l == len(got)+1:
+				got = append(got, int32(o))
+			case l != len(got):
+				t.Fatalf("lines of %q: offset %d on line %d after line %d", s, o, l, len(got))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("lines of %q = %v, want %v", s, got, want)
 		}
 	})

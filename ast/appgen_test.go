@@ -1,4 +1,4 @@
-package ast
+package ast_test
 
 import (
 	"path"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 )
 
@@ -17,13 +18,13 @@ import (
 // edit of ast relinks and reruns one test binary less.)
 func TestReadGeneratedApp(t *testing.T) {
 	for name, src := range appgen.Files(200) {
-		if _, err := ReadCode(name, src); err != nil {
+		if _, err := ast.ReadCode(name, src); err != nil {
 			t.Errorf("%s: the code reader: %v", name, err)
 		}
 		scripts := []string{string(src)}
 		if path.Ext(name) == ".vue" {
 			scripts = nil
-			blocks, ok := SFCBlocks(src)
+			blocks, ok := ast.SFCBlocks(src)
 			if !ok {
 				t.Errorf("%s: blocks", name)
 			}

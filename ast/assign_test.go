@@ -1,9 +1,11 @@
-package ast
+package ast_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // TestAssignmentsRead: the plain assignments after a config's declaration
@@ -164,8 +166,8 @@ func TestAssignmentsRead(t *testing.T) {
 				t.Errorf("read = %q, want %q", got, tt.read)
 			}
 			var assigned []string
-			f.Walk(func(path Path, p *Property) bool {
-				if p.Parent == nil || p.Parent.Get(p.Key) != p && p.KeyKind != KeyComputed && p.Kind != PropSpread {
+			f.Walk(func(path ast.Path, p *ast.Property) bool {
+				if p.Parent == nil || p.Parent.Get(p.Key) != p && p.KeyKind != ast.KeyComputed && p.Kind != ast.PropSpread {
 					t.Errorf("%s: Parent does not hold it", path)
 				}
 				if st := f.Assigned(p); st.Len() > 0 {
@@ -183,13 +185,13 @@ func TestAssignmentsRead(t *testing.T) {
 				t.Errorf("assigned = %q, want %q", got, tt.assigned)
 			}
 			// The literal holds no assigned property.
-			var walk func(o *Object)
-			walk = func(o *Object) {
+			var walk func(o *ast.Object)
+			walk = func(o *ast.Object) {
 				for _, p := range o.Props {
 					if f.Assigned(p).Len() > 0 || p.Parent != o {
 						t.Errorf("literal property %q: Assigned %v, Parent %p (object %p)", p.Key, f.Assigned(p), p.Parent, o)
 					}
-					if c, ok := Unwrap(p.Value).(*Object); ok {
+					if c, ok := ast.Unwrap(p.Value).(*ast.Object); ok {
 						walk(c)
 					}
 				}
@@ -199,9 +201,9 @@ func TestAssignmentsRead(t *testing.T) {
 	}
 }
 
-func staticJSON(t *testing.T, o *Object) string {
+func staticJSON(t *testing.T, o *ast.Object) string {
 	t.Helper()
-	v, bad := Static(o)
+	v, bad := ast.Static(o)
 	if bad != nil {
 		return "not static"
 	}

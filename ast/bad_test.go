@@ -1,10 +1,12 @@
-package ast
+package ast_test
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 func TestBadInput(t *testing.T) {
@@ -37,8 +39,8 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("fw.config.ts", []byte(tt.src))
-			uf, uerr := ParseUnchecked("fw.config.ts", []byte(tt.src))
+			f, err := ast.Parse("fw.config.ts", []byte(tt.src))
+			uf, uerr := ast.ParseUnchecked("fw.config.ts", []byte(tt.src))
 			if tt.wantErr == "" {
 				if err != nil || uerr != nil {
 					t.Fatalf("Parse: %v; ParseUnchecked: %v", err, uerr)
@@ -51,7 +53,7 @@ func TestBadInput(t *testing.T) {
 				}
 				return
 			}
-			var se *SyntaxError
+			var se *ast.SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("Parse error = %v, want a *SyntaxError", err)
 			}
@@ -68,7 +70,7 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("no esbuild messages")
 			}
 			// The parser alone finds the error too, at the same place.
-			var ue *SyntaxError
+			var ue *ast.SyntaxError
 			if !errors.As(uerr, &ue) {
 				t.Fatalf("ParseUnchecked = %v, want a *SyntaxError", uerr)
 			}
@@ -107,8 +109,8 @@ func TestDepthLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseUnchecked("fw.config.ts", []byte(tt.src))
-			var se *SyntaxError
+			_, err := ast.ParseUnchecked("fw.config.ts", []byte(tt.src))
+			var se *ast.SyntaxError
 			if !errors.As(err, &se) || !strings.Contains(se.Text, "Too deeply nested") {
 				t.Fatalf("err = %v, want the depth limit", err)
 			}
@@ -118,7 +120,7 @@ func TestDepthLimit(t *testing.T) {
 		})
 	}
 	ok := "export default " + strings.Repeat("{a:", 900) + "1" + strings.Repeat("}", 900)
-	if _, err := Parse("fw.config.ts", []byte(ok)); err != nil {
+	if _, err := ast.Parse("fw.config.ts", []byte(ok)); err != nil {
 		t.Errorf("900 levels: %v", err)
 	}
 }
@@ -128,12 +130,12 @@ func TestLargeInput(t *testing.T) {
 		t.Skip("a 10 MB config: not with -short")
 	}
 	src := generateConfig(10 << 20)
-	f, err := Parse("fw.config.ts", src)
+	f, err := ast.Parse("fw.config.ts", src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	f.Walk(func(Path, *Property) bool { n++; return true })
+	f.Walk(func(ast.Path, *ast.Property) bool { n++; return true })
 	if f.Config == nil || n < 100000 {
 		t.Errorf("config %v, %d properties", f.Config != nil, n)
 	}

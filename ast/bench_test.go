@@ -1,9 +1,10 @@
-package ast
+package ast_test
 
 import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // benchInputs are the largest corpus config and a generated 1 MB config.
@@ -26,7 +27,7 @@ func BenchmarkParse(b *testing.B) {
 			b.SetBytes(int64(len(in.src)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := Parse(in.name, in.src); err != nil {
+				if _, err := ast.Parse(in.name, in.src); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -40,7 +41,7 @@ func BenchmarkParseUnchecked(b *testing.B) {
 			b.SetBytes(int64(len(in.src)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := ParseUnchecked(in.name, in.src); err != nil {
+				if _, err := ast.ParseUnchecked(in.name, in.src); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,10 +1,11 @@
-package ast
+package ast_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 )
 
@@ -17,7 +18,7 @@ func scriptsOf(b testing.TB, files map[string][]byte) (scripts []string, total i
 			scripts = append(scripts, string(src))
 			continue
 		}
-		blocks, _ := SFCBlocks(src)
+		blocks, _ := ast.SFCBlocks(src)
 		for _, bl := range blocks {
 			if bl.Tag == "script" {
 				scripts = append(scripts, string(src[bl.Content.Start:bl.Content.End]))
@@ -38,7 +39,7 @@ func BenchmarkReadCode(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		for name, src := range files {
-			if _, err := ReadCode(name, src); err != nil {
+			if _, err := ast.ReadCode(name, src); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -61,7 +62,7 @@ func BenchmarkReadCodeEsbuild(b *testing.B) {
 
 func TestAppFilesRead(t *testing.T) {
 	for name, src := range appgen.Dense(8) {
-		c, err := ReadCode(name, src)
+		c, err := ast.ReadCode(name, src)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -84,9 +85,9 @@ func TestAppFilesRead(t *testing.T) {
 // 200 dense files (appgen.Dense) once: what one walk of the code rules
 // costs, the reading excluded.
 func BenchmarkWalkJS(b *testing.B) {
-	var roots []*JSNode
+	var roots []*ast.JSNode
 	for name, src := range appgen.Dense(200) {
-		c, err := ReadCode(name, src)
+		c, err := ast.ReadCode(name, src)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -104,7 +105,7 @@ func BenchmarkWalkJS(b *testing.B) {
 	n := 0
 	for i := 0; i < b.N; i++ {
 		for _, r := range roots {
-			WalkJS(r, func(*JSNode, []*JSNode) bool { n++; return true })
+			ast.WalkJS(r, func(*ast.JSNode, []*ast.JSNode) bool { n++; return true })
 		}
 	}
 }

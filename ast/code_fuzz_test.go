@@ -1,4 +1,4 @@
-package ast
+package ast_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 var codeModes = []struct {
@@ -54,9 +55,9 @@ func FuzzReadCode(f *testing.F) {
 		m := codeModes[int(mode)%len(codeModes)]
 		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("hang on %q", src)) })
 		defer timer.Stop()
-		c, err := ReadCode(m.file, src)
+		c, err := ast.ReadCode(m.file, src)
 		if err != nil {
-			var se *SyntaxError
+			var se *ast.SyntaxError
 			if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(src) {
 				t.Fatalf("error %v", err)
 			}
@@ -69,7 +70,7 @@ func FuzzReadCode(f *testing.F) {
 		if err == nil || m.loader == api.LoaderNone {
 			return
 		}
-		var se *SyntaxError
+		var se *ast.SyntaxError
 		errors.As(err, &se)
 		if strings.Contains(se.Text, "Too deeply nested") {
 			return

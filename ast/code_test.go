@@ -1,4 +1,4 @@
-package ast
+package ast_test
 
 import (
 	"errors"
@@ -7,15 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 )
 
 // dumpCode lists "kind text" for every node of every script and template
 // expression: a node's text is its span, so the lists pin exact spans.
-func dumpCode(c *Code) []string {
+func dumpCode(c *ast.Code) []string {
 	var out []string
-	add := func(root *JSNode) {
-		WalkJS(root, func(n *JSNode, _ []*JSNode) bool {
+	add := func(root *ast.JSNode) {
+		ast.WalkJS(root, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 			out = append(out, n.Kind.String()+" "+c.Text(n.Loc))
 			return true
 		})
@@ -36,10 +37,10 @@ func dumpCode(c *Code) []string {
 
 // checkTree reports spans outside the source, children outside their
 // parent, and siblings out of order or overlapping.
-func checkTree(c *Code) []string {
+func checkTree(c *ast.Code) []string {
 	var errs []string
-	check := func(root *JSNode) {
-		WalkJS(root, func(n *JSNode, anc []*JSNode) bool {
+	check := func(root *ast.JSNode) {
+		ast.WalkJS(root, func(n *ast.JSNode, anc []*ast.JSNode) bool {
 			if n.Loc.Start < 0 || n.Loc.End > len(c.Src) || n.Loc.Start > n.Loc.End {
 				errs = append(errs, fmt.Sprintf("%v span %v out of %d bytes", n.Kind, n.Loc, len(c.Src)))
 			}
@@ -49,7 +50,7 @@ func checkTree(c *Code) []string {
 					errs = append(errs, fmt.Sprintf("%v %v outside its parent %v %v", n.Kind, n.Loc, p.Kind, p.Loc))
 				}
 			}
-			kids := n.children(nil)
+			kids := children(n, nil)
 			strict := true
 			for i := 1; i < len(kids); i++ {
 				if kids[i].Loc.Start < kids[i-1].Loc.End {
@@ -59,7 +60,7 @@ func checkTree(c *Code) []string {
 			}
 			// Children apart in the source come in their kind's order:
 			// the walk does not sort them.
-			if _, ok := n.kindChildren(nil); strict && !ok {
+			if _, ok := kindChildren(n, nil); strict && !ok {
 				errs = append(errs, fmt.Sprintf("children of %v %v are not in its kind's order", n.Kind, n.Loc))
 			}
 			return true
@@ -132,7 +133,7 @@ func TestReadCodeShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := ReadCode(tt.file, []byte(tt.src))
+			c, err := ast.ReadCode(tt.file, []byte(tt.src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +165,7 @@ later = 2
 ;[later] = [3]
 function shadow(d) { return d }
 `
-	c, err := ReadCode("a.ts", []byte(src))
+	c, err := ast.ReadCode("a.ts", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,13 +175,13 @@ function shadow(d) { return d }
 			t.Fatalf("no module binding %q", name)
 		}
 	}
-	if k := b["useFetch"].Kind; k != BindImport {
+	if k := b["useFetch"].Kind; k != ast.BindImport {
 		t.Errorf("useFetch kind %v", k)
 	}
 	if got := b["d"].Path; !slices.Equal(got, []string{"data"}) {
 		t.Errorf("d path %q", got)
 	}
-	if got := CalleeName(b["d"].Init); got != "useFetch" {
+	if got := ast.CalleeName(b["d"].Init); got != "useFetch" {
 		t.Errorf("d init callee %q", got)
 	}
 	// d: read at `d.value === null` only (the block's d and shadow's
@@ -205,11 +206,11 @@ function shadow(d) { return d }
 		t.Errorf("later reads %d writes %d", reads, writes)
 	}
 	// One level of composable: useX returns useAsyncData(...).
-	rets := Returns(b["useX"].Decl)
-	if len(rets) != 1 || CalleeName(rets[0]) != "useAsyncData" {
+	rets := ast.Returns(b["useX"].Decl)
+	if len(rets) != 1 || ast.CalleeName(rets[0]) != "useAsyncData" {
 		t.Errorf("useX returns %v", rets)
 	}
-	if CalleeName(b["data"].Init) != "useX" {
+	if ast.CalleeName(b["data"].Init) != "useX" {
 		t.Errorf("data init %v", b["data"].Init)
 	}
 	// Globals.
@@ -225,7 +226,7 @@ func TestReadVue(t *testing.T) {
 		"<script setup lang=\"ts\">\r\nconst { data, refresh } = await useFetch<Post[]>('/api')\r\nconst route = useRoute()\r\nconst n = route.meta.name\r\n</script>\r\n" +
 		"<template>\r\n  <KeepAlive include=\"a,b\">\r\n    <div v-if=\"data === null\" v-for=\"(item, i) in data.list\" :key=\"item.id\" @click=\"data.n++; refresh()\">{{ item.name }}</div>\r\n" +
 		"    <input v-model=\"data.x\" v-bind=\"attrs\">\r\n  </KeepAlive>\r\n  <Comp #default=\"{ row }\"><span :title=\"row.t\">{{ window.__FW__ }}</span></Comp>\r\n</template>\r\n<style scoped>\r\n.a { color: red }\r\n</style>\r\n"
-	c, err := ReadCode("p.vue", []byte(src))
+	c, err := ast.ReadCode("p.vue", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestReadVue(t *testing.T) {
 		t.Errorf("first script %q", got)
 	}
 	data := c.Module.Bindings["data"]
-	if data == nil || CalleeName(data.Init) != "useFetch" {
+	if data == nil || ast.CalleeName(data.Init) != "useFetch" {
 		t.Fatalf("data binding %v", data)
 	}
 	var texts []string
@@ -263,12 +264,12 @@ func TestReadVue(t *testing.T) {
 	item := 0
 	for _, ref := range c.Refs {
 		if ref.Ident.Name == "item" {
-			if ref.Binding == nil || ref.Binding.Kind != BindTemplate {
+			if ref.Binding == nil || ref.Binding.Kind != ast.BindTemplate {
 				t.Errorf("item@%d unresolved", ref.Ident.Loc.Start)
 			}
 			item++
 		}
-		if ref.Ident.Name == "row" && (ref.Binding == nil || ref.Binding.Kind != BindTemplate) {
+		if ref.Ident.Name == "row" && (ref.Binding == nil || ref.Binding.Kind != ast.BindTemplate) {
 			t.Errorf("row unresolved")
 		}
 		if ref.Ident.Name == "window" && ref.Binding != nil {
@@ -305,8 +306,8 @@ func TestReadCodeErrors(t *testing.T) {
 		{"p.vue", "<script>const a = 1", "Unterminated block"},
 	}
 	for _, tt := range tests {
-		_, err := ReadCode(tt.file, []byte(tt.src))
-		var se *SyntaxError
+		_, err := ast.ReadCode(tt.file, []byte(tt.src))
+		var se *ast.SyntaxError
 		if !errors.As(err, &se) {
 			t.Errorf("%q: error %v, want a SyntaxError", tt.src, err)
 			continue
@@ -325,12 +326,12 @@ func TestWalkJSDeep(t *testing.T) {
 		n = 50000
 	}
 	src := "x = a" + strings.Repeat(".b", n)
-	c, err := ReadCode("a.js", []byte(src))
+	c, err := ast.ReadCode("a.js", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	visited := 0
-	WalkJS(c.Scripts[0].Program, func(*JSNode, []*JSNode) bool { visited++; return true })
+	ast.WalkJS(c.Scripts[0].Program, func(*ast.JSNode, []*ast.JSNode) bool { visited++; return true })
 	if visited < n {
 		t.Errorf("visited %d, want %d or more", visited, n)
 	}
@@ -341,18 +342,18 @@ func TestWalkJSDeep(t *testing.T) {
 // scope, and the rest of the template is read.
 func TestVForAliasList(t *testing.T) {
 	src := "<script setup>\nconst rows = useRows()\n</script>\n<template>\n  <li v-for=\"row, i in rows\" :key=\"i\">{{ row.name }}</li>\n  <p v-if=\"rows === null\">none</p>\n</template>\n"
-	c, err := ReadCode("p.vue", []byte(src))
+	c, err := ast.ReadCode("p.vue", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ref := range c.Refs {
 		switch ref.Ident.Name {
 		case "row", "i":
-			if ref.Binding == nil || ref.Binding.Kind != BindTemplate {
+			if ref.Binding == nil || ref.Binding.Kind != ast.BindTemplate {
 				t.Errorf("%s@%d is not the v-for alias", ref.Ident.Name, ref.Ident.Loc.Start)
 			}
 		case "rows":
-			if ref.Binding == nil || ref.Binding.Kind == BindTemplate {
+			if ref.Binding == nil || ref.Binding.Kind == ast.BindTemplate {
 				t.Errorf("rows@%d does not resolve to the script's binding", ref.Ident.Loc.Start)
 			}
 		}
@@ -368,10 +369,10 @@ func TestVForAliasList(t *testing.T) {
 // walk visits the same nodes in the same order as sorting each node's
 // children did.
 func TestChildOrder(t *testing.T) {
-	var codes []*Code
+	var codes []*ast.Code
 	for _, files := range []map[string][]byte{appgen.Dense(16), appgen.Files(64)} {
 		for name, src := range files {
-			c, err := ReadCode(name, src)
+			c, err := ast.ReadCode(name, src)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -379,18 +380,18 @@ func TestChildOrder(t *testing.T) {
 		}
 	}
 	for _, cc := range corpusConfigs(t) {
-		if f, err := Parse(cc.name, cc.src); err == nil && f.Code() != nil {
+		if f, err := ast.Parse(cc.name, cc.src); err == nil && f.Code() != nil {
 			codes = append(codes, f.Code())
 		}
 	}
 	for _, s := range codeSeeds {
-		if c, _ := ReadCode(codeModes[int(s.mode)%len(codeModes)].file, []byte(s.src)); c != nil {
+		if c, _ := ast.ReadCode(codeModes[int(s.mode)%len(codeModes)].file, []byte(s.src)); c != nil {
 			codes = append(codes, c)
 		}
 	}
 	nodes := 0
 	for _, c := range codes {
-		var roots []*JSNode
+		var roots []*ast.JSNode
 		for _, s := range c.Scripts {
 			roots = append(roots, s.Program)
 		}
@@ -400,20 +401,20 @@ func TestChildOrder(t *testing.T) {
 			}
 		}
 		for _, root := range roots {
-			var got []*JSNode
-			WalkJS(root, func(n *JSNode, _ []*JSNode) bool {
+			var got []*ast.JSNode
+			ast.WalkJS(root, func(n *ast.JSNode, _ []*ast.JSNode) bool {
 				got = append(got, n)
-				if _, ok := n.kindChildren(nil); !ok {
+				if _, ok := kindChildren(n, nil); !ok {
 					t.Errorf("children of %v %v are not in its kind's order", n.Kind, n.Loc)
 				}
 				return true
 			})
 			// The walk as it was: children sorted on every visit.
-			var want []*JSNode
-			var rec func(n *JSNode)
-			rec = func(n *JSNode) {
+			var want []*ast.JSNode
+			var rec func(n *ast.JSNode)
+			rec = func(n *ast.JSNode) {
 				want = append(want, n)
-				for _, k := range n.sortedChildren(nil) {
+				for _, k := range sortedChildren(n, nil) {
 					rec(k)
 				}
 			}

@@ -202,12 +202,12 @@ func scriptLang(ext string) (ts, jsx, ok bool) {
 // .vue file's other blocks); a caller must not edit a file that gave an
 // error. esbuild is not run: the reader is the parser of read-only
 // analysis (the edits it leads to are validated by esbuild when written).
-// The Code keeps src, which must not be modified afterwards (newFile).
+// The Code keeps src, which must not be modified afterwards (NewFile).
 func ReadCode(name string, src []byte) (*Code, error) {
 	if len(src) > math.MaxInt32 {
 		return nil, &SyntaxError{File: name, Line: 1, Column: 1, Text: "The file is too large (more than 2 GiB)"}
 	}
-	c := &Code{Name: name, Src: src, f: newFile(name, src)}
+	c := &Code{Name: name, Src: src, f: NewFile(name, src)}
 	c.Module = &Scope{Kind: ScopeModule}
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	if ext == "vue" {

@@ -1,10 +1,11 @@
-package ast
+package ast_test
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/ast"
 	"golang.org/x/tools/txtar"
 )
 
@@ -49,7 +50,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, c := range configs {
 		t.Run(c.id, func(t *testing.T) {
-			f, err := Parse(c.name, c.src)
+			f, err := ast.Parse(c.name, c.src)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -82,17 +83,17 @@ func TestCorpusExtent(t *testing.T) {
 		if testing.Short() && i%4 != 0 {
 			continue
 		}
-		f, err := Parse(c.name, c.src)
+		f, err := ast.Parse(c.name, c.src)
 		if err != nil || f.Config == nil {
 			continue
 		}
-		f.Walk(func(path Path, p *Property) bool {
+		f.Walk(func(path ast.Path, p *ast.Property) bool {
 			if len(path) > 2 {
 				return false // deep enough: each deletion costs an esbuild run
 			}
 			ext := p.Extent(f)
 			out := string(c.src[:ext.Start]) + string(c.src[ext.End:])
-			g, err := Parse(c.name, []byte(out))
+			g, err := ast.Parse(c.name, []byte(out))
 			if err != nil {
 				t.Errorf("%s: deleting %s leaves invalid code: %v\n%s", c.id, path, err, short(f.Text(ext)))
 				return true
@@ -101,11 +102,11 @@ func TestCorpusExtent(t *testing.T) {
 				t.Errorf("%s: deleting %s leaves two blank lines", c.id, path)
 			}
 			n, m := 0, 0
-			f.Walk(func(Path, *Property) bool { n++; return true })
-			g.Walk(func(Path, *Property) bool { m++; return true })
+			f.Walk(func(ast.Path, *ast.Property) bool { n++; return true })
+			g.Walk(func(ast.Path, *ast.Property) bool { m++; return true })
 			sub := 0
-			if o, ok := Unwrap(p.Value).(*Object); ok {
-				f.walk(o, nil, func(Path, *Property) bool { sub++; return true })
+			if o, ok := ast.Unwrap(p.Value).(*ast.Object); ok {
+				walkObject(f, o, nil, func(ast.Path, *ast.Property) bool { sub++; return true })
 			}
 			if m != n-1-sub {
 				t.Errorf("%s: deleting %s: %d properties left, want %d", c.id, path, m, n-1-sub)

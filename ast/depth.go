@@ -28,9 +28,18 @@ import "fmt"
 // far below what esbuild's stack survives.
 const rawMaxDepth = 20 * maxDepth
 
-// checkDepth returns a *SyntaxError at the first token past the nesting
-// limit, nil when src stays within it (or has a lexical error before, which
-// esbuild reports at the same place without going deeper).
+// CheckDepth is the nesting gate Validate runs before esbuild: a
+// *SyntaxError at the first token past the nesting limit, nil when src
+// stays within it (or has a lexical error before, which esbuild reports at
+// the same place without going deeper). A caller that hands a text to
+// esbuild by other means runs it first.
+func CheckDepth(filename string, src []byte) error {
+	if err := checkDepth(filename, src); err != nil {
+		return err
+	}
+	return nil
+}
+
 func checkDepth(filename string, src []byte) *SyntaxError {
 	off, limit, ok := scanDepth(src)
 	if ok {
@@ -39,7 +48,7 @@ func checkDepth(filename string, src []byte) *SyntaxError {
 	if ok {
 		return nil
 	}
-	f := newFile(filename, src)
+	f := NewFile(filename, src)
 	pos := f.Position(off)
 	text := "Too deeply nested: more than 1000 levels of objects, arrays, brackets or expressions"
 	if limit != maxDepth {

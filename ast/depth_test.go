@@ -1,9 +1,12 @@
-package ast
+package ast_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // TestDepthGate: texts that nest past what esbuild's stack survives are
@@ -16,8 +19,8 @@ func TestDepthGate(t *testing.T) {
 	if testing.Short() {
 		n = 50000
 	}
-	if n <= 2*rawMaxDepth {
-		t.Fatalf("%d levels do not test the gate (raw limit %d)", n, rawMaxDepth)
+	if raw := rawMaxDepth(t, n); n <= 2*raw {
+		t.Fatalf("%d levels do not test the gate (raw limit %d)", n, raw)
 	}
 	rep := strings.Repeat
 	for _, c := range []struct{ name, src string }{
@@ -46,8 +49,8 @@ func TestDepthGate(t *testing.T) {
 		{"label block regexp", "a:{}/`/;\n" + rep("a=", n) + "1\n`"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := Validate("fw.config.ts", []byte(c.src))
-			var se *SyntaxError
+			err := ast.Validate("fw.config.ts", []byte(c.src))
+			var se *ast.SyntaxError
 			if !errors.As(err, &se) || !strings.HasPrefix(se.Text, "Too deeply nested") {
 				t.Fatalf("got %v", err)
 			}
@@ -79,7 +82,7 @@ func TestDepthGateKeepsValid(t *testing.T) {
 		{"regexp of brackets", "export default /" + rep("\\(", 3*n) + "/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if err := checkDepth("fw.config.ts", []byte(c.src)); err != nil {
+			if err := ast.CheckDepth("fw.config.ts", []byte(c.src)); err != nil {
 				t.Fatalf("refused: %v", err)
 			}
 		})
@@ -90,8 +93,24 @@ func BenchmarkDepthGate(b *testing.B) {
 	src := []byte(strings.Repeat("export default defineFwConfig({ app: { head: { title: 'x', meta: [{ name: 'a', content: `b${c}` }] } }, x: a ? !b : -c })\n", 200))
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		if err := checkDepth("fw.config.ts", src); err != nil {
+		if err := ast.CheckDepth("fw.config.ts", src); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// rawMaxDepth is the limit of the gate's raw count, read from the error
+// it gives for n brackets inside a string (which only the raw count sees).
+func rawMaxDepth(t *testing.T, n int) int {
+	t.Helper()
+	err := ast.Validate("fw.config.ts", []byte("export default '"+strings.Repeat("(", n)+"'"))
+	var se *ast.SyntaxError
+	var raw int
+	if !errors.As(err, &se) {
+		t.Fatalf("%d brackets in a string: got %v, want the raw limit's error", n, err)
+	}
+	if _, err := fmt.Sscanf(se.Text, "Too deeply nested: more than %d levels of brackets and operators", &raw); err != nil {
+		t.Fatalf("%d brackets in a string: %q is not the raw limit's error", n, se.Text)
+	}
+	return raw
 }

@@ -1,8 +1,10 @@
-package ast
+package ast_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // The cases of rewrite's former codeLiterals, which this replaces.
@@ -36,8 +38,8 @@ func TestMultilineLiterals(t *testing.T) {
 		{"f(a) / 2 / `\n`", []string{"`\n`"}, true},
 	}
 	for _, c := range cases {
-		f := newFile("fw.config.ts", []byte("x = "+c.code))
-		spans, ok := f.MultilineLiterals(Span{Start: 4, End: len(f.Src)})
+		f := ast.NewFile("fw.config.ts", []byte("x = "+c.code))
+		spans, ok := f.MultilineLiterals(ast.Span{Start: 4, End: len(f.Src)})
 		if ok != c.ok {
 			t.Errorf("%q: ok = %v, want %v", c.code, ok, c.ok)
 			continue
@@ -57,8 +59,8 @@ func FuzzMultilineLiterals(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, code string) {
-		file := newFile("x.ts", []byte(code))
-		spans, ok := file.MultilineLiterals(Span{Start: 0, End: len(code)})
+		file := ast.NewFile("x.ts", []byte(code))
+		spans, ok := file.MultilineLiterals(ast.Span{Start: 0, End: len(code)})
 		if !ok {
 			return
 		}
@@ -100,7 +102,7 @@ func TestEnvReads(t *testing.T) {
 	}
 	for _, c := range cases {
 		src := "export default { a: " + c.value + " }"
-		f, err := ParseUnchecked("fw.config.ts", []byte(src))
+		f, err := ast.ParseUnchecked("fw.config.ts", []byte(src))
 		if err != nil {
 			t.Fatalf("%q: %v", c.value, err)
 		}
@@ -142,7 +144,7 @@ func TestWrites(t *testing.T) {
 	}
 	for _, c := range cases {
 		src := "let config = { a: 1 }\n" + c.stmt + "\nexport default config\n"
-		f, err := ParseUnchecked("fw.config.ts", []byte(src))
+		f, err := ast.ParseUnchecked("fw.config.ts", []byte(src))
 		if err != nil {
 			t.Fatalf("%q: %v", c.stmt, err)
 		}

@@ -1,4 +1,4 @@
-package ast
+package ast_test
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 var writeSeeds = flag.Bool("fuzzseeds", false, "rewrite testdata/fuzz/FuzzParse from the corpus and the table tests")
@@ -31,7 +33,7 @@ func FuzzParse(f *testing.F) {
 		}
 		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("hang on %q", src)) })
 		defer timer.Stop()
-		uf, uerr := ParseUnchecked(name, src)
+		uf, uerr := ast.ParseUnchecked(name, src)
 		if uerr == nil {
 			for _, c := range uf.Comments {
 				if c.Loc.Start < 0 || c.Loc.End > len(src) || c.Loc.Start >= c.Loc.End {
@@ -39,14 +41,14 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		} else {
-			var se *SyntaxError
+			var se *ast.SyntaxError
 			if !errors.As(uerr, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(src) {
 				t.Fatalf("ParseUnchecked error %v", uerr)
 			}
 		}
-		pf, err := Parse(name, src)
+		pf, err := ast.Parse(name, src)
 		if err != nil {
-			var se *SyntaxError
+			var se *ast.SyntaxError
 			if errors.As(err, &se) && (se.Messages != nil || strings.Contains(se.Text, "Too deeply nested")) {
 				return // esbuild's error, or the depth limit
 			}
@@ -77,21 +79,21 @@ func FuzzParseUnchecked(f *testing.F) {
 		}
 		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("hang on %q", src)) })
 		defer timer.Stop()
-		pf, err := ParseUnchecked(name, src)
+		pf, err := ast.ParseUnchecked(name, src)
 		if err != nil {
-			var se *SyntaxError
+			var se *ast.SyntaxError
 			if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(src) {
 				t.Fatalf("error %v", err)
 			}
 			// What the parser rejects, esbuild must reject too.
-			if len(src) <= 4096 && !strings.Contains(se.Text, "Too deeply nested") && Validate(name, src) == nil {
+			if len(src) <= 4096 && !strings.Contains(se.Text, "Too deeply nested") && ast.Validate(name, src) == nil {
 				t.Fatalf("esbuild accepts the input but the parser does not: %v", err)
 			}
 			return
 		}
 		// One grammar: the config's code tree is the one ReadCode reads.
 		if len(src) <= 4096 {
-			rc, err := ReadCode(name, src)
+			rc, err := ast.ReadCode(name, src)
 			if err != nil || treeText(rc.Scripts[0].Program) != treeText(pf.Code().Scripts[0].Program) {
 				t.Fatalf("File.Code differs from ReadCode (%v)", err)
 			}
@@ -99,17 +101,17 @@ func FuzzParseUnchecked(f *testing.F) {
 		if pf.ExportValue == nil {
 			return
 		}
-		visit(pf.ExportValue, func(p *Property) {
+		visit(pf.ExportValue, func(p *ast.Property) {
 			if p.Loc.Start < 0 || p.Loc.Start > p.Loc.End || p.Loc.End > len(src) {
 				t.Fatalf("property span %v", p.Loc)
 			}
-		}, func(n Node) {
+		}, func(n ast.Node) {
 			if s := n.Span(); s.Start < 0 || s.Start > s.End || s.End > len(src) {
 				t.Fatalf("node span %v", s)
 			}
 		})
-		pf.Walk(func(Path, *Property) bool { return true })
-		Static(pf.ExportValue)
+		pf.Walk(func(ast.Path, *ast.Property) bool { return true })
+		ast.Static(pf.ExportValue)
 		if pf.Config != nil {
 			for _, p := range pf.Config.Props {
 				if e := p.Extent(pf); e.Start < 0 || e.Start > e.End || e.End > len(src) {

@@ -1,4 +1,4 @@
-package ast
+package ast_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // This file holds the checks every parsed file must pass: the span
@@ -29,24 +30,24 @@ func esbuildOK(code string, loader api.Loader) error {
 
 // visit calls fn for every node under n: object property values, array
 // elements, the wrapped node of a wrapper, call arguments, unary operands.
-func visit(n Node, fnProp func(*Property), fnNode func(Node)) {
+func visit(n ast.Node, fnProp func(*ast.Property), fnNode func(ast.Node)) {
 	if n == nil {
 		return
 	}
 	fnNode(n)
 	switch n := n.(type) {
-	case *Object:
+	case *ast.Object:
 		for _, p := range n.Props {
 			fnProp(p)
 			visit(p.Value, fnProp, fnNode)
 		}
-	case *Array:
+	case *ast.Array:
 		for _, e := range n.Elements {
 			visit(e, fnProp, fnNode)
 		}
-	case *Unary:
+	case *ast.Unary:
 		visit(n.Operand, fnProp, fnNode)
-	case *Expr:
+	case *ast.Expr:
 		visit(n.Inner, fnProp, fnNode)
 		for _, a := range n.Args {
 			visit(a, fnProp, fnNode)
@@ -56,7 +57,7 @@ func visit(n Node, fnProp func(*Property), fnNode func(Node)) {
 
 // skipTrivia returns the offset of the first byte at or after i that is not
 // whitespace or part of a comment of f.
-func skipTrivia(f *File, i int) int {
+func skipTrivia(f *ast.File, i int) int {
 	for i < len(f.Src) {
 		switch f.Src[i] {
 		case ' ', '\t', '\n', '\r', '\v', '\f':
@@ -77,21 +78,21 @@ func skipTrivia(f *File, i int) int {
 // each value slice a valid expression (`(slice)`), each property ends right
 // before its "," or the object's "}", and each array element right before
 // "," or "]".
-func checkSpans(f *File) (errs []string) {
+func checkSpans(f *ast.File) (errs []string) {
 	loader := loaderFor(f.Name)
 	root := f.ExportValue
 	if root == nil {
 		return nil
 	}
-	seen := map[Span]bool{}
+	seen := map[ast.Span]bool{}
 	// The slices are checked with one esbuild run, and one by one only when
 	// that run fails, to find which.
 	type item struct {
 		code, what string
-		s          Span
+		s          ast.Span
 	}
 	var items []item
-	check := func(code string, what string, s Span) {
+	check := func(code string, what string, s ast.Span) {
 		items = append(items, item{code, what, s})
 	}
 	defer func() {
@@ -109,9 +110,9 @@ func checkSpans(f *File) (errs []string) {
 			}
 		}
 	}()
-	var objs []*Object
-	var arrs []*Array
-	visit(root, func(p *Property) {
+	var objs []*ast.Object
+	var arrs []*ast.Array
+	visit(root, func(p *ast.Property) {
 		if p.Loc.Start > p.Loc.End || p.Loc.Start < 0 || p.Loc.End > len(f.Src) {
 			errs = append(errs, fmt.Sprintf("property span %v out of range", p.Loc))
 			return
@@ -128,18 +129,18 @@ func checkSpans(f *File) (errs []string) {
 				errs = append(errs, fmt.Sprintf("property %q: Comma %d, want -1", short(f.Text(p.Loc)), p.Comma))
 			}
 		default:
-			errs = append(errs, fmt.Sprintf("property %q ends before %q", short(f.Text(p.Loc)), short(f.Text(Span{next, next + 10}))))
+			errs = append(errs, fmt.Sprintf("property %q ends before %q", short(f.Text(p.Loc)), short(f.Text(ast.Span{next, next + 10}))))
 		}
 		if p.Value != nil && (p.Value.Span().Start < p.Loc.Start || p.Value.Span().End > p.Loc.End) {
 			errs = append(errs, fmt.Sprintf("property %q: value outside", short(f.Text(p.Loc))))
 		}
-	}, func(n Node) {
+	}, func(n ast.Node) {
 		s := n.Span()
 		if s.Start > s.End || s.Start < 0 || s.End > len(f.Src) {
 			errs = append(errs, fmt.Sprintf("node span %v out of range", s))
 			return
 		}
-		if e, ok := n.(*Expr); ok && e.Hint == HintSpread {
+		if e, ok := n.(*ast.Expr); ok && e.Hint == ast.HintSpread {
 			return // `...x` is not an expression on its own
 		}
 		if seen[s] {
@@ -148,9 +149,9 @@ func checkSpans(f *File) (errs []string) {
 		seen[s] = true
 		check("(\n"+f.Text(s)+"\n)", "value", s)
 		switch n := n.(type) {
-		case *Object:
+		case *ast.Object:
 			objs = append(objs, n)
-		case *Array:
+		case *ast.Array:
 			arrs = append(arrs, n)
 		}
 	})
@@ -161,7 +162,7 @@ func checkSpans(f *File) (errs []string) {
 			}
 			next := skipTrivia(f, e.Span().End)
 			if next >= len(f.Src) || f.Src[next] != ',' && !(f.Src[next] == ']' && next == a.Loc.End-1) {
-				errs = append(errs, fmt.Sprintf("element %q ends before %q", short(f.Text(e.Span())), short(f.Text(Span{next, next + 10}))))
+				errs = append(errs, fmt.Sprintf("element %q ends before %q", short(f.Text(e.Span())), short(f.Text(ast.Span{next, next + 10}))))
 			}
 		}
 	}
@@ -173,9 +174,9 @@ func checkSpans(f *File) (errs []string) {
 // program esbuild reads the same way (so none was inside a string, a
 // template or a regular expression); and that each comment inside an
 // object, outside its properties, is attached there exactly once.
-func checkComments(f *File) []string {
+func checkComments(f *ast.File) []string {
 	var errs []string
-	seen := map[*Comment]int{}
+	seen := map[*ast.Comment]int{}
 	prevEnd := 0
 	blanked := []byte(string(f.Src))
 	for _, c := range f.Comments {
@@ -206,17 +207,17 @@ func checkComments(f *File) []string {
 		errs = append(errs, "blanking the comments changes the program")
 	}
 
-	attach := func(c *Comment, where string) {
+	attach := func(c *ast.Comment, where string) {
 		if _, ok := seen[c]; !ok {
 			errs = append(errs, fmt.Sprintf("attached comment %v (%s) not in File.Comments", c.Loc, where))
 			return
 		}
 		seen[c]++
 	}
-	var objs []*Object
+	var objs []*ast.Object
 	if f.ExportValue != nil {
-		visit(f.ExportValue, func(*Property) {}, func(n Node) {
-			if o, ok := n.(*Object); ok {
+		visit(f.ExportValue, func(*ast.Property) {}, func(n ast.Node) {
+			if o, ok := n.(*ast.Object); ok {
 				objs = append(objs, o)
 			}
 		})

@@ -1,8 +1,10 @@
-package ast
+package ast_test
 
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // TestLinesOffset: Offset undoes Position at every character start of a
@@ -11,7 +13,7 @@ import (
 // text clamp to their ends.
 func TestLinesOffset(t *testing.T) {
 	src := []byte("\xEF\xBB\xBFé😀x\r\nab\rça\n\n€\U0001F600z")
-	l := NewLines(src)
+	l := ast.NewLines(src)
 	for off := 3; off <= len(src); {
 		p := l.Position(off)
 		if got := l.Offset(p.Line, p.ColumnUTF16); got != off {

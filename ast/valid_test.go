@@ -1,6 +1,8 @@
-package ast
+package ast_test
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestValidSnippets: programs esbuild accepts must parse, with the
 // invariants holding. Each exercises a construct the parser must get past.

@@ -1,16 +1,18 @@
-package ast
+package ast_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/ast"
 )
 
 // treeText renders a tree as its nodes' kinds, spans, names and flags, in
 // walk order.
-func treeText(root *JSNode) string {
+func treeText(root *ast.JSNode) string {
 	var b strings.Builder
-	WalkJS(root, func(n *JSNode, anc []*JSNode) bool {
+	ast.WalkJS(root, func(n *ast.JSNode, anc []*ast.JSNode) bool {
 		fmt.Fprintf(&b, "%d %v %v %q %q %d\n", len(anc), n.Kind, n.Loc, n.Name, n.Op, n.Flags)
 		return true
 	})
@@ -22,12 +24,12 @@ func treeText(root *JSNode) string {
 // the config's nodes are views of that tree's nodes.
 func TestConfigCode(t *testing.T) {
 	for _, c := range corpusConfigs(t) {
-		f, err := Parse(c.name, c.src)
+		f, err := ast.Parse(c.name, c.src)
 		if err != nil {
 			t.Fatalf("%s: %v", c.id, err)
 		}
 		code := f.Code()
-		rc, err := ReadCode(c.name, c.src)
+		rc, err := ast.ReadCode(c.name, c.src)
 		if err != nil {
 			t.Fatalf("%s: ReadCode: %v", c.id, err)
 		}
@@ -42,8 +44,8 @@ func TestConfigCode(t *testing.T) {
 			continue
 		}
 		found := false
-		WalkJS(prog, func(n *JSNode, _ []*JSNode) bool {
-			found = found || n.Kind == JSObject && n.Loc == f.Literal.Loc
+		ast.WalkJS(prog, func(n *ast.JSNode, _ []*ast.JSNode) bool {
+			found = found || n.Kind == ast.JSObject && n.Loc == f.Literal.Loc
 			return !found
 		})
 		if !found {
@@ -54,7 +56,7 @@ func TestConfigCode(t *testing.T) {
 
 func TestConfigCodeBindings(t *testing.T) {
 	src := "// hooks\nimport { defineFwConfig } from 'fw/config'\nconst config = defineFwConfig({ a: 1 })\nconfig.b = 2\nexport default config\n"
-	f, err := Parse("fw.config.ts", []byte(src))
+	f, err := ast.Parse("fw.config.ts", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestConfigCodeBindings(t *testing.T) {
 		t.Fatalf("config %v, comments %d", f.Config, len(f.Comments))
 	}
 	b := f.Code().Module.Lookup("config")
-	if b == nil || len(b.Refs) != 2 || CalleeName(b.Init) != "defineFwConfig" {
+	if b == nil || len(b.Refs) != 2 || ast.CalleeName(b.Init) != "defineFwConfig" {
 		t.Fatalf("binding %+v", b)
 	}
 	if f.Code() != f.Code() {
@@ -86,7 +88,7 @@ func TestConfigStatements(t *testing.T) {
 		{"export default function f(): void\nexport default function f() { return { a: 1 } }", ""},
 	}
 	for _, tt := range tests {
-		f, err := Parse("fw.config.ts", []byte(tt.src))
+		f, err := ast.Parse("fw.config.ts", []byte(tt.src))
 		if err != nil {
 			t.Fatalf("%q: %v", tt.src, err)
 		}

@@ -191,3 +191,23 @@ func (p *Project) BudgetExceeded() *BudgetError {
 	}
 	return p.budget.hit.Load()
 }
+
+// Budget returns the budget the project's check runs under, with
+// DefaultBudget's values in place of the zero fields it was given (what
+// Reload passes on); the zero Budget for a project without one.
+func (p *Project) Budget() Budget {
+	if p.budget == nil {
+		return Budget{}
+	}
+	return p.budget.Budget
+}
+
+// BudgetUsed returns what the project's check has used of its budget so
+// far: the entries its source walks visited and the bytes of sources it
+// read.
+func (p *Project) BudgetUsed() (entries, bytes int64) {
+	if p.budget == nil {
+		return 0, 0
+	}
+	return p.budget.entries.Load(), p.budget.bytes.Load()
+}

@@ -1,4 +1,4 @@
-package project
+package project_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // The budget's tests use generated hostile trees with limits lowered to
@@ -20,18 +21,18 @@ import (
 const budgetConfig = "export default defineFwConfig({ future: { compatibilityVersion: 4 } })\n"
 
 // loadBudget loads the project of dir with budget b.
-func loadBudget(t *testing.T, dir string, b Budget) *Project {
+func loadBudget(t *testing.T, dir string, b project.Budget) *project.Project {
 	t.Helper()
-	l := NewLoader()
+	l := project.NewLoader()
 	l.Budget = b
 	return l.Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
 }
 
 // readAll reads every source of p, and returns the errors by kind.
-func readAll(p *Project) (read int, over []error, other []error) {
+func readAll(p *project.Project) (read int, over []error, other []error) {
 	for _, s := range p.Sources() {
 		_, err := s.Read()
-		var be *BudgetError
+		var be *project.BudgetError
 		switch {
 		case err == nil:
 			read++
@@ -55,7 +56,7 @@ func TestBudgetFiles(t *testing.T) {
 	}
 	testtree.Map(t, dir, files)
 
-	p := loadBudget(t, dir, Budget{Files: 100})
+	p := loadBudget(t, dir, project.Budget{Files: 100})
 	if n := len(p.Sources()); n == 0 || n > 100 {
 		t.Errorf("%d sources listed under a budget of 100 entries", n)
 	}
@@ -64,7 +65,7 @@ func TestBudgetFiles(t *testing.T) {
 		t.Fatalf("got %v", e)
 	}
 
-	p = loadBudget(t, dir, Budget{Files: 1000})
+	p = loadBudget(t, dir, project.Budget{Files: 1000})
 	if n := len(p.Sources()); n != 300 {
 		t.Errorf("%d sources, want 300", n)
 	}
@@ -89,7 +90,7 @@ func TestBudgetDeepTree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(deep, "Deep.vue"), []byte("<template><p /></template>\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := loadBudget(t, dir, Budget{Files: 500})
+	p := loadBudget(t, dir, project.Budget{Files: 500})
 	if n := len(p.Sources()); n != 0 {
 		t.Errorf("the deep file was reached past the budget: %d sources", n)
 	}
@@ -98,7 +99,7 @@ func TestBudgetDeepTree(t *testing.T) {
 		t.Fatalf("got %v", e)
 	}
 
-	p = loadBudget(t, dir, Budget{})
+	p = loadBudget(t, dir, project.Budget{})
 	if n := len(p.Sources()); n != 1 {
 		t.Errorf("%d sources under the default budget, want the deep file", n)
 	}
@@ -118,7 +119,7 @@ func TestBudgetBytes(t *testing.T) {
 	}
 	testtree.Map(t, dir, files)
 
-	p := loadBudget(t, dir, Budget{Bytes: 50 << 10})
+	p := loadBudget(t, dir, project.Budget{Bytes: 50 << 10})
 	read, over, other := readAll(p)
 	if read == 0 || read > 5 || len(over) != 20-read || len(other) != 0 {
 		t.Fatalf("read %d, over the budget %d, other errors %v", read, len(over), other)
@@ -128,13 +129,13 @@ func TestBudgetBytes(t *testing.T) {
 		t.Fatalf("got %v", e)
 	}
 
-	p = loadBudget(t, dir, Budget{})
+	p = loadBudget(t, dir, project.Budget{})
 	if read, over, other := readAll(p); read != 20 || len(over)+len(other) != 0 {
 		t.Errorf("default budget: read %d, %v %v", read, over, other)
 	}
 
 	// A file read again (each rule that needs it reads it) counts once.
-	p = loadBudget(t, dir, Budget{Bytes: 50 << 10})
+	p = loadBudget(t, dir, project.Budget{Bytes: 50 << 10})
 	s := p.Sources()[0]
 	for range 20 {
 		if _, err := s.Read(); err != nil {
@@ -151,7 +152,7 @@ func TestBudgetBytes(t *testing.T) {
 func TestBudgetTime(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Map(t, dir, map[string]string{"fw.config.ts": budgetConfig, "app/app.vue": "<template />\n", "app/pages/a.vue": "<template />\n"})
-	p := loadBudget(t, dir, Budget{Time: time.Nanosecond})
+	p := loadBudget(t, dir, project.Budget{Time: time.Nanosecond})
 	time.Sleep(time.Millisecond) // a nanosecond has passed, whatever the clock's grain
 	if read, _, other := readAll(p); read != 0 || len(other) != 0 {
 		t.Errorf("read %d files past the time, %v", read, other)
@@ -171,16 +172,16 @@ func TestBudgetFileSize(t *testing.T) {
 	testtree.Map(t, dir, map[string]string{"fw.config.ts": budgetConfig,
 		"app/pages/big.vue":   "<template><p>" + strings.Repeat("x", 4000) + "</p></template>\n",
 		"app/pages/small.vue": "<template />\n"})
-	p := loadBudget(t, dir, Budget{FileSize: 1000})
+	p := loadBudget(t, dir, project.Budget{FileSize: 1000})
 	read, over, other := readAll(p)
-	var se *SizeError
+	var se *project.SizeError
 	if read != 1 || len(over) != 0 || len(other) != 1 || !errors.As(other[0], &se) || !strings.Contains(other[0].Error(), "larger than the 1000 bytes fwmigrate reads (--max-file-mb raises it)") {
 		t.Fatalf("read %d, over %v, other %v", read, over, other)
 	}
 	if e := p.BudgetExceeded(); e != nil {
 		t.Errorf("a file too large is not the project's budget: %v", e)
 	}
-	if read, _, _ := readAll(loadBudget(t, dir, Budget{FileSize: 1 << 20})); read != 2 {
+	if read, _, _ := readAll(loadBudget(t, dir, project.Budget{FileSize: 1 << 20})); read != 2 {
 		t.Errorf("read %d with a larger limit, want 2", read)
 	}
 }
@@ -197,7 +198,7 @@ func TestBudgetDefaultsFitRealApps(t *testing.T) {
 		files[name] = string(src)
 	}
 	testtree.Map(t, dir, files)
-	p := loadBudget(t, dir, Budget{})
+	p := loadBudget(t, dir, project.Budget{})
 	read, over, other := readAll(p)
 	if read < 19000 || len(over) != 0 || len(other) != 0 {
 		t.Fatalf("read %d, over the budget %d, errors %v", read, len(over), other)
@@ -205,5 +206,6 @@ func TestBudgetDefaultsFitRealApps(t *testing.T) {
 	if e := p.BudgetExceeded(); e != nil {
 		t.Fatalf("the 20,000-file app went past the default budget: %v", e)
 	}
-	t.Logf("%d sources read, %d entries walked, %d MB", read, p.budget.entries.Load(), p.budget.bytes.Load()>>20)
+	entries, bytes := p.BudgetUsed()
+	t.Logf("%d sources read, %d entries walked, %d MB", read, entries, bytes>>20)
 }

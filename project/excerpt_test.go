@@ -1,8 +1,10 @@
-package project
+package project_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 func TestExcerpt(t *testing.T) {
@@ -14,7 +16,7 @@ func TestExcerpt(t *testing.T) {
 		{"\xff\xfe", `"\xff\xfe"`},
 		{strings.Repeat("é", 50), `"` + strings.Repeat("é", 40) + `"...`},
 	} {
-		if got := Excerpt(c.in); got != c.want {
+		if got := project.Excerpt(c.in); got != c.want {
 			t.Errorf("Excerpt(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}

@@ -1,13 +1,13 @@
-package project
+package project_test
 
 import (
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/semver"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 var lockSeeds = map[string][]string{
@@ -39,11 +39,11 @@ var lockSeeds = map[string][]string{
 	},
 }
 
-var lockReaders = map[string]func([]byte) (Resolved, error){
-	"package-lock": ParsePackageLock,
-	"pnpm":         ParsePnpmLock,
-	"yarn":         ParseYarnLock,
-	"bun":          ParseBunLock,
+var lockReaders = map[string]func([]byte) (project.Resolved, error){
+	"package-lock": project.ParsePackageLock,
+	"pnpm":         project.ParsePnpmLock,
+	"yarn":         project.ParseYarnLock,
+	"bun":          project.ParseBunLock,
 }
 
 func TestLockfiles(t *testing.T) {
@@ -76,7 +76,7 @@ func TestLockfiles(t *testing.T) {
 		src := lockSeeds[tt.kind][tt.seed]
 		r, err := lockReaders[tt.kind]([]byte(src))
 		if tt.err != "" {
-			var le *LockError
+			var le *project.LockError
 			if err == nil || !errors.As(err, &le) || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%s %d: err %v, want a LockError with %q", tt.kind, tt.seed, err, tt.err)
 			}
@@ -104,7 +104,7 @@ func fuzzLock(f *testing.F, kind string) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		r, err := read(src)
 		if err != nil {
-			var le *LockError
+			var le *project.LockError
 			if !errors.As(err, &le) {
 				t.Fatalf("error of another type: %v", err)
 			}
@@ -150,14 +150,4 @@ func TestLockfilesLinear(t *testing.T) {
 			t.Errorf("%s: %v for %d bytes", kind, d, len(in))
 		}
 	}
-}
-
-// cpuTime is the CPU time the process has used: the timing tests measure it
-// rather than the wall clock, which a busy machine stretches.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,4 +1,4 @@
-package project
+package project_test
 
 import (
 	"testing"

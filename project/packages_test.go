@@ -321,16 +321,6 @@ func TestNodePlacesLinear(t *testing.T) {
 	}
 }
 
-// cpuTime is the CPU time the process has used (see the one of the
-// package's own tests).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // TestPackagesWorkspace: in a workspace, the lockfile and the hoisted
 // node_modules are the top folder's: the package's version is read from
 // there, up to the checkout and not beyond it.

@@ -1,10 +1,11 @@
-package project
+package project_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/project"
 )
 
 // TestReloadKeepsBudget: a project loaded again (apply's check after the
@@ -19,10 +20,10 @@ func TestReloadKeepsBudget(t *testing.T) {
 	testtree.Map(t, dir, files)
 
 	for _, files := range []int{100, 1000} {
-		p := loadBudget(t, dir, Budget{Files: files})
+		p := loadBudget(t, dir, project.Budget{Files: files})
 		q := p.Reload()
-		if q.budget == nil || q.budget.Files != files {
-			t.Fatalf("budget of %d files reloaded as %+v", files, q.budget)
+		if b := q.Budget(); b.Files != files {
+			t.Fatalf("budget of %d files reloaded as %+v", files, b)
 		}
 		if a, b := len(p.Sources()), len(q.Sources()); a != b {
 			t.Errorf("budget of %d files: %d sources, %d reloaded", files, a, b)

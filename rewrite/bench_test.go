@@ -1,9 +1,10 @@
-package rewrite
+package rewrite_test
 
 import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // BenchmarkApply measures what apply does per file: parse, apply the
@@ -19,18 +20,18 @@ func BenchmarkApply(b *testing.B) {
 	}
 	// Moves of whole subtrees on top of the migration ops, so that the
 	// large file has real work to do.
-	ops := append(append([]Op(nil), migration...), Op{Kind: OpMove, Path: ast.Path{"engine"}, To: ast.Path{"server", "engine"}},
-		Op{Kind: OpMove, Path: ast.Path{"bundlerA"}, To: ast.Path{"bundlers", "a"}})
+	ops := append(append([]rewrite.Op(nil), migration...), rewrite.Op{Kind: rewrite.OpMove, Path: ast.Path{"engine"}, To: ast.Path{"server", "engine"}},
+		rewrite.Op{Kind: rewrite.OpMove, Path: ast.Path{"bundlerA"}, To: ast.Path{"bundlers", "a"}})
 	run := func(b *testing.B, c corpusConfig) {
 		f, err := ast.Parse(c.file, c.src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := Apply(f, ops)
+		res, err := rewrite.Apply(f, ops)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := Verify(c.file, f, res.Src, res.Applied); err != nil {
+		if err := rewrite.Verify(c.file, f, res.Src, res.Applied); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package rewrite
+package rewrite_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 type corpusConfig struct {
@@ -43,20 +44,20 @@ func corpus(t testing.TB) []corpusConfig {
 
 // migration is the kind of fix list a v3 project gets: moves of generate,
 // renames, removed flags deleted, the version step.
-var migration = []Op{
-	{Kind: OpMove, Path: ast.Path{"generate", "routes"}, To: ast.Path{"engine", "prerender", "routes"}},
-	{Kind: OpMove, Path: ast.Path{"generate", "exclude"}, To: ast.Path{"engine", "prerender", "ignore"}},
-	{Kind: OpRename, Path: ast.Path{"dir", "static"}, To: ast.Path{"dir", "public"}},
-	{Kind: OpDelete, Path: ast.Path{"experimental", "treeshakeClientOnly"}},
-	{Kind: OpDelete, Path: ast.Path{"experimental", "configSchema"}},
-	{Kind: OpDelete, Path: ast.Path{"experimental", "compileTemplate"}},
-	{Kind: OpDelete, Path: ast.Path{"experimental", "templateUtils"}},
-	{Kind: OpDelete, Path: ast.Path{"experimental", "relativeWatchPaths"}},
-	{Kind: OpDelete, Path: ast.Path{"experimental", "defaults", "useAsyncData", "value"}},
-	{Kind: OpDelete, Path: ast.Path{"bundlerA", "devBundler"}},
-	{Kind: OpDelete, Path: ast.Path{"target"}},
-	{Kind: OpMove, Path: ast.Path{"build", "transpile"}, To: ast.Path{"build", "transpileDeps"}},
-	{Kind: OpSet, Path: ast.Path{"future", "compatibilityVersion"}, Value: 4},
+var migration = []rewrite.Op{
+	{Kind: rewrite.OpMove, Path: ast.Path{"generate", "routes"}, To: ast.Path{"engine", "prerender", "routes"}},
+	{Kind: rewrite.OpMove, Path: ast.Path{"generate", "exclude"}, To: ast.Path{"engine", "prerender", "ignore"}},
+	{Kind: rewrite.OpRename, Path: ast.Path{"dir", "static"}, To: ast.Path{"dir", "public"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"experimental", "treeshakeClientOnly"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"experimental", "configSchema"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"experimental", "compileTemplate"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"experimental", "templateUtils"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"experimental", "relativeWatchPaths"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"experimental", "defaults", "useAsyncData", "value"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"bundlerA", "devBundler"}},
+	{Kind: rewrite.OpDelete, Path: ast.Path{"target"}},
+	{Kind: rewrite.OpMove, Path: ast.Path{"build", "transpile"}, To: ast.Path{"build", "transpileDeps"}},
+	{Kind: rewrite.OpSet, Path: ast.Path{"future", "compatibilityVersion"}, Value: 4},
 }
 
 // TestCorpusMigration applies the migration ops to every corpus config:
@@ -69,12 +70,12 @@ func TestCorpusMigration(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		res, err := Apply(f, migration)
+		res, err := rewrite.Apply(f, migration)
 		if err != nil {
 			t.Errorf("%s: Apply: %v", c.name, err)
 			continue
 		}
-		if err := Verify(c.file, f, res.Src, res.Applied); err != nil {
+		if err := rewrite.Verify(c.file, f, res.Src, res.Applied); err != nil {
 			t.Errorf("%s: Verify: %v\n%s", c.name, err, res.Src)
 			continue
 		}
@@ -84,13 +85,13 @@ func TestCorpusMigration(t *testing.T) {
 			continue
 		}
 		checkComments(t, c.name, f, g, res.Applied)
-		again, err := Apply(g, migration)
+		again, err := rewrite.Apply(g, migration)
 		if err != nil {
 			t.Errorf("%s: second Apply: %v", c.name, err)
 			continue
 		}
 		if !bytes.Equal(again.Src, res.Src) {
-			t.Errorf("%s: a second run changed the file:\n%s", c.name, Diff(c.file, res.Src, again.Src))
+			t.Errorf("%s: a second run changed the file:\n%s", c.name, rewrite.Diff(c.file, res.Src, again.Src))
 		}
 		if f.Config != nil && len(res.Applied) == 0 {
 			t.Logf("%s: nothing applied", c.name)
@@ -101,15 +102,15 @@ func TestCorpusMigration(t *testing.T) {
 // checkComments is an independent check of what Verify also proves: every
 // comment of before is in after, unless it sat inside a property that is
 // gone and that an op deleted or emptied.
-func checkComments(t *testing.T, name string, before, after *ast.File, ops []Op) {
+func checkComments(t *testing.T, name string, before, after *ast.File, ops []rewrite.Op) {
 	t.Helper()
 	var deleted []ast.Span
 	for _, op := range ops {
-		if op.Kind != OpDelete && op.Kind != OpMove && op.Kind != OpSet {
+		if op.Kind != rewrite.OpDelete && op.Kind != rewrite.OpMove && op.Kind != rewrite.OpSet {
 			continue
 		}
 		for k := len(op.Path); k > 0; k-- {
-			if op.Kind == OpMove && k == len(op.Path) {
+			if op.Kind == rewrite.OpMove && k == len(op.Path) {
 				continue // a moved property keeps its comments
 			}
 			p := lookup(before, op.Path[:k])
@@ -173,17 +174,17 @@ func TestCorpusEveryProperty(t *testing.T) {
 				continue
 			}
 			last := path[len(path)-1]
-			ops := []Op{
-				{Kind: OpDelete, Path: path},
-				{Kind: OpMove, Path: path, To: ast.Path{"zzMoved", last}},
-				{Kind: OpMove, Path: path, To: append(path[:len(path)-1:len(path)-1], "moved"+last)},
-				{Kind: OpRename, Path: path, To: append(path[:len(path)-1:len(path)-1], last+"_2")},
-				{Kind: OpSet, Path: path, Value: "x"},
-				{Kind: OpSet, Path: append(path[:len(path):len(path)], "zzNew"), Value: Object{{"a", []any{1.0, "b"}}}},
+			ops := []rewrite.Op{
+				{Kind: rewrite.OpDelete, Path: path},
+				{Kind: rewrite.OpMove, Path: path, To: ast.Path{"zzMoved", last}},
+				{Kind: rewrite.OpMove, Path: path, To: append(path[:len(path)-1:len(path)-1], "moved"+last)},
+				{Kind: rewrite.OpRename, Path: path, To: append(path[:len(path)-1:len(path)-1], last+"_2")},
+				{Kind: rewrite.OpSet, Path: path, Value: "x"},
+				{Kind: rewrite.OpSet, Path: append(path[:len(path):len(path)], "zzNew"), Value: rewrite.Object{{"a", []any{1.0, "b"}}}},
 			}
 			for _, op := range ops {
 				n++
-				res, err := Apply(f, []Op{op})
+				res, err := rewrite.Apply(f, []rewrite.Op{op})
 				if err != nil {
 					t.Errorf("%s: %s %s: %v", c.name, op.Kind, describeOp(op), err)
 					continue
@@ -191,8 +192,8 @@ func TestCorpusEveryProperty(t *testing.T) {
 				if len(res.Skipped) > 0 {
 					continue
 				}
-				if err := Verify(c.file, f, res.Src, res.Applied); err != nil {
-					t.Errorf("%s: %s %s: Verify: %v\n%s", c.name, op.Kind, describeOp(op), err, Diff(c.file, f.Src, res.Src))
+				if err := rewrite.Verify(c.file, f, res.Src, res.Applied); err != nil {
+					t.Errorf("%s: %s %s: Verify: %v\n%s", c.name, op.Kind, describeOp(op), err, rewrite.Diff(c.file, f.Src, res.Src))
 					continue
 				}
 				g, err := ast.ParseUnchecked(c.file, res.Src)
@@ -200,13 +201,13 @@ func TestCorpusEveryProperty(t *testing.T) {
 					t.Errorf("%s: %v", c.name, err)
 					continue
 				}
-				again, err := Apply(g, []Op{op})
+				again, err := rewrite.Apply(g, []rewrite.Op{op})
 				if err != nil {
 					t.Errorf("%s: %s %s: second Apply: %v", c.name, op.Kind, describeOp(op), err)
 					continue
 				}
 				if !bytes.Equal(again.Src, res.Src) {
-					t.Errorf("%s: %s %s: a second run changed the file:\n%s", c.name, op.Kind, describeOp(op), Diff(c.file, res.Src, again.Src))
+					t.Errorf("%s: %s %s: a second run changed the file:\n%s", c.name, op.Kind, describeOp(op), rewrite.Diff(c.file, res.Src, again.Src))
 				}
 			}
 		}

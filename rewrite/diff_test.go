@@ -1,10 +1,11 @@
-package rewrite
+package rewrite_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // TestEditsByteExact: the edits apply to old's bytes and give new, for
@@ -20,7 +21,7 @@ func TestEditsByteExact(t *testing.T) {
 		{"", "\xff"},
 		{"\xff\xfe", ""},
 	} {
-		edits := Edits([]byte(tc.old), []byte(tc.new))
+		edits := rewrite.Edits([]byte(tc.old), []byte(tc.new))
 		got, err := udiff.ApplyBytes([]byte(tc.old), edits)
 		if err != nil || !bytes.Equal(got, []byte(tc.new)) {
 			t.Errorf("Edits(%q, %q) = %+v: applied %q, %v", tc.old, tc.new, edits, got, err)
@@ -32,7 +33,7 @@ func TestEditsByteExact(t *testing.T) {
 		}
 	}
 	// The edit of a one-byte change next to Latin-1 bytes is that byte.
-	e := Edits([]byte("\xe9\xe9 === \xe9"), []byte("\xe9\xe9 == \xe9"))
+	e := rewrite.Edits([]byte("\xe9\xe9 === \xe9"), []byte("\xe9\xe9 == \xe9"))
 	if len(e) != 1 || e[0].End-e[0].Start != 1 || e[0].New != "" || e[0].Start < 3 || e[0].Start > 5 {
 		t.Errorf("one '=' removed after two Latin-1 bytes: %+v", e)
 	}
@@ -43,7 +44,7 @@ func FuzzEdits(f *testing.F) {
 	f.Add([]byte("a \xe9 b === c"), []byte("a \xe9 b == c"))
 	f.Add([]byte("\x00\xff"), []byte("\xff\x00x"))
 	f.Fuzz(func(t *testing.T, old, new []byte) {
-		got, err := udiff.ApplyBytes(old, Edits(old, new))
+		got, err := udiff.ApplyBytes(old, rewrite.Edits(old, new))
 		if err != nil || !bytes.Equal(got, new) {
 			t.Fatalf("Edits(%q, %q): applied %q, %v", old, new, got, err)
 		}

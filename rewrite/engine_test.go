@@ -1,4 +1,4 @@
-package rewrite
+package rewrite_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // TestEngine runs the cases of testdata/engine/*.txtar. Each archive holds
@@ -102,11 +103,11 @@ func runEngineCase(t *testing.T, file string) {
 	if err != nil {
 		t.Fatalf("%s: input does not parse: %v", file, err)
 	}
-	res, err := ApplyGroups(f, groups)
+	res, err := rewrite.ApplyGroups(f, groups)
 	if err != nil {
 		t.Fatalf("%s: Apply: %v", file, err)
 	}
-	if err := Verify(name, f, res.Src, res.Applied); err != nil {
+	if err := rewrite.Verify(name, f, res.Src, res.Applied); err != nil {
 		t.Errorf("%s: Verify: %v\n%s", file, err, res.Src)
 	}
 	if has("crlf") && bytes.Count(res.Src, []byte("\n")) != bytes.Count(res.Src, []byte("\r\n")) {
@@ -129,7 +130,7 @@ func runEngineCase(t *testing.T, file string) {
 	// to the original text: they cannot be run again).
 	for _, g := range groups {
 		for _, op := range g {
-			if op.Kind == OpReplace {
+			if op.Kind == rewrite.OpReplace {
 				return
 			}
 		}
@@ -138,7 +139,7 @@ func runEngineCase(t *testing.T, file string) {
 	if err != nil {
 		t.Fatalf("%s: the result does not parse: %v", file, err)
 	}
-	res2, err := ApplyGroups(f2, groups)
+	res2, err := rewrite.ApplyGroups(f2, groups)
 	if err != nil {
 		t.Fatalf("%s: second Apply: %v", file, err)
 	}
@@ -157,9 +158,9 @@ func runEngineCase(t *testing.T, file string) {
 //
 // PATH is an ast.ParsePath path without spaces. A line "--" ends a group;
 // without one every op is its own group.
-func parseOps(text string) ([][]Op, error) {
-	var groups [][]Op
-	var cur []Op
+func parseOps(text string) ([][]rewrite.Op, error) {
+	var groups [][]rewrite.Op
+	var cur []rewrite.Op
 	grouped := strings.Contains(text, "\n--\n") || strings.HasPrefix(text, "--\n")
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
@@ -172,7 +173,7 @@ func parseOps(text string) ([][]Op, error) {
 			continue
 		}
 		f := strings.SplitN(line, " ", 3)
-		var op Op
+		var op rewrite.Op
 		switch f[0] {
 		case "set":
 			if len(f) != 3 {
@@ -182,16 +183,16 @@ func parseOps(text string) ([][]Op, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%q: %v", line, err)
 			}
-			op = Op{Kind: OpSet, Path: ast.ParsePath(f[1]), Value: v}
+			op = rewrite.Op{Kind: rewrite.OpSet, Path: ast.ParsePath(f[1]), Value: v}
 		case "delete":
-			op = Op{Kind: OpDelete, Path: ast.ParsePath(f[1])}
+			op = rewrite.Op{Kind: rewrite.OpDelete, Path: ast.ParsePath(f[1])}
 		case "move", "rename":
 			if len(f) != 3 {
 				return nil, fmt.Errorf("%s needs two paths: %q", f[0], line)
 			}
-			op = Op{Kind: OpMove, Path: ast.ParsePath(f[1]), To: ast.ParsePath(f[2])}
+			op = rewrite.Op{Kind: rewrite.OpMove, Path: ast.ParsePath(f[1]), To: ast.ParsePath(f[2])}
 			if f[0] == "rename" {
-				op.Kind = OpRename
+				op.Kind = rewrite.OpRename
 			}
 		case "replace":
 			g := strings.SplitN(line, " ", 4)
@@ -205,14 +206,14 @@ func parseOps(text string) ([][]Op, error) {
 			if err1 != nil || err2 != nil || err3 != nil {
 				return nil, fmt.Errorf("bad replace %q", line)
 			}
-			op = Op{Kind: OpReplace, Span: ast.Span{Start: a, End: b}, Text: s}
+			op = rewrite.Op{Kind: rewrite.OpReplace, Span: ast.Span{Start: a, End: b}, Text: s}
 		default:
 			return nil, fmt.Errorf("unknown op %q", line)
 		}
 		if grouped {
 			cur = append(cur, op)
 		} else {
-			groups = append(groups, []Op{op})
+			groups = append(groups, []rewrite.Op{op})
 		}
 	}
 	if len(cur) > 0 {
@@ -244,7 +245,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 	case json.Delim:
 		switch tok {
 		case '{':
-			obj := Object{}
+			obj := rewrite.Object{}
 			for dec.More() {
 				k, err := dec.Token()
 				if err != nil {
@@ -254,7 +255,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				obj = append(obj, KV{k.(string), v})
+				obj = append(obj, rewrite.KV{k.(string), v})
 			}
 			_, err := dec.Token()
 			return obj, err

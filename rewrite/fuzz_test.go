@@ -1,10 +1,11 @@
-package rewrite
+package rewrite_test
 
 import (
 	"sync"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 var (
@@ -46,8 +47,8 @@ func loadFuzzFiles(t testing.TB) []fuzzFile {
 }
 
 var fuzzValues = []any{
-	4, "x", true, nil, 2.5, -1, []any{1.0, "a"}, Object{{"k", 1}}, Object{}, []any{},
-	"it's \"quoted\"\nand\tescaped", Object{{"a b", Object{{"c", []any{true}}}}, {"d", "e"}},
+	4, "x", true, nil, 2.5, -1, []any{1.0, "a"}, rewrite.Object{{"k", 1}}, rewrite.Object{}, []any{},
+	"it's \"quoted\"\nand\tescaped", rewrite.Object{{"a b", rewrite.Object{{"c", []any{true}}}}, {"d", "e"}},
 }
 
 var fuzzKeys = []string{"zz", "routes", "new", "a b", "prerender", "future", "0", "$x"}
@@ -79,31 +80,31 @@ func FuzzApply(f *testing.F) {
 			}
 			return out
 		}
-		var groups [][]Op
-		var cur []Op
+		var groups [][]rewrite.Op
+		var cur []rewrite.Op
 		for len(data) >= 4 && len(groups) < 12 {
 			b := data[:4]
 			data = data[4:]
-			var op Op
+			var op rewrite.Op
 			switch b[0] % 6 {
 			case 0:
-				op = Op{Kind: OpSet, Path: path(b[1]), Value: fuzzValues[int(b[2])%len(fuzzValues)]}
+				op = rewrite.Op{Kind: rewrite.OpSet, Path: path(b[1]), Value: fuzzValues[int(b[2])%len(fuzzValues)]}
 			case 1:
-				op = Op{Kind: OpDelete, Path: path(b[1])}
+				op = rewrite.Op{Kind: rewrite.OpDelete, Path: path(b[1])}
 			case 2:
-				op = Op{Kind: OpMove, Path: path(b[1]), To: path(b[2])}
+				op = rewrite.Op{Kind: rewrite.OpMove, Path: path(b[1]), To: path(b[2])}
 			case 3:
 				p := path(b[1])
 				to := append(ast.Path(nil), p...)
 				to[len(to)-1] = fuzzKeys[int(b[2])%len(fuzzKeys)]
-				op = Op{Kind: OpRename, Path: p, To: to}
+				op = rewrite.Op{Kind: rewrite.OpRename, Path: p, To: to}
 			case 4:
 				if len(ff.lits) == 0 {
 					continue
 				}
-				op = Op{Kind: OpReplace, Span: ff.lits[int(b[1])%len(ff.lits)], Text: fuzzTexts[int(b[2])%len(fuzzTexts)]}
+				op = rewrite.Op{Kind: rewrite.OpReplace, Span: ff.lits[int(b[1])%len(ff.lits)], Text: fuzzTexts[int(b[2])%len(fuzzTexts)]}
 			case 5:
-				op = Op{Kind: OpMove, Path: path(b[1]), To: ff.paths[int(b[2])%len(ff.paths)]}
+				op = rewrite.Op{Kind: rewrite.OpMove, Path: path(b[1]), To: ff.paths[int(b[2])%len(ff.paths)]}
 			}
 			cur = append(cur, op)
 			if b[3]%3 != 0 {
@@ -118,12 +119,12 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := ApplyGroups(file, groups)
+		res, err := rewrite.ApplyGroups(file, groups)
 		if err != nil {
 			t.Fatalf("%v\nops: %+v", err, groups)
 		}
-		if err := Verify(ff.name, file, res.Src, res.Applied); err != nil {
-			t.Fatalf("Verify: %v\nops: %+v\n%s", err, groups, Diff(ff.name, ff.src, res.Src))
+		if err := rewrite.Verify(ff.name, file, res.Src, res.Applied); err != nil {
+			t.Fatalf("Verify: %v\nops: %+v\n%s", err, groups, rewrite.Diff(ff.name, ff.src, res.Src))
 		}
 	})
 }

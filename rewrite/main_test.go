@@ -1,4 +1,4 @@
-package rewrite
+package rewrite_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package rewrite
+package rewrite_test
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // oracleEsbuild is the npm esbuild the oracle strips types with: the
@@ -43,7 +44,7 @@ func TestSemanticOracle(t *testing.T) {
 		name   string
 		before *ast.File
 		after  []byte
-		ops    []Op
+		ops    []rewrite.Op
 	}
 	var pairs []pair
 	engine, _ := filepath.Glob("testdata/engine/*.txtar")
@@ -54,7 +55,7 @@ func TestSemanticOracle(t *testing.T) {
 		}
 		var src []byte
 		var name string
-		var groups [][]Op
+		var groups [][]rewrite.Op
 		for _, f := range ar.Files {
 			if strings.HasPrefix(f.Name, "in.") {
 				src, name = f.Data, "fw.config."+strings.TrimPrefix(f.Name, "in.")
@@ -72,7 +73,7 @@ func TestSemanticOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := ApplyGroups(f, groups)
+		res, err := rewrite.ApplyGroups(f, groups)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +84,7 @@ func TestSemanticOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Apply(f, migration)
+		res, err := rewrite.Apply(f, migration)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ func TestSemanticOracle(t *testing.T) {
 		if !reflect.DeepEqual(want, after.Value) {
 			wj, _ := json.MarshalIndent(want, "", "  ")
 			gj, _ := json.MarshalIndent(after.Value, "", "  ")
-			t.Errorf("%s: the rewritten config evaluates to something else than intended\n%s", p.name, Diff("value.json", wj, gj))
+			t.Errorf("%s: the rewritten config evaluates to something else than intended\n%s", p.name, rewrite.Diff("value.json", wj, gj))
 		}
 		compared++
 	}
@@ -150,10 +151,10 @@ func TestSemanticOracle(t *testing.T) {
 	}
 }
 
-func hasReplace(groups [][]Op) bool {
+func hasReplace(groups [][]rewrite.Op) bool {
 	for _, g := range groups {
 		for _, op := range g {
-			if op.Kind == OpReplace {
+			if op.Kind == rewrite.OpReplace {
 				return true
 			}
 		}
@@ -189,21 +190,21 @@ func installOracleEsbuild(t *testing.T) string {
 // simulate applies ops to an evaluated config the way they are meant to
 // change it. Whether a parent is left empty is decided on the literal, as
 // the engine does.
-func simulate(f *ast.File, v any, ops []Op) (any, error) {
+func simulate(f *ast.File, v any, ops []rewrite.Op) (any, error) {
 	root, ok := deepCopy(v).(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("the config evaluates to %T, not an object", v)
 	}
 	for _, op := range ops {
 		switch op.Kind {
-		case OpSet:
+		case rewrite.OpSet:
 			n, _ := normalize(op.Value)
 			setPath(root, op.Path, n)
-		case OpDelete:
+		case rewrite.OpDelete:
 			if _, ok := getPath(root, op.Path); ok {
 				deletePath(f, root, op.Path)
 			}
-		case OpMove, OpRename:
+		case rewrite.OpMove, rewrite.OpRename:
 			if len(op.Path) == len(op.To) && hasPrefix(op.Path, op.To) {
 				continue
 			}
@@ -216,7 +217,7 @@ func simulate(f *ast.File, v any, ops []Op) (any, error) {
 			}
 			setPath(root, op.To, val)
 			deletePath(f, root, op.Path)
-		case OpReplace:
+		case rewrite.OpReplace:
 			return nil, fmt.Errorf("cannot simulate a replace")
 		}
 	}

@@ -193,6 +193,37 @@ func EscapeString(s string, quote byte) string {
 	return b.String()
 }
 
+// Respell returns the text to write between the delimiters of a string
+// literal (quote: ', " or `) whose text raw has the value old, for its new
+// value out, in the literal's own spelling: the escapes of the part that
+// does not change are kept as written ('../components/q\'uote.vue' becomes
+// '../app/components/q\'uote.vue'), the new part is escaped for quote
+// where it must be (EscapeString). A literal without escapes, or a long
+// one, is written anew.
+func Respell(raw string, quote byte, old, out string) string {
+	if raw == old || len(raw) > 1024 {
+		return EscapeString(out, quote)
+	}
+	// The longest tail of the raw text that decodes to a tail of both
+	// values is kept; the head before it is written anew.
+	common := 0
+	for common < len(old) && common < len(out) && old[len(old)-1-common] == out[len(out)-1-common] {
+		common++
+	}
+	template := quote == '`'
+	for k := 0; k < len(raw); k++ {
+		tail, ok := ast.Decode(raw[k:], template)
+		if !ok || len(tail) > common || !strings.HasSuffix(out, tail) {
+			continue
+		}
+		text := EscapeString(out[:len(out)-len(tail)], quote) + raw[k:]
+		if v, ok := ast.Decode(text, template); ok && v == out {
+			return text
+		}
+	}
+	return EscapeString(out, quote)
+}
+
 func number(v float64) (string, error) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):

@@ -1,10 +1,11 @@
-package rewrite
+package rewrite_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // TestVerifyRejects feeds Verify rewrites that are wrong in one way each.
@@ -21,7 +22,7 @@ export default defineFwConfig({
   },
 })
 `
-	move := Op{Kind: OpMove, Path: ast.Path{"generate", "routes"}, To: ast.Path{"engine", "prerender", "routes"}}
+	move := rewrite.Op{Kind: rewrite.OpMove, Path: ast.Path{"generate", "routes"}, To: ast.Path{"engine", "prerender", "routes"}}
 	moved := `import x from 'x'
 export default defineFwConfig({
   engine: {
@@ -38,21 +39,21 @@ export default defineFwConfig({
 	cases := []struct {
 		name  string
 		after string
-		ops   []Op
+		ops   []rewrite.Op
 		want  string
 	}{
-		{"does not parse", strings.Replace(moved, "ssr: true,", "ssr: true,,", 1), []Op{move}, "does not parse"},
-		{"outside changed", strings.Replace(moved, "from 'x'", "from 'y'", 1), []Op{move}, "outside the config"},
-		{"not literal any more", "export default withMatrix({})\n", []Op{move}, "no longer exports an object literal"},
-		{"move not made", before, []Op{move}, "still there"},
-		{"move lost the value", strings.Replace(moved, "['/']", "['/x']", 1), []Op{move}, "does not hold the value"},
-		{"set not held", moved, []Op{move, {Kind: OpSet, Path: ast.Path{"ssr"}, Value: false}}, "not the value set"},
-		{"delete not made", moved, []Op{move, {Kind: OpDelete, Path: ast.Path{"ssr"}}}, "still there"},
-		{"untouched changed", strings.Replace(moved, "ssr: true", "ssr: false", 1), []Op{move}, "ssr changed"},
-		{"untouched gone", strings.Replace(moved, "  ssr: true,\n", "", 1), []Op{move}, "ssr disappeared"},
-		{"path appeared", strings.Replace(moved, "ssr: true,", "ssr: true, spa: 1,", 1), []Op{move}, "spa appeared"},
-		{"template changed", strings.Replace(moved, "`a\n  b`", "`a\n    b`", 1), []Op{{Kind: OpMove, Path: ast.Path{"hooks"}, To: ast.Path{"h"}}}, "does not hold"},
-		{"comment appeared", strings.Replace(moved, "ssr: true,", "ssr: true, // new", 1), []Op{move}, "appeared"},
+		{"does not parse", strings.Replace(moved, "ssr: true,", "ssr: true,,", 1), []rewrite.Op{move}, "does not parse"},
+		{"outside changed", strings.Replace(moved, "from 'x'", "from 'y'", 1), []rewrite.Op{move}, "outside the config"},
+		{"not literal any more", "export default withMatrix({})\n", []rewrite.Op{move}, "no longer exports an object literal"},
+		{"move not made", before, []rewrite.Op{move}, "still there"},
+		{"move lost the value", strings.Replace(moved, "['/']", "['/x']", 1), []rewrite.Op{move}, "does not hold the value"},
+		{"set not held", moved, []rewrite.Op{move, {Kind: rewrite.OpSet, Path: ast.Path{"ssr"}, Value: false}}, "not the value set"},
+		{"delete not made", moved, []rewrite.Op{move, {Kind: rewrite.OpDelete, Path: ast.Path{"ssr"}}}, "still there"},
+		{"untouched changed", strings.Replace(moved, "ssr: true", "ssr: false", 1), []rewrite.Op{move}, "ssr changed"},
+		{"untouched gone", strings.Replace(moved, "  ssr: true,\n", "", 1), []rewrite.Op{move}, "ssr disappeared"},
+		{"path appeared", strings.Replace(moved, "ssr: true,", "ssr: true, spa: 1,", 1), []rewrite.Op{move}, "spa appeared"},
+		{"template changed", strings.Replace(moved, "`a\n  b`", "`a\n    b`", 1), []rewrite.Op{{Kind: rewrite.OpMove, Path: ast.Path{"hooks"}, To: ast.Path{"h"}}}, "does not hold"},
+		{"comment appeared", strings.Replace(moved, "ssr: true,", "ssr: true, // new", 1), []rewrite.Op{move}, "appeared"},
 		{"comment lost", strings.Replace(before, "  // the routes\n", "", 1), nil, "was lost"},
 	}
 	for _, c := range cases {
@@ -62,13 +63,13 @@ export default defineFwConfig({
 		}
 		if c.name == "template changed" {
 			// Move hooks to h for real, then damage the template.
-			res, err := Apply(f, c.ops)
+			res, err := rewrite.Apply(f, c.ops)
 			if err != nil || len(res.Skipped) > 0 {
 				t.Fatalf("%s: %v %v", c.name, err, res.Skipped)
 			}
 			c.after = strings.Replace(string(res.Src), "`a\n  b`", "`a\n    b`", 1)
 		}
-		err = Verify("fw.config.ts", f, []byte(c.after), c.ops)
+		err = rewrite.Verify("fw.config.ts", f, []byte(c.after), c.ops)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Verify = %v, want an error with %q", c.name, err, c.want)
 		}
@@ -76,11 +77,11 @@ export default defineFwConfig({
 
 	// The correct rewrite passes.
 	f, _ := ast.Parse("fw.config.ts", []byte(before))
-	res, err := Apply(f, []Op{move})
+	res, err := rewrite.Apply(f, []rewrite.Op{move})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Verify("fw.config.ts", f, res.Src, res.Applied); err != nil {
+	if err := rewrite.Verify("fw.config.ts", f, res.Src, res.Applied); err != nil {
 		t.Errorf("Verify rejects the real rewrite: %v", err)
 	}
 }

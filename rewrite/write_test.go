@@ -1,4 +1,4 @@
-package rewrite
+package rewrite_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
 // TestDiffGitApply checks that git apply accepts Diff's output and that it
@@ -37,7 +39,7 @@ func TestDiffGitApply(t *testing.T) {
 			name := filepath.Join("apps", "web", "fw.config.ts")
 			os.MkdirAll(filepath.Join(dir, "apps", "web"), 0o755)
 			os.WriteFile(filepath.Join(dir, name), []byte(c.old), 0o644)
-			d := Diff(name, []byte(c.old), []byte(c.new))
+			d := rewrite.Diff(name, []byte(c.old), []byte(c.new))
 			if !strings.HasPrefix(d, "--- a/apps/web/fw.config.ts\n+++ b/apps/web/fw.config.ts\n") {
 				t.Fatalf("header:\n%s", d)
 			}
@@ -49,7 +51,7 @@ func TestDiffGitApply(t *testing.T) {
 			}
 		})
 	}
-	if d := Diff("x", []byte("same"), []byte("same")); d != "" {
+	if d := rewrite.Diff("x", []byte("same"), []byte("same")); d != "" {
 		t.Errorf("equal texts give %q", d)
 	}
 }

@@ -27,6 +27,7 @@ var layer = map[string]int{
 	"rewrite":                      2,
 	"project":                      2,
 	"rewrite/move":                 3,
+	"rewrite/move/internal/specs":  2, // the move's specifier scanner (JS, CSS, .vue), a unit of its own
 	"rules/internal/code":          3,
 	"rules/internal/node":          3,
 	"rules/internal/modpath":       3,

@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
 // benchProject is the generated layout-B project of the benchmarks
@@ -25,7 +26,7 @@ func BenchmarkPlanAndExecute(b *testing.B) {
 		dir := b.TempDir()
 		testtree.Map(b, dir, files)
 		b.StartTimer()
-		p, err := PlanMove(defaultInput(dir))
+		p, err := move.PlanMove(defaultInput(dir))
 		if err != nil || len(p.Conflicts) > 0 {
 			b.Fatal(err, p.Conflicts)
 		}
@@ -47,7 +48,7 @@ func BenchmarkPlan(b *testing.B) {
 	testtree.Map(b, dir, benchProject(5000))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := PlanMove(defaultInput(dir)); err != nil {
+		if _, err := move.PlanMove(defaultInput(dir)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,7 +62,7 @@ func TestBenchProject(t *testing.T) {
 	}
 	dir := t.TempDir()
 	testtree.Map(t, dir, benchProject(500))
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -76,7 +77,7 @@ func TestBenchProject(t *testing.T) {
 	}
 	in := defaultInput(dir)
 	in.SrcDir = in.Target
-	p2, err := PlanMove(in)
+	p2, err := move.PlanMove(in)
 	if err != nil || !p2.Empty() {
 		t.Fatalf("second run: %v\n%s", err, p2.Diff())
 	}
@@ -97,7 +98,7 @@ func BenchmarkPlanAssets(b *testing.B) {
 	testtree.Map(b, dir, files)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := PlanMove(defaultInput(dir)); err != nil {
+		if _, err := move.PlanMove(defaultInput(dir)); err != nil {
 			b.Fatal(err)
 		}
 	}

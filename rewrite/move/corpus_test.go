@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/golden"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
 type corpusWant uint8
@@ -48,7 +49,7 @@ var corpusCases = map[string]struct {
 // corpusTree writes the corpus archive name into a temporary directory and
 // returns it with the move's input and expectation (layout A trees: an
 // empty plan).
-func corpusTree(t *testing.T, name string) (string, Input, corpusWant) {
+func corpusTree(t *testing.T, name string) (string, move.Input, corpusWant) {
 	ar, err := txtar.ParseFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestCorpusEdits(t *testing.T) {
 	var b strings.Builder
 	for _, name := range names {
 		dir, in, _ := corpusTree(t, name)
-		p, err := PlanMove(in)
+		p, err := move.PlanMove(in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +133,7 @@ func TestCorpus(t *testing.T) {
 			}
 			dir, in, want := corpusTree(t, name)
 			before := snapshot(t, dir)
-			p, err := PlanMove(in)
+			p, err := move.PlanMove(in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +169,7 @@ func TestCorpus(t *testing.T) {
 			if in.ServerDir != "" {
 				in2.ServerDir = in.ServerDir
 			}
-			p2, err := PlanMove(in2)
+			p2, err := move.PlanMove(in2)
 			if err != nil {
 				t.Fatal(err)
 			}

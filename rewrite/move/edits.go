@@ -11,6 +11,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -47,24 +48,24 @@ func (p *Plan) planEdits(files []*srcFile) {
 		lines := ast.NewLines(f.data)
 		for _, r := range f.refs {
 			// A glob's ref starts after its "!": its literal is a ref too.
-			isRef[r.start], isRef[r.start-1] = true, true
-			s := r.value(f.data)
-			out, changed, note := m.rewrite(s, fromDir, toDir, r.style, r.prefix, f.foreign)
-			line := lines.Line(r.start)
+			isRef[r.Start], isRef[r.Start-1] = true, true
+			s := r.Value(f.data)
+			out, changed, note := m.RewriteSpecifier(s, fromDir, toDir, r.Style, r.Prefix, f.foreign)
+			line := lines.Line(r.Start)
 			if rest := globRest(&r, f.data); rest != "" && p.globReachesMoved(filepath.Join(fromDir, filepath.FromSlash(s)), rest) {
 				// @source '../{components,server}/**' or
 				// import.meta.glob('../*/*.vue'): the part after the prefix
 				// reaches into folders that move and folders that stay.
 				// From the root it is rewritten as a tool config's glob is
 				// ({app/components,server}/**); else reported.
-				if dir := filepath.Join(fromDir, filepath.FromSlash(s)); dir == p.Root && !r.esc {
-					if glob, ok, gnote := p.rewriteGlob(rest); ok && gnote == "" {
-						edits = append(edits, udiff.Edit{Start: r.start, End: r.end + len(rest), New: out + glob})
+				if dir := filepath.Join(fromDir, filepath.FromSlash(s)); dir == p.Root && !r.Esc {
+					if glob, ok, gnote := p.RewriteGlob(rest); ok && gnote == "" {
+						edits = append(edits, udiff.Edit{Start: r.Start, End: r.End + len(rest), New: out + glob})
 						why = append(why, lineWhy(line, s+rest, out+glob))
 						continue
 					}
 				}
-				pos := lines.Position(r.start)
+				pos := lines.Position(r.Start)
 				p.note("%s:%d:%d: the glob %q reaches into moved folders from a folder that stays; not rewritten: change it by hand", p.rel(f.path), pos.Line, pos.Column, s+rest)
 				continue
 			}
@@ -72,7 +73,7 @@ func (p *Plan) planEdits(files []*srcFile) {
 				p.note("%s:%d: %s: %s; left as it is", p.rel(f.path), line, s, note)
 			}
 			if changed {
-				edits = append(edits, udiff.Edit{Start: r.start, End: r.end, New: respell(&r, f.data, out)})
+				edits = append(edits, udiff.Edit{Start: r.Start, End: r.End, New: respell(&r, f.data, out)})
 				why = append(why, lineWhy(line, s, out))
 			}
 		}
@@ -85,12 +86,12 @@ func (p *Plan) planEdits(files []*srcFile) {
 			}
 		default:
 			for _, sr := range f.strs {
-				if isRef[sr.start] || sr.end <= sr.start || sr.subst {
+				if isRef[sr.Start] || sr.End <= sr.Start || sr.Subst {
 					continue
 				}
-				s := string(f.data[sr.start:sr.end])
+				s := string(f.data[sr.Start:sr.End])
 				if q := p.namesMoved(s, fromDir); q != "" {
-					pos := lines.Position(sr.start)
+					pos := lines.Position(sr.Start)
 					p.note("%s:%d:%d: the string %q names a moved path (now %s); not an import, not changed", p.rel(f.path), pos.Line, pos.Column, s, q)
 				}
 			}
@@ -133,33 +134,14 @@ func (p *Plan) namesMoved(s, dir string) string {
 // does not change are kept as written ('../components/q\'uote.vue' becomes
 // '../app/components/q\'uote.vue'), the new part is escaped for the
 // literal's quote where it must be.
-func respell(r *ref, src []byte, out string) string {
-	if r.quote == 0 {
+func respell(r *specs.Ref, src []byte, out string) string {
+	if r.Quote == 0 {
 		return out // CSS: written as it is found
 	}
-	raw := string(src[r.start:r.end])
-	if !r.esc || len(raw) > 1024 {
-		return rewrite.EscapeString(out, r.quote)
+	if !r.Esc {
+		return rewrite.EscapeString(out, r.Quote)
 	}
-	old := r.val
-	// The longest tail of the raw text that decodes to a tail of both
-	// values is kept; the head before it is written anew.
-	common := 0
-	for common < len(old) && common < len(out) && old[len(old)-1-common] == out[len(out)-1-common] {
-		common++
-	}
-	template := r.quote == '`'
-	for k := 0; k < len(raw); k++ {
-		tail, ok := ast.Decode(raw[k:], template)
-		if !ok || len(tail) > common || !strings.HasSuffix(out, tail) {
-			continue
-		}
-		text := rewrite.EscapeString(out[:len(out)-len(tail)], r.quote) + raw[k:]
-		if v, ok := ast.Decode(text, template); ok && v == out {
-			return text
-		}
-	}
-	return rewrite.EscapeString(out, r.quote)
+	return rewrite.Respell(string(src[r.Start:r.End]), r.Quote, r.Val, out)
 }
 
 func (e FileEdit) String() string {
@@ -168,11 +150,11 @@ func (e FileEdit) String() string {
 
 // globRest returns the pattern after the literal prefix of a glob ref (of
 // @source or import.meta.glob), up to its closing quote; "" for other refs.
-func globRest(r *ref, src []byte) string {
-	if !r.prefix || r.kind != refCSSSource && r.kind != refGlob {
+func globRest(r *specs.Ref, src []byte) string {
+	if !r.Prefix || r.Kind != specs.CSSSource && r.Kind != specs.Glob {
 		return ""
 	}
-	return string(src[r.end : r.end+lineEnd(src[r.end:])])
+	return string(src[r.End : r.End+lineEnd(src[r.End:])])
 }
 
 // globReachesMoved reports a glob whose directory prefix dir stays while

@@ -1,10 +1,14 @@
-package move
+package move_test
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 )
 
 // TestEscapedSpecifiers: imports are compared on their value, escapes
@@ -26,7 +30,7 @@ const y = ` + "`../../components/x`" + `
 export default () => [Q, t, x, d]
 `,
 	})
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -66,21 +70,19 @@ func TestRespell(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s does not decode", c.raw)
 		}
-		src := []byte(c.raw)
-		r := &ref{start: 0, end: len(src), quote: c.quote, esc: strings.Contains(c.raw, `\`), val: val}
-		if got := respell(r, src, c.out); got != c.want {
+		if got := rewrite.Respell(c.raw, c.quote, val, c.out); got != c.want {
 			t.Errorf("respell(%s, %q) = %s, want %s", c.raw, c.out, got, c.want)
 		}
 	}
 }
 
 func decodeForTest(raw string, quote byte) (string, bool) {
-	var l jsLexer
+	var l specs.Lexer
 	src := string(quote) + raw + string(quote)
 	text := []byte("import(" + src + ")")
-	refs, _ := l.scan(text, 0, false, nil)
+	refs, _ := l.Scan(text, 0, false, nil)
 	if len(refs) != 1 {
 		return "", false
 	}
-	return refs[0].value(text), true
+	return refs[0].Value(text), true
 }

@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
 // TestConflicts covers what txtar cannot hold (symlinks) and the input
@@ -15,65 +16,65 @@ import (
 func TestConflicts(t *testing.T) {
 	tests := []struct {
 		name  string
-		setup func(t *testing.T, dir string) Input
+		setup func(t *testing.T, dir string) move.Input
 		want  []string // substrings of the conflicts, in order; none: no conflict
 	}{
-		{"moved symlink with a relative target", func(t *testing.T, dir string) Input {
+		{"moved symlink with a relative target", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "shared-ui/A.vue")
 			must(t, os.Symlink("shared-ui", filepath.Join(dir, "components")))
 			return defaultInput(dir)
 		}, []string{"components: symlink to shared-ui would point elsewhere"}},
-		{"symlink inside a moved dir, to a moved file", func(t *testing.T, dir string) Input {
+		{"symlink inside a moved dir, to a moved file", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "utils/x.ts")
 			mkfile(t, dir, "components/A.vue")
 			must(t, os.Symlink("../utils/x.ts", filepath.Join(dir, "components/x.ts")))
 			return defaultInput(dir)
 		}, nil},
-		{"symlink inside a moved dir, to a staying file", func(t *testing.T, dir string) Input {
+		{"symlink inside a moved dir, to a staying file", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "server/x.ts")
 			mkfile(t, dir, "components/A.vue")
 			must(t, os.Symlink("../server/x.ts", filepath.Join(dir, "components/x.ts")))
 			return defaultInput(dir)
 		}, []string{"components/x.ts: symlink to ../server/x.ts would point elsewhere"}},
-		{"absolute symlink to a file outside", func(t *testing.T, dir string) Input {
+		{"absolute symlink to a file outside", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "components/A.vue")
 			must(t, os.Symlink("/etc/hostname", filepath.Join(dir, "components/host")))
 			return defaultInput(dir)
 		}, nil},
-		{"absolute symlink to a moved file", func(t *testing.T, dir string) Input {
+		{"absolute symlink to a moved file", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "components/A.vue")
 			must(t, os.Symlink(filepath.Join(dir, "components/A.vue"), filepath.Join(dir, "components/B.vue")))
 			return defaultInput(dir)
 		}, []string{"components/B.vue: symlink to"}},
-		{"target is a symlink", func(t *testing.T, dir string) Input {
+		{"target is a symlink", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "pages/index.vue")
 			mkfile(t, dir, "elsewhere/.keep")
 			must(t, os.Symlink("elsewhere", filepath.Join(dir, "app")))
 			return defaultInput(dir)
 		}, []string{"app: is a symlink"}},
-		{"target is a file", func(t *testing.T, dir string) Input {
+		{"target is a file", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "pages/index.vue")
 			mkfile(t, dir, "app")
 			return defaultInput(dir)
 		}, []string{"app: is not a directory"}},
-		{"dir outside the root", func(t *testing.T, dir string) Input {
+		{"dir outside the root", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "pages/index.vue")
 			in := defaultInput(dir)
 			in.Dirs = map[string]string{"layouts": filepath.Join(filepath.Dir(dir), "shared-layouts")}
 			return in
 		}, []string{"dir.layouts resolves outside the project root"}},
-		{"also escapes", func(t *testing.T, dir string) Input {
+		{"also escapes", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "pages/index.vue")
 			in := defaultInput(dir)
 			in.Also = []string{"../x", "server", "missing"}
 			return in
 		}, []string{"--also takes folders inside srcDir", "--also=server: server stays", "--also=missing"}},
-		{"target outside the root", func(t *testing.T, dir string) Input {
+		{"target outside the root", func(t *testing.T, dir string) move.Input {
 			in := defaultInput(dir)
 			in.Target = filepath.Dir(dir)
 			return in
 		}, []string{"the target must be a folder inside the project root"}},
-		{"a layer inside a moved folder", func(t *testing.T, dir string) Input {
+		{"a layer inside a moved folder", func(t *testing.T, dir string) move.Input {
 			mkfile(t, dir, "components/base-layer/fw.config.ts")
 			in := defaultInput(dir)
 			in.Layers = []string{filepath.Join(dir, "components/base-layer")}
@@ -85,7 +86,7 @@ func TestConflicts(t *testing.T) {
 			dir := t.TempDir()
 			in := tt.setup(t, dir)
 			before := snapshot(t, dir)
-			p, err := PlanMove(in)
+			p, err := move.PlanMove(in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +106,7 @@ func TestConflicts(t *testing.T) {
 					t.Errorf("conflict %d: %q lacks %q", i, lines[i], w)
 				}
 			}
-			var ce *ConflictError
+			var ce *move.ConflictError
 			if err := execute(p); !errors.As(err, &ce) {
 				t.Fatalf("execute: %v", err)
 			}
@@ -123,7 +124,7 @@ func TestSymlinkMovesAsLink(t *testing.T) {
 	mkfile(t, dir, "utils/x.ts")
 	mkfile(t, dir, "components/A.vue")
 	must(t, os.Symlink("../utils/x.ts", filepath.Join(dir, "components/x.ts")))
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -138,22 +139,22 @@ func TestSymlinkMovesAsLink(t *testing.T) {
 }
 
 func TestInvalidInput(t *testing.T) {
-	for _, in := range []Input{
+	for _, in := range []move.Input{
 		{Root: "rel", SrcDir: "/x", Target: "/x/app"},
 		{Root: "/x/", SrcDir: "/x", Target: "/x/app"},
 		{Root: "/x", SrcDir: "", Target: "/x/app"},
 	} {
-		if _, err := PlanMove(in); err == nil {
+		if _, err := move.PlanMove(in); err == nil {
 			t.Errorf("%+v: no error", in)
 		}
 	}
-	if _, err := PlanMove(Input{Root: "/nonexistent-fwmigrate", SrcDir: "/nonexistent-fwmigrate", Target: "/nonexistent-fwmigrate/app"}); err == nil {
+	if _, err := move.PlanMove(move.Input{Root: "/nonexistent-fwmigrate", SrcDir: "/nonexistent-fwmigrate", Target: "/nonexistent-fwmigrate/app"}); err == nil {
 		t.Error("missing root: no error")
 	}
 }
 
-func defaultInput(dir string) Input {
-	return Input{Root: dir, SrcDir: dir, Target: filepath.Join(dir, "app")}
+func defaultInput(dir string) move.Input {
+	return move.Input{Root: dir, SrcDir: dir, Target: filepath.Join(dir, "app")}
 }
 
 // mkfile writes the file name (slash-separated) under dir, with one line.
@@ -172,7 +173,7 @@ func TestOldAppOfKeptSrcDir(t *testing.T) {
 	mkfile(t, dir, "src/app/router.options.ts")
 	must(t, os.Chmod(filepath.Join(dir, "src/app"), 0o700))
 	src := filepath.Join(dir, "src")
-	p, err := PlanMove(Input{Root: dir, SrcDir: src, Target: src})
+	p, err := move.PlanMove(move.Input{Root: dir, SrcDir: src, Target: src})
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}

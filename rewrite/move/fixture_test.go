@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"bytes"
@@ -16,7 +16,9 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
 // A fixture is a txtar archive: in/ holds the tree before, out/ the tree
@@ -31,7 +33,7 @@ import (
 // root, target to root/app. after.src is the config's srcDir after the
 // migration ("" when the config sets none), for the second run.
 type run struct {
-	in       Input
+	in       move.Input
 	afterSrc string // config srcDir after, relative to root
 }
 
@@ -49,7 +51,7 @@ func parseRuns(t *testing.T, comment, dir string) []run {
 		}
 		abs := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
 		root := abs(kv["root"])
-		r := run{in: Input{Root: root, SrcDir: root, Target: filepath.Join(root, "app")}}
+		r := run{in: move.Input{Root: root, SrcDir: root, Target: filepath.Join(root, "app")}}
 		for k, v := range kv {
 			switch {
 			case k == "root":
@@ -147,7 +149,7 @@ func detectSrcDir(root, configSrc string, dirs map[string]string) string {
 	return app
 }
 
-func relConflicts(dir string, cs []Conflict) string {
+func relConflicts(dir string, cs []move.Conflict) string {
 	var b strings.Builder
 	for _, c := range cs {
 		r, err := filepath.Rel(dir, c.Path)
@@ -184,7 +186,7 @@ func TestFixtures(t *testing.T) {
 			var plans, notes, conflicts strings.Builder
 			refused := false
 			for _, r := range runs {
-				p, err := PlanMove(r.in)
+				p, err := move.PlanMove(r.in)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -200,7 +202,7 @@ func TestFixtures(t *testing.T) {
 				err = execute(p)
 				if len(p.Conflicts) > 0 {
 					refused = true
-					var ce *ConflictError
+					var ce *move.ConflictError
 					if !errors.As(err, &ce) {
 						t.Fatalf("execute of a plan with conflicts: %v", err)
 					}
@@ -240,7 +242,7 @@ func TestFixtures(t *testing.T) {
 				}
 				in := r.in
 				in.SrcDir, in.Also, in.Dirs, in.ServerDir, in.V4Paths = src, nil, nil, "", true
-				p, err := PlanMove(in)
+				p, err := move.PlanMove(in)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -347,7 +349,7 @@ func checkGitApply(t *testing.T, ar *txtar.Archive, runs []run, dir string, want
 			}
 			in.Dirs = dirs
 		}
-		p, err := PlanMove(in)
+		p, err := move.PlanMove(in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +367,12 @@ func checkGitApply(t *testing.T, ar *txtar.Archive, runs []run, dir string, want
 			continue
 		}
 		cmd := exec.Command(git, "apply", "--unsafe-paths", "-p1", "-")
-		cmd.Dir = p.base
+		// Diff's paths are relative to the workspace when the root is in
+		// it, else to the root (PlanMove).
+		cmd.Dir = in.Root
+		if in.Workspace != "" && pathx.WithinClean(in.Root, in.Workspace) {
+			cmd.Dir = in.Workspace
+		}
 		cmd.Stdin = strings.NewReader(diff)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git apply: %v\n%s\n%s", err, out, diff)
@@ -379,4 +386,9 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.IsDir()
 }

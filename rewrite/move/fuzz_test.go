@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 )
 
 // FuzzScan checks the lexers on any input: no panic, every specifier inside
@@ -37,22 +39,22 @@ func FuzzScan(f *testing.F) {
 				panic(fmt.Sprintf("slow input %q", src))
 			}
 		}()
-		var l jsLexer
-		check := func(name string, refs []ref) {
+		var l specs.Lexer
+		check := func(name string, refs []specs.Ref) {
 			for _, r := range refs {
-				if r.start < 0 || r.end > len(src) || r.start > r.end {
-					t.Fatalf("%s: ref %d..%d out of %d bytes", name, r.start, r.end, len(src))
+				if r.Start < 0 || r.End > len(src) || r.Start > r.End {
+					t.Fatalf("%s: ref %d..%d out of %d bytes", name, r.Start, r.End, len(src))
 				}
 			}
 		}
-		jsRefs, _ := l.scan([]byte(src), 0, false, nil)
+		jsRefs, _ := l.Scan([]byte(src), 0, false, nil)
 		check("ts", jsRefs)
-		jsxRefs, _ := l.scan([]byte(src), 0, true, nil)
+		jsxRefs, _ := l.Scan([]byte(src), 0, true, nil)
 		check("tsx", jsxRefs)
-		vueRefs, _ := l.scanVue([]byte(src), nil)
+		vueRefs, _ := l.ScanVue([]byte(src), nil)
 		check("vue", vueRefs)
 		for _, lang := range []string{"css", "scss", "sass", "less"} {
-			check(lang, scanCSS([]byte(src), 0, lang, nil))
+			check(lang, specs.ScanCSS([]byte(src), 0, lang, nil))
 		}
 		if !utf8.ValidString(src) || strings.Contains(src, "<") || strings.Contains(src, "\\") || strings.Contains(src, "//") && strings.Contains(src, "<reference") {
 			return // JSX-like generics and escapes: esbuild's reading is not comparable
@@ -63,10 +65,10 @@ func FuzzScan(f *testing.F) {
 		}
 		var got []string
 		for _, r := range jsRefs {
-			switch r.kind {
-			case refImport, refDynamic, refRequire:
-				if !r.prefix {
-					got = append(got, src[r.start:r.end])
+			switch r.Kind {
+			case specs.Import, specs.Dynamic, specs.Require:
+				if !r.Prefix {
+					got = append(got, src[r.Start:r.End])
 				}
 			}
 		}

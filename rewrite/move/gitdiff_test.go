@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
 // TestGitDiffQuotedNames: files whose names git quotes in patch headers (a
@@ -31,7 +33,7 @@ func TestGitDiffQuotedNames(t *testing.T) {
 		return dir
 	}
 	want := mk()
-	p, err := PlanMove(defaultInput(want))
+	p, err := move.PlanMove(defaultInput(want))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -48,7 +50,7 @@ func TestGitDiffQuotedNames(t *testing.T) {
 		}
 	}
 	gitc("", "init", "-q")
-	p, err = PlanMove(defaultInput(dir))
+	p, err = move.PlanMove(defaultInput(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -31,7 +32,7 @@ func TestRewriteIgnorePattern(t *testing.T) {
 		{"!", "!"},
 	}
 	for _, tt := range tests {
-		got, changed := RewriteIgnorePattern(tt.in, moved)
+		got, changed := move.RewriteIgnorePattern(tt.in, moved)
 		if got != tt.want || changed != (tt.in != tt.want) {
 			t.Errorf("RewriteIgnorePattern(%q) = %q, %v; want %q", tt.in, got, changed, tt.want)
 		}
@@ -42,7 +43,7 @@ func TestPlanRewriteIgnoreNotes(t *testing.T) {
 	dir := t.TempDir()
 	mkfile(t, dir, "src/pages/index.vue")
 	mkfile(t, dir, "src/server/api/x.ts")
-	p, err := PlanMove(Input{Root: dir, SrcDir: filepath.Join(dir, "src"), Target: filepath.Join(dir, "app")})
+	p, err := move.PlanMove(move.Input{Root: dir, SrcDir: filepath.Join(dir, "src"), Target: filepath.Join(dir, "app")})
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -54,7 +55,7 @@ func TestPlanRewriteIgnoreNotes(t *testing.T) {
 	})
 	// A tool config's globs, on the same tree: with a custom srcDir the
 	// moved entries are inside it.
-	checkRewrites(t, "rewriteGlob", p.rewriteGlob, []rewriteCase{
+	checkRewrites(t, "rewriteGlob", p.RewriteGlob, []rewriteCase{
 		{"src/pages/**/*.vue", "app/pages/**/*.vue", ""},
 		{"./src/server/**", "./server/**", ""},
 		{"src/**/*.vue", "src/**/*.vue", "covers moved and staying"},
@@ -72,39 +73,39 @@ func TestRewriteAliasValue(t *testing.T) {
 	mkfile(t, dir, "app.vue")
 	mkfile(t, dir, "x.ts")
 	must(t, os.WriteFile(filepath.Join(dir, "x.ts"), []byte("import '~/stores/x'\n"), 0o644))
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
 	tests := []struct {
 		in   string
-		base Base
+		base move.Base
 		want string
 	}{
-		{"~/server/utils", FromRoot, "~~/server/utils"},
-		{"@/server", FromRoot, "@@/server"},
-		{"~/components", FromRoot, "~/components"},
-		{"~/stores", FromRoot, "~/stores"},
-		{"~/app/router.options", FromRoot, "~/router.options"},
-		{"~/public/a.png", FromRoot, "~~/public/a.png"},
-		{"~~/modules/m", FromRoot, "~~/modules/m"},
-		{"~~/components", FromRoot, "~~/app/components"},
-		{"./components", FromRoot, "./app/components"},
-		{"./modules/m", FromRoot, "./modules/m"},
-		{"./app.config", FromRoot, "./app/app.config"},
-		{"./app/router.options", FromSrc, "./router.options"},
-		{"./stores", FromSrc, "./stores"},
-		{"stores", FromSrc, "stores"},
-		{"server/utils", FromSrc, "../server/utils"},
-		{"@fw/ui", FromRoot, "@fw/ui"},
-		{"some-module", FromRoot, "some-module"},
-		{"#shared/types", FromRoot, "#shared/types"},
-		{"assets/x.png", FromRoot, "assets/x.png"}, // no assets/ here: a package name
-		{filepath.Join(dir, "components/A.vue"), FromRoot, filepath.Join(dir, "app/components/A.vue")},
-		{"", FromRoot, ""},
+		{"~/server/utils", move.FromRoot, "~~/server/utils"},
+		{"@/server", move.FromRoot, "@@/server"},
+		{"~/components", move.FromRoot, "~/components"},
+		{"~/stores", move.FromRoot, "~/stores"},
+		{"~/app/router.options", move.FromRoot, "~/router.options"},
+		{"~/public/a.png", move.FromRoot, "~~/public/a.png"},
+		{"~~/modules/m", move.FromRoot, "~~/modules/m"},
+		{"~~/components", move.FromRoot, "~~/app/components"},
+		{"./components", move.FromRoot, "./app/components"},
+		{"./modules/m", move.FromRoot, "./modules/m"},
+		{"./app.config", move.FromRoot, "./app/app.config"},
+		{"./app/router.options", move.FromSrc, "./router.options"},
+		{"./stores", move.FromSrc, "./stores"},
+		{"stores", move.FromSrc, "stores"},
+		{"server/utils", move.FromSrc, "../server/utils"},
+		{"@fw/ui", move.FromRoot, "@fw/ui"},
+		{"some-module", move.FromRoot, "some-module"},
+		{"#shared/types", move.FromRoot, "#shared/types"},
+		{"assets/x.png", move.FromRoot, "assets/x.png"}, // no assets/ here: a package name
+		{filepath.Join(dir, "components/A.vue"), move.FromRoot, filepath.Join(dir, "app/components/A.vue")},
+		{"", move.FromRoot, ""},
 	}
 	for _, tt := range tests {
-		got, changed := RewriteAliasValue(tt.in, p.Paths, tt.base)
+		got, changed := move.RewriteAliasValue(tt.in, p.Paths, tt.base)
 		if got != tt.want || changed != (tt.in != tt.want) {
 			t.Errorf("RewriteAliasValue(%q, %d) = %q, %v; want %q", tt.in, tt.base, got, changed, tt.want)
 		}
@@ -125,7 +126,7 @@ func TestTsconfig(t *testing.T) {
 		dir := t.TempDir()
 		mkfile(t, dir, "pages/index.vue")
 		must(t, os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte(in), 0o644))
-		p, err := PlanMove(defaultInput(dir))
+		p, err := move.PlanMove(defaultInput(dir))
 		if err != nil || len(p.Conflicts) > 0 {
 			t.Fatal(err, p.Conflicts)
 		}
@@ -142,7 +143,7 @@ func TestTsconfig(t *testing.T) {
 	mkfile(t, dir, "pages/index.vue")
 	must(t, os.MkdirAll(filepath.Join(dir, "server"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "server/tsconfig.json"), []byte(`{ "extends": "../.fw/tsconfig.server.json" }`), 0o644))
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -161,7 +162,7 @@ func TestRewriteSpec(t *testing.T) {
 		mkfile(t, dir, f)
 	}
 	must(t, os.WriteFile(filepath.Join(dir, "utils/x.ts"), []byte("import '~/stores/s'\n"), 0o644))
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -214,7 +215,7 @@ func TestRewriteSpec(t *testing.T) {
 		{spec: "", from: comp, to: newComp, want: ""},
 	}
 	for _, tt := range tests {
-		got, _, note := m.rewrite(tt.spec, tt.from, tt.to, tt.style, tt.prefix, tt.frgn)
+		got, _, note := m.RewriteSpecifier(tt.spec, tt.from, tt.to, tt.style, tt.prefix, tt.frgn)
 		if got != tt.want || !strings.Contains(note, tt.note) || tt.note == "" && note != "" {
 			t.Errorf("rewrite(%q from %s) = %q (note %q); want %q (note %q)", tt.spec, tt.from, got, note, tt.want, tt.note)
 		}
@@ -230,13 +231,13 @@ func TestAliasOverride(t *testing.T) {
 	mkfile(t, dir, "server/h.ts")
 	in := defaultInput(dir)
 	in.Alias = map[string]string{"~": filepath.Join(dir, "src")}
-	p, err := PlanMove(in)
+	p, err := move.PlanMove(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	comp, newComp := filepath.Join(dir, "components"), filepath.Join(dir, "app/components")
 	for spec, want := range map[string]string{"~/x": "~/x", "~/../server/h": "~/../server/h", "@/server/h": "@@/server/h"} {
-		if got, _, _ := p.Paths.rewrite(spec, comp, newComp, false, false, false); got != want {
+		if got, _, _ := p.Paths.RewriteSpecifier(spec, comp, newComp, false, false, false); got != want {
 			t.Errorf("%s: got %q, want %q", spec, got, want)
 		}
 	}
@@ -244,7 +245,7 @@ func TestAliasOverride(t *testing.T) {
 
 // execute carries p out as apply does, but without the journal
 // (txn.Plan.Run): every step synced, and all of it undone on a failure.
-func execute(p *Plan) error {
+func execute(p *move.Plan) error {
 	tx, err := p.Txn()
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"path"
@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 )
 
-func specs(src string, refs []ref) []string {
+func specValues(src string, refs []specs.Ref) []string {
 	var out []string
 	for _, r := range refs {
-		out = append(out, r.value([]byte(src)))
+		out = append(out, r.Value([]byte(src)))
 	}
 	return out
 }
@@ -49,12 +50,12 @@ func TestScanJS(t *testing.T) {
 		{"spread require", "a.js", "const all = [...require('./a')]", []string{"./a"}},
 		{"object key from", "a.js", "export default { from: './no', import: './no2' }", nil},
 	}
-	var l jsLexer
+	var l specs.Lexer
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ext := path.Ext(tt.file)
-			refs, _ := l.scan([]byte(tt.src), 0, ext == ".jsx" || ext == ".tsx", nil)
-			if got := specs(tt.src, refs); !slices.Equal(got, tt.want) {
+			refs, _ := l.Scan([]byte(tt.src), 0, ext == ".jsx" || ext == ".tsx", nil)
+			if got := specValues(tt.src, refs); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -79,8 +80,8 @@ func TestScanCSS(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			refs := scanCSS([]byte(tt.src), 0, tt.lang, nil)
-			if got := specs(tt.src, refs); !slices.Equal(got, tt.want) {
+			refs := specs.ScanCSS([]byte(tt.src), 0, tt.lang, nil)
+			if got := specValues(tt.src, refs); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -108,10 +109,10 @@ const s = '</scrip' + 't>'
 </style>
 <style src="../assets/base.css" />
 `
-	var l jsLexer
-	refs, ok := l.scanVue([]byte(src), nil)
+	var l specs.Lexer
+	refs, ok := l.ScanVue([]byte(src), nil)
 	want := []string{"../components/A.vue", "./extra.js", "../assets/vars", "../assets/bg.png", "../assets/base.css"}
-	if got := specs(src, refs); !ok || !slices.Equal(got, want) {
+	if got := specValues(src, refs); !ok || !slices.Equal(got, want) {
 		t.Errorf("got %q (complete %v), want %q", got, ok, want)
 	}
 }
@@ -154,23 +155,23 @@ func TestScanAgainstEsbuild(t *testing.T) {
 		{"js", "label: { import('./a') }\nconst o = { import: 1, require: 2 }\nconst v = o.import\nexport default require('./b')\n"},
 		{"css", "@import 'a.css';\n@import url(\"b.css\") layer(x);\n.a { background: url(c.png) } /* url(no.png) */ .b { content: 'url(no2.png)' }\n"},
 	}
-	var l jsLexer
+	var l specs.Lexer
 	for _, in := range inputs {
 		want, ok := esbuildImports(t, in.src, in.loader)
 		if !ok {
 			t.Errorf("esbuild rejects %q", in.src)
 			continue
 		}
-		var refs []ref
+		var refs []specs.Ref
 		if in.loader == "css" {
-			refs = scanCSS([]byte(in.src), 0, "css", nil)
+			refs = specs.ScanCSS([]byte(in.src), 0, "css", nil)
 		} else {
-			refs, _ = l.scan([]byte(in.src), 0, strings.HasSuffix(in.loader, "x"), nil)
+			refs, _ = l.Scan([]byte(in.src), 0, strings.HasSuffix(in.loader, "x"), nil)
 		}
 		var got []string
 		for _, r := range refs {
-			if r.kind != refTypeImport {
-				got = append(got, in.src[r.start:r.end])
+			if r.Kind != specs.TypeImport {
+				got = append(got, in.src[r.Start:r.End])
 			}
 		}
 		slices.Sort(got)

@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -15,12 +16,12 @@ import (
 // name ./app/app/pages).
 func TestMergeContentConflicts(t *testing.T) {
 	old := []byte("a('./pages')\nb('./x')\n")
-	ours := func() *Plan {
+	ours := func() *move.Plan {
 		at := strings.Index(string(old), "pages")
-		p := &Plan{Paths: &Paths{}}
+		p := &move.Plan{Paths: &move.Paths{}}
 		e := []udiff.Edit{{Start: at, End: at, New: "app/"}}
 		out, _ := udiff.ApplyBytes(old, e)
-		p.Edits = []FileEdit{{Edit: txn.Edit{Path: "/p/fw.config.ts", NewPath: "/p/fw.config.ts", Old: old, New: out}, Edits: e}}
+		p.Edits = []move.FileEdit{{Edit: txn.Edit{Path: "/p/fw.config.ts", NewPath: "/p/fw.config.ts", Old: old, New: out}, Edits: e}}
 		return p
 	}
 	for _, c := range []struct {

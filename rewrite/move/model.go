@@ -146,14 +146,14 @@ const (
 	FromSrc
 )
 
-// rewrite returns the specifier s, found in a file that moves from
+// RewriteSpecifier returns the specifier s, found in a file that moves from
 // fromDir to toDir, rewritten to name the same file after the moves, and
 // whether it changed. style is set in style sheets, where a bare path is
 // relative; prefix marks a directory prefix (a glob or a template head);
 // foreign files belong to another project, whose aliases are not ours.
 // note is a reason when the specifier needs a change that cannot be
 // expressed.
-func (m *Paths) rewrite(s, fromDir, toDir string, style, prefix, foreign bool) (out string, changed bool, note string) {
+func (m *Paths) RewriteSpecifier(s, fromDir, toDir string, style, prefix, foreign bool) (out string, changed bool, note string) {
 	body, suffix := s, ""
 	cut := "?"
 	if style {
@@ -284,7 +284,7 @@ func RewriteAliasValue(v string, paths *Paths, base Base) (string, bool) {
 		}
 		s = "./" + s
 	}
-	out, changed, _ := paths.rewrite(s, dirBefore, dirAfter, false, false, false)
+	out, changed, _ := paths.RewriteSpecifier(s, dirBefore, dirAfter, false, false, false)
 	if !changed {
 		return v, false
 	}

@@ -41,6 +41,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -252,9 +253,9 @@ type srcFile struct {
 	foreign  bool // belongs to another project: only relative specifiers are ours
 	data     []byte
 	mode     fs.FileMode
-	refs     []ref
+	refs     []specs.Ref
 	complete bool
-	strs     []strLit // string literals of scripts, for staying ones
+	strs     []specs.StrLit // string literals of scripts, for staying ones
 }
 
 func validPath(name, p string) error {
@@ -415,7 +416,7 @@ func PlanMove(in Input) (*Plan, error) {
 			f.foreign = configDirs[d]
 		}
 	}
-	var lx jsLexer
+	var lx specs.Lexer
 	for _, f := range files {
 		data, err := os.ReadFile(f.path)
 		if err != nil {
@@ -424,12 +425,12 @@ func PlanMove(in Input) (*Plan, error) {
 		f.data = data
 		switch f.lang {
 		case "js", "jsx", "json":
-			f.refs, f.complete = lx.scan(data, 0, f.lang == "jsx" || strings.HasSuffix(f.path, ".tsx") || strings.HasSuffix(f.path, ".jsx"), nil)
-			f.strs = lx.strLits(f.strs)
+			f.refs, f.complete = lx.Scan(data, 0, f.lang == "jsx" || strings.HasSuffix(f.path, ".tsx") || strings.HasSuffix(f.path, ".jsx"), nil)
+			f.strs = lx.StrLits(f.strs)
 		case "vue":
-			f.refs, f.complete = lx.scanVue(data, nil)
+			f.refs, f.complete = lx.ScanVue(data, nil)
 		default:
-			f.refs, f.complete = scanCSS(data, 0, f.lang, nil), true
+			f.refs, f.complete = specs.ScanCSS(data, 0, f.lang, nil), true
 		}
 		if !f.complete {
 			p.note("%s: nested too deeply to scan completely; specifiers after that point are left as they are", p.rel(f.path))
@@ -657,7 +658,7 @@ func (p *Plan) discover(in Input, files []*srcFile, entries []os.DirEntry, stay 
 			continue
 		}
 		for _, r := range f.refs {
-			s := r.value(f.data)
+			s := r.Value(f.data)
 			name, rest, ok := strings.Cut(s, "/")
 			if !ok || name != "~" && name != "@" {
 				continue
@@ -671,7 +672,7 @@ func (p *Plan) discover(in Input, files []*srcFile, entries []os.DirEntry, stay 
 				continue
 			}
 			if _, ok := seen[first]; !ok {
-				seen[first] = fmt.Sprintf("imported as %s in %s:%d", s, p.rel(f.path), ast.NewLines(f.data).Line(r.start))
+				seen[first] = fmt.Sprintf("imported as %s in %s:%d", s, p.rel(f.path), ast.NewLines(f.data).Line(r.Start))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"io/fs"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/internal/pathx"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 )
 
 // resolveAll resolves every specifier of every source file under dir the
@@ -35,7 +38,7 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 		}
 		return false
 	}
-	var l jsLexer
+	var l specs.Lexer
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -51,7 +54,7 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 			return nil
 		}
 		root := filepath.Dir(path)
-		for ; within(root, dir) && root != dir; root = filepath.Dir(root) {
+		for ; pathx.WithinClean(root, dir) && root != dir; root = filepath.Dir(root) {
 			if m, _ := filepath.Glob(filepath.Join(root, "fw.config.*")); len(m) > 0 {
 				break
 			}
@@ -61,19 +64,19 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 		if err != nil {
 			return err
 		}
-		var refs []ref
+		var refs []specs.Ref
 		switch lang {
 		case "js", "jsx":
-			refs, _ = l.scan(data, 0, lang == "jsx", nil)
+			refs, _ = l.Scan(data, 0, lang == "jsx", nil)
 		case "vue":
-			refs, _ = l.scanVue(data, nil)
+			refs, _ = l.ScanVue(data, nil)
 		default:
-			refs = scanCSS(data, 0, lang, nil)
+			refs = specs.ScanCSS(data, 0, lang, nil)
 		}
 		for _, r := range refs {
-			s := string(data[r.start:r.end])
+			s := string(data[r.Start:r.End])
 			body := s
-			if i := strings.IndexAny(body, map[bool]string{true: "?#", false: "?"}[r.style]); i >= 0 {
+			if i := strings.IndexAny(body, map[bool]string{true: "?#", false: "?"}[r.Style]); i >= 0 {
 				body = body[:i]
 			}
 			var target string
@@ -90,14 +93,14 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 				target = filepath.Join(src, strings.TrimPrefix(body, "~"))
 			case v3 && (strings.HasPrefix(body, "public/") || strings.HasPrefix(body, "~public/")):
 				target = filepath.Join(src, strings.TrimPrefix(body, "~"))
-			case r.style && isBarePath(body) && exists(filepath.Join(filepath.Dir(path), body), true):
+			case r.Style && isBarePath(body) && exists(filepath.Join(filepath.Dir(path), body), true):
 				target = filepath.Join(filepath.Dir(path), body)
 			default:
 				continue // a package
 			}
 			rel, _ := filepath.Rel(dir, path)
 			key := filepath.ToSlash(rel) + ": " + s
-			if exists(target, r.style) {
+			if exists(target, r.Style) {
 				ok = append(ok, key)
 			} else {
 				broken = append(broken, key)
@@ -109,4 +112,45 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 		t.Fatal(err)
 	}
 	return ok, broken
+}
+
+// The resolver's own statement of what the move reads (move.go, model.go):
+// the files it scans by language, the extensions a specifier may omit, and
+// the bare paths a style sheet resolves relatively.
+
+// scriptExts and styleExts are the extensions bundlers try on a script's
+// and on a style sheet's specifier.
+var (
+	scriptExts = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".json", ".d.ts"}
+	styleExts  = []string{".css", ".scss", ".sass", ".less", ".styl", ".pcss", ".postcss"}
+)
+
+// fileLang returns the language of a source file by its name, and whether
+// it is one whose specifiers are read.
+func fileLang(name string) (lang string, ok bool) {
+	switch ext := filepath.Ext(name); ext {
+	case ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts":
+		return "js", true
+	case ".tsx", ".jsx":
+		return "jsx", true
+	case ".vue":
+		return "vue", true
+	case ".css", ".pcss", ".postcss":
+		return "css", true
+	case ".scss", ".sass", ".less", ".styl":
+		return ext[1:], true
+	}
+	return "", false
+}
+
+// isBarePath reports a specifier that is neither absolute, nor an alias,
+// nor relative, nor a URL or a scheme: in a style sheet, a relative path.
+func isBarePath(s string) bool {
+	if s == "" || s[0] == '/' || s[0] == '~' || s[0] == '@' || s[0] == '#' || s[0] == '.' {
+		return false
+	}
+	if i := strings.IndexByte(s, ':'); i >= 0 && (strings.IndexByte(s, '/') < 0 || i < strings.IndexByte(s, '/')) {
+		return false // data:, http:, sass:math
+	}
+	return true
 }

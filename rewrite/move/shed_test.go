@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -22,11 +23,11 @@ func TestShedLoad(t *testing.T) {
 	if err := os.WriteFile(path, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	plan := func() *Plan {
+	plan := func() *move.Plan {
 		at := strings.Index(string(old), "pages")
 		e := []udiff.Edit{{Start: at, End: at, New: "app/"}}
 		out, _ := udiff.ApplyBytes(old, e)
-		return &Plan{Paths: &Paths{}, Edits: []FileEdit{{Edit: txn.Edit{Path: path, NewPath: path, Old: old, New: out}, Edits: e}}}
+		return &move.Plan{Paths: &move.Paths{}, Edits: []move.FileEdit{{Edit: txn.Edit{Path: path, NewPath: path, Old: old, New: out}, Edits: e}}}
 	}
 	want := plan()
 	p := plan()

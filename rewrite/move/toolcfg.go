@@ -14,6 +14,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 )
 
 // The tool configs of a project name its sources with globs and paths that
@@ -56,36 +57,6 @@ func gitignoreSemantics(name string) bool {
 	return strings.HasPrefix(name, ".eslintrc.")
 }
 
-// strLit is a string literal of a staying script: its text without the
-// delimiters. concat is set when it follows a "+" (it continues a computed
-// string), dirConcat when what precedes the "+" names a directory
-// (__dirname, import.meta.dirname, a call: process.cwd()); subst for a template literal with substitutions, whose span is
-// then the whole literal; key when a ":" follows (an object key).
-type strLit struct {
-	start, end int
-	concat     bool
-	dirConcat  bool
-	subst      bool
-	key        bool
-}
-
-// strLits appends the string literals of the tokens the lexer read last.
-func (l *jsLexer) strLits(strs []strLit) []strLit {
-	for i, t := range l.toks {
-		if t.kind != tString && t.kind != tTemplate {
-			continue
-		}
-		plus := l.isPunct(i-1, '+')
-		strs = append(strs, strLit{
-			start: t.start + 1, end: t.end - 1, subst: t.subst,
-			key:       l.isPunct(l.next(i), ':') && (l.isPunct(i-1, '{') || l.isPunct(i-1, ',')), // not c ? 'a' : 'b'
-			concat:    plus,
-			dirConcat: plus && (l.isIdent(i-2, "__dirname") || l.isIdent(i-2, "dirname") || l.isPunct(i-2, ')')),
-		})
-	}
-	return strs
-}
-
 // planToolStrings returns the edits of the strings of the tool config f
 // (at the project root) that name moved paths, and notes the ones it
 // cannot rewrite. isRef marks the strings that are specifiers (imports,
@@ -96,43 +67,43 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 		return p.rel(f.path) + ":" + itoa(pos.Line) + ":" + itoa(pos.Column)
 	}
 	for _, sr := range f.strs {
-		if isRef[sr.start] || sr.end <= sr.start {
+		if isRef[sr.Start] || sr.End <= sr.Start {
 			continue
 		}
-		raw := string(f.data[sr.start:sr.end])
-		if sr.key && (raw == "~" || raw == "@" || raw == "~/" || raw == "@/") {
+		raw := string(f.data[sr.Start:sr.End])
+		if sr.Key && (raw == "~" || raw == "@" || raw == "~/" || raw == "@/") {
 			// resolve.alias { '~': ... } written by hand for the tests: it
 			// named the root, where the sources were; ~ and @ are app/ in
 			// layout A.
-			p.note("%s: the alias %s is set by hand here; it is srcDir, which becomes %s/: point it there", where(sr.start), raw, p.rel(p.Target))
+			p.note("%s: the alias %s is set by hand here; it is srcDir, which becomes %s/: point it there", where(sr.Start), raw, p.rel(p.Target))
 			continue
 		}
-		if sr.key {
+		if sr.Key {
 			continue // a name, not a path
 		}
-		if sr.subst || sr.concat {
+		if sr.Subst || sr.Concat {
 			// A computed path: `${root}/components/**` or root + '/components'.
 			if at, name := p.computedMoved(sr, raw); at >= 0 {
-				p.note("%s: a computed path continues with /%s, which moves to %s; not rewritten: change it by hand", where(sr.start+at), name, p.rel(p.Paths.Map(filepath.Join(p.Root, name))))
+				p.note("%s: a computed path continues with /%s, which moves to %s; not rewritten: change it by hand", where(sr.Start+at), name, p.rel(p.Paths.Map(filepath.Join(p.Root, name))))
 			}
 			continue
 		}
 		if strings.ContainsAny(raw, "\\\n") {
 			if q := p.namesMoved(raw, p.Root); q != "" {
-				p.note("%s: the string %q names a moved path (now %s); written with escapes: not rewritten", where(sr.start), raw, q)
+				p.note("%s: the string %q names a moved path (now %s); written with escapes: not rewritten", where(sr.Start), raw, q)
 			}
 			continue
 		}
 		if gitignoreSemantics(filepath.Base(f.path)) && !anchored(raw) {
 			continue // matches at any depth
 		}
-		out, changed, note := p.rewriteGlob(raw)
+		out, changed, note := p.RewriteGlob(raw)
 		if note != "" {
-			p.note("%s: %s", where(sr.start), note)
+			p.note("%s: %s", where(sr.Start), note)
 		}
 		if changed {
-			edits = append(edits, udiff.Edit{Start: sr.start, End: sr.end, New: out})
-			why = append(why, lineWhy(lines.Line(sr.start), raw, out))
+			edits = append(edits, udiff.Edit{Start: sr.Start, End: sr.End, New: out})
+			why = append(why, lineWhy(lines.Line(sr.Start), raw, out))
 		}
 	}
 	return edits, why
@@ -144,9 +115,9 @@ func (p *Plan) planToolStrings(f *srcFile, isRef map[int]bool, lines ast.Lines) 
 // in s and the entry's name; -1 when there is none. What precedes must be
 // a directory (__dirname, process.cwd(), a call) or the rest a file glob
 // or name (/pages/**/*.vue): baseURL + '/pages' is a route.
-func (p *Plan) computedMoved(sr strLit, s string) (int, string) {
+func (p *Plan) computedMoved(sr specs.StrLit, s string) (int, string) {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '/' || !(i == 0 && sr.concat || sr.subst && i > 0 && s[i-1] == '}') {
+		if s[i] != '/' || !(i == 0 && sr.Concat || sr.Subst && i > 0 && s[i-1] == '}') {
 			continue
 		}
 		name, rest := s[i+1:], ""
@@ -156,7 +127,7 @@ func (p *Plan) computedMoved(sr strLit, s string) (int, string) {
 		if name == "" || name == "." || name == ".." || !p.Paths.moved(filepath.Join(p.Root, name)) {
 			continue
 		}
-		dirBefore := i == 0 && sr.dirConcat
+		dirBefore := i == 0 && sr.DirConcat
 		if i > 0 {
 			sub := s[:i-1]
 			sub = strings.TrimSpace(sub[strings.LastIndex(sub, "${")+2:])
@@ -175,7 +146,7 @@ func dirExpr(e string) bool {
 	return e == "__dirname" || e == "import.meta.dirname" || strings.HasSuffix(e, ")")
 }
 
-// rewriteGlob rewrites a glob or path relative to the project root (a
+// RewriteGlob rewrites a glob or path relative to the project root (a
 // tool config's string) to name the same files after the move:
 // ./components/**/*.vue becomes ./app/components/**/*.vue,
 // {components,pages}/** becomes app/{components,pages}/**, and
@@ -185,7 +156,7 @@ func dirExpr(e string) bool {
 // "pages" is not known to be a path) but the names of the root files that
 // move ("app.vue", "error.vue": a name with an extension). note says why a glob that may
 // match moved files is not rewritten (*.vue matches app.vue).
-func (p *Plan) rewriteGlob(pat string) (out string, changed bool, note string) {
+func (p *Plan) RewriteGlob(pat string) (out string, changed bool, note string) {
 	if strings.ContainsAny(pat, " :") || len(pat) > 300 {
 		return pat, false, "" // a sentence, a URL, a scheme
 	}
@@ -348,6 +319,20 @@ func (p *Plan) rewriteIgnoreFile(path, name string, data []byte, mode fs.FileMod
 // would no longer read with them (it read before), noting each: a string
 // edit cannot break a script, but a written script is always checked.
 func (p *Plan) validEdits(f *srcFile, refEdits, strEdits []udiff.Edit, lines ast.Lines) bool {
+	return p.validToolEdits(f.path, f.data, f.lang == "json", refEdits, strEdits, lines)
+}
+
+// ValidToolEdits reports whether the tool config at path, whose text data
+// read before, still reads with refEdits (its specifiers' edits) and
+// strEdits (its strings') applied: as JSON when json is set, else as a
+// script. When it does not, each of strEdits is noted (Notes, with its
+// position) and the plan leaves them out.
+func (p *Plan) ValidToolEdits(path string, data []byte, json bool, refEdits, strEdits []udiff.Edit) bool {
+	return p.validToolEdits(path, data, json, refEdits, strEdits, ast.NewLines(data))
+}
+
+func (p *Plan) validToolEdits(path string, data []byte, isJSON bool, refEdits, strEdits []udiff.Edit, lines ast.Lines) bool {
+	f := &srcFile{path: path, data: data}
 	if len(strEdits) == 0 {
 		return true
 	}
@@ -355,7 +340,7 @@ func (p *Plan) validEdits(f *srcFile, refEdits, strEdits []udiff.Edit, lines ast
 	out, err := udiff.ApplyBytes(f.data, all)
 	if err == nil {
 		valid := func(b []byte) error { return rewrite.ValidateCode(f.path, b) }
-		if f.lang == "json" {
+		if isJSON {
 			valid = func(b []byte) error {
 				if !json.Valid(b) {
 					return errors.New("not valid JSON")

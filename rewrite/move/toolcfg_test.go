@@ -1,4 +1,4 @@
-package move
+package move_test
 
 import (
 	"path/filepath"
@@ -7,20 +7,20 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/rewrite/move"
 )
 
 // globPlan plans the move of a layout-B tree with components/, pages/,
 // composables/, app.vue and error.vue moving and server/, tests/ staying.
-func globPlan(t testing.TB) *Plan {
+func globPlan(t testing.TB) *move.Plan {
 	dir := t.TempDir()
 	files := map[string]string{}
 	for _, f := range []string{"components/A.vue", "pages/index.vue", "composables/use.ts", "app.vue", "error.vue", "server/api/x.ts", "tests/a.test.ts"} {
 		files[f] = "x\n"
 	}
 	testtree.Map(t, dir, files)
-	p, err := PlanMove(defaultInput(dir))
+	p, err := move.PlanMove(defaultInput(dir))
 	if err != nil || len(p.Conflicts) > 0 {
 		t.Fatal(err, p.Conflicts)
 	}
@@ -29,7 +29,7 @@ func globPlan(t testing.TB) *Plan {
 
 func TestRewriteGlob(t *testing.T) {
 	p := globPlan(t)
-	checkRewrites(t, "rewriteGlob", p.rewriteGlob, []rewriteCase{
+	checkRewrites(t, "rewriteGlob", p.RewriteGlob, []rewriteCase{
 		// Rewritten.
 		{"./components/**/*.vue", "./app/components/**/*.vue", ""},
 		{"components/**", "app/components/**", ""},
@@ -92,7 +92,7 @@ func FuzzRewriteGlob(f *testing.F) {
 	}
 	p := globPlan(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		out, changed, _ := p.rewriteGlob(s)
+		out, changed, _ := p.RewriteGlob(s)
 		if !changed {
 			if out != s {
 				t.Fatalf("%q: unchanged but %q", s, out)
@@ -102,7 +102,7 @@ func FuzzRewriteGlob(f *testing.F) {
 		if strings.ReplaceAll(out, "app/", "") != strings.ReplaceAll(s, "app/", "") {
 			t.Fatalf("%q -> %q: more than app/ prefixes changed", s, out)
 		}
-		if again, changed2, _ := p.rewriteGlob(out); changed2 && strings.Contains(again, "app/app/") {
+		if again, changed2, _ := p.RewriteGlob(out); changed2 && strings.Contains(again, "app/app/") {
 			t.Fatalf("%q -> %q -> %q", s, out, again)
 		}
 	})
@@ -114,19 +114,18 @@ func FuzzRewriteGlob(f *testing.F) {
 func TestValidEdits(t *testing.T) {
 	p := globPlan(t)
 	src := []byte("export default { content: ['./components/**'] }\n")
-	f := &srcFile{path: filepath.Join(p.Root, "tailwind.config.js"), data: src}
+	path := filepath.Join(p.Root, "tailwind.config.js")
 	at := strings.Index(string(src), "./components")
 	good := []udiff.Edit{{Start: at, End: at + len("./components/**"), New: "./app/components/**"}}
 	bad := []udiff.Edit{{Start: at, End: at + len("./components/**"), New: "x'y"}}
-	lines := ast.NewLines(src)
-	if !p.validEdits(f, nil, good, lines) || len(p.Notes) != 0 {
+	if !p.ValidToolEdits(path, src, false, nil, good) || len(p.Notes) != 0 {
 		t.Fatalf("a valid edit dropped: %q", p.Notes)
 	}
-	if p.validEdits(f, nil, bad, lines) || len(p.Notes) != 1 || !strings.HasPrefix(p.Notes[0], "tailwind.config.js:1:29: ") {
+	if p.ValidToolEdits(path, src, false, nil, bad) || len(p.Notes) != 1 || !strings.HasPrefix(p.Notes[0], "tailwind.config.js:1:29: ") {
 		t.Fatalf("an edit that breaks the file was kept, or not noted: %q", p.Notes)
 	}
-	broken := &srcFile{path: f.path, data: []byte("export default { content: ['./components/**'] \n")}
-	if !p.validEdits(broken, nil, good, ast.NewLines(broken.data)) {
+	broken := []byte("export default { content: ['./components/**'] \n")
+	if !p.ValidToolEdits(path, broken, false, nil, good) {
 		t.Fatal("a file that did not read before is held to reading after")
 	}
 }

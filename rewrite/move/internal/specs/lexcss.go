@@ -1,18 +1,18 @@
-package move
+package specs
 
 import "bytes"
 
-// scanCSS appends to refs the specifiers of the style sheet src (offsets
+// ScanCSS appends to refs the specifiers of the style sheet src (offsets
 // shifted by base): the targets of @import (and Sass's @use and @forward)
 // and of url(). lang is "css", "scss", "sass", "less", "postcss" or "styl";
 // it decides whether // starts a comment and whether unquoted @import
 // targets exist (the indented Sass syntax).
-func scanCSS(src []byte, base int, lang string, refs []ref) []ref {
+func ScanCSS(src []byte, base int, lang string, refs []Ref) []Ref {
 	lineComments := lang == "scss" || lang == "sass" || lang == "less" || lang == "styl" || lang == "stylus"
 	sass := lang == "scss" || lang == "sass"
-	add := func(start, end int, kind refKind) {
+	add := func(start, end int, kind Kind) {
 		if start < end && !dynamicCSS(src[start:end]) {
-			refs = append(refs, ref{start: base + start, end: base + end, kind: kind, style: true})
+			refs = append(refs, Ref{Start: base + start, End: base + end, Kind: kind, Style: true})
 		}
 	}
 	pos := 0
@@ -42,9 +42,9 @@ func scanCSS(src []byte, base int, lang string, refs []ref) []ref {
 				// Tailwind 4's directives name files (and @source globs)
 				// relative to the style sheet.
 				pos = skipCSSSpace(src, pos, lineComments)
-				kind := refCSSImport
+				kind := CSSImport
 				if name == "source" {
-					kind = refCSSSource
+					kind = CSSSource
 					if hasPrefixAt(src, pos, "not") && pos+3 < len(src) && isSpace(src[pos+3]) {
 						pos = skipCSSSpace(src, pos+3, lineComments)
 					}
@@ -81,20 +81,20 @@ func scanCSS(src []byte, base int, lang string, refs []ref) []ref {
 				case d == '"' || d == '\'':
 					end := cssStringEnd(src, pos)
 					if end-pos >= 2 && src[end-1] == d {
-						add(pos+1, end-1, refCSSImport)
+						add(pos+1, end-1, CSSImport)
 					}
 					pos = end
 				case isURLAt(src, pos):
 					var s, e int
 					s, e, pos = cssURL(src, pos)
-					add(s, e, refCSSImport)
+					add(s, e, CSSImport)
 				case lang == "sass" && d != ';' && d != '\n' && d != '{':
 					// The indented syntax allows @import foo, bar/baz
 					s := pos
 					for pos < len(src) && !isSpace(src[pos]) && src[pos] != ',' && src[pos] != ';' {
 						pos++
 					}
-					add(s, pos, refCSSImport)
+					add(s, pos, CSSImport)
 				default:
 					pos = max(pos, nameStart)
 				}
@@ -108,7 +108,7 @@ func scanCSS(src []byte, base int, lang string, refs []ref) []ref {
 		case (c == 'u' || c == 'U') && isURLAt(src, pos) && (pos == 0 || !isIdentPart(src[pos-1]) && src[pos-1] != '-'):
 			var s, e int
 			s, e, pos = cssURL(src, pos)
-			add(s, e, refCSSURL)
+			add(s, e, CSSURL)
 		default:
 			pos++
 		}
@@ -216,18 +216,18 @@ func dynamicCSS(s []byte) bool {
 // cssGlobRef appends the ref of the path or glob src[start:end] of a
 // directive: a path whole, a glob by its directory prefix (as
 // import.meta.glob's), nothing for a glob without one.
-func cssGlobRef(src []byte, start, end, base int, kind refKind, refs []ref) []ref {
+func cssGlobRef(src []byte, start, end, base int, kind Kind, refs []Ref) []Ref {
 	v := src[start:end]
 	if len(v) == 0 || dynamicCSS(v) {
 		return refs
 	}
 	cut := bytes.IndexAny(v, "*?[{")
 	if cut < 0 {
-		return append(refs, ref{start: base + start, end: base + end, kind: kind, style: true})
+		return append(refs, Ref{Start: base + start, End: base + end, Kind: kind, Style: true})
 	}
 	cut = bytes.LastIndexByte(v[:cut], '/') + 1
 	if cut == 0 {
 		return refs
 	}
-	return append(refs, ref{start: base + start, end: base + start + cut, kind: kind, style: true, prefix: true})
+	return append(refs, Ref{Start: base + start, End: base + start + cut, Kind: kind, Style: true, Prefix: true})
 }

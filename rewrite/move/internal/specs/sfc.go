@@ -1,4 +1,4 @@
-package move
+package specs
 
 import (
 	"bytes"
@@ -7,16 +7,16 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 )
 
-// scanVue appends the specifiers of a .vue file: those of its <script>
+// ScanVue appends the specifiers of a .vue file: those of its <script>
 // blocks, its <style> blocks, the src attributes of its blocks, and the
 // asset URLs of its <template>. The blocks are ast's (ast.SFCBlocks), the
 // reader of .vue files.
-func (l *jsLexer) scanVue(src []byte, refs []ref) ([]ref, bool) {
+func (l *Lexer) ScanVue(src []byte, refs []Ref) ([]Ref, bool) {
 	complete := true
 	blocks, _ := ast.SFCBlocks(src)
 	for _, b := range blocks {
 		if b.Src.End > b.Src.Start {
-			refs = append(refs, ref{start: b.Src.Start, end: b.Src.End, kind: refSrcAttr, style: b.Tag == "style"})
+			refs = append(refs, Ref{Start: b.Src.Start, End: b.Src.End, Kind: SrcAttr, Style: b.Tag == "style"})
 		}
 		if b.SelfClosing || b.Content.End <= b.Content.Start {
 			continue
@@ -25,14 +25,14 @@ func (l *jsLexer) scanVue(src []byte, refs []ref) ([]ref, bool) {
 		switch b.Tag {
 		case "script":
 			var ok bool
-			refs, ok = l.scan(src[c.Start:c.End], c.Start, b.Lang == "tsx" || b.Lang == "jsx", refs)
+			refs, ok = l.Scan(src[c.Start:c.End], c.Start, b.Lang == "tsx" || b.Lang == "jsx", refs)
 			complete = complete && ok
 		case "style":
 			lang := b.Lang
 			if lang == "" {
 				lang = "css"
 			}
-			refs = scanCSS(src[c.Start:c.End], c.Start, lang, refs)
+			refs = ScanCSS(src[c.Start:c.End], c.Start, lang, refs)
 		case "template":
 			if mayHaveAssetURL(src[c.Start:c.End]) {
 				refs = templateAssetURLs(src, blocks, refs)
@@ -70,7 +70,7 @@ func mayHaveAssetURL(t []byte) bool {
 // template reader's; their attributes are found by its tag scanner, which
 // does not depend on reading the expressions, so an expression it cannot
 // read does not move them.
-func templateAssetURLs(src []byte, blocks []ast.SFCBlock, refs []ref) []ref {
+func templateAssetURLs(src []byte, blocks []ast.SFCBlock, refs []Ref) []Ref {
 	// Only the template is read: the other blocks' contents are blanked
 	// (offsets kept), so that the scripts are not parsed again.
 	text := bytes.Clone(src)
@@ -90,7 +90,7 @@ func templateAssetURLs(src []byte, blocks []ast.SFCBlock, refs []ref) []ref {
 	add := func(start, end int) {
 		v := src[start:end]
 		if start < end && v[0] == '.' && bytes.IndexByte(v, '&') < 0 {
-			refs = append(refs, ref{start: start, end: end, kind: refAssetURL, style: true})
+			refs = append(refs, Ref{Start: start, End: end, Kind: AssetURL, Style: true})
 		}
 	}
 	var walk func(e *ast.Element)

@@ -1,4 +1,10 @@
-package move
+// Package specs finds the module specifiers a source file depends on:
+// the imports, requires, URLs, globs and mocks of JavaScript and
+// TypeScript, the @import and url() of style sheets, and the blocks and
+// asset URLs of .vue files (Lexer.Scan, Lexer.ScanVue, ScanCSS), each as a
+// Ref: its span, its kind and how it is spelled. The layout move
+// (rewrite/move) plans its rewrites of specifiers on them.
+package specs
 
 import (
 	"bytes"
@@ -43,69 +49,72 @@ type token struct {
 	subst   bool
 }
 
-// refKind says which construct a specifier was found in.
-type refKind uint8
+// Kind says which construct a specifier was found in.
+type Kind uint8
 
 const (
-	refImport     refKind = iota // import ... from 'x', import 'x', export ... from 'x'
-	refDynamic                   // import('x')
-	refRequire                   // require('x'), require.resolve('x')
-	refURL                       // new URL('x', import.meta.url)
-	refGlob                      // import.meta.glob('x')
-	refMock                      // vi.mock('x'), jest.mock('x') and friends
-	refTypeRef                   // /// <reference path="x" />
-	refSrcAttr                   // <script src="x"> / <style src="x"> in a .vue file
-	refCSSImport                 // @import, @use, @forward
-	refCSSURL                    // url(x)
-	refTypeImport                // import type ... from 'x' (JS kinds above otherwise)
-	refAssetURL                  // <img src="x"> and the other asset URLs of a .vue <template>
-	refCSSSource                 // Tailwind's @source 'x' (a path or a glob)
+	Import     Kind = iota // import ... from 'x', import 'x', export ... from 'x'
+	Dynamic                // import('x')
+	Require                // require('x'), require.resolve('x')
+	URL                    // new URL('x', import.meta.url)
+	Glob                   // import.meta.glob('x')
+	Mock                   // vi.mock('x'), jest.mock('x') and friends
+	TypeRef                // /// <reference path="x" />
+	SrcAttr                // <script src="x"> / <style src="x"> in a .vue file
+	CSSImport              // @import, @use, @forward
+	CSSURL                 // url(x)
+	TypeImport             // import type ... from 'x' (JS kinds above otherwise)
+	AssetURL               // <img src="x"> and the other asset URLs of a .vue <template>
+	CSSSource              // Tailwind's @source 'x' (a path or a glob)
 )
 
-// ref is one specifier: src[start:end] is its text without quotes.
-type ref struct {
-	start, end int
-	kind       refKind
-	// prefix is set for a template literal with substitutions or a glob:
-	// only the directory part src[start:end] (ending in "/") is a path.
-	prefix bool
-	// style is set for specifiers in CSS, where bare paths are relative.
-	style bool
-	// quote is the delimiter of a JavaScript string or template literal
-	// (0 elsewhere); val is its value when the literal holds escapes, so
-	// that src[start:end] is not the value itself.
-	quote byte
-	esc   bool
-	val   string
+// Ref is one specifier: src[Start:End] is its text without quotes.
+type Ref struct {
+	Start, End int
+	Kind       Kind
+	// Prefix is set for a template literal with substitutions or a glob:
+	// only the directory part src[Start:End] (ending in "/") is a path.
+	Prefix bool
+	// Style is set for specifiers in CSS, where bare paths are relative.
+	Style bool
+	// Quote is the delimiter of a JavaScript string or template literal
+	// (0 elsewhere); Val is its value when the literal holds escapes (Esc),
+	// so that src[Start:End] is not the value itself.
+	Quote byte
+	Esc   bool
+	Val   string
 }
 
-// value returns the specifier r names in src: its decoded value.
-func (r *ref) value(src []byte) string {
-	if r.esc {
-		return r.val
+// Value returns the specifier r names in src: its decoded value.
+func (r *Ref) Value(src []byte) string {
+	if r.Esc {
+		return r.Val
 	}
-	return string(src[r.start:r.end])
+	return string(src[r.Start:r.End])
 }
 
 // maxDepth bounds the nesting of templates, braces and JSX elements the lexer
 // follows; deeper input ends the scan (Go cannot recover from a blown stack).
 const maxDepth = 500
 
-type jsLexer struct {
+// Lexer is the JavaScript and TypeScript scanner; its zero value is ready,
+// and it keeps its buffers from one scan to the next.
+type Lexer struct {
 	src      []byte
 	pos      int
 	jsx      bool
 	toks     []token
-	refs     []ref
+	refs     []Ref
 	depth    int
 	jsxFails int
 	stopped  bool // maxDepth reached: the rest of the file was not scanned
 }
 
-// scanJS appends to refs the specifiers of the JavaScript or TypeScript
+// Scan appends to refs the specifiers of the JavaScript or TypeScript
 // source src, whose offsets are shifted by base (the position of a <script>
-// block inside a .vue file). It reuses l's buffers.
-func (l *jsLexer) scan(src []byte, base int, jsx bool, refs []ref) ([]ref, bool) {
+// block inside a .vue file). It reuses l's buffers. ok is false when the
+// nesting went past the lexer's limit and the rest of src was not scanned.
+func (l *Lexer) Scan(src []byte, base int, jsx bool, refs []Ref) ([]Ref, bool) {
 	l.src, l.pos, l.jsx, l.toks, l.refs, l.depth, l.jsxFails, l.stopped = src, 0, jsx, l.toks[:0], refs, 0, 0, false
 	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
 		for l.pos < len(src) && src[l.pos] != '\n' {
@@ -115,8 +124,8 @@ func (l *jsLexer) scan(src []byte, base int, jsx bool, refs []ref) ([]ref, bool)
 	first := len(refs)
 	l.lexTokens(false)
 	for k := first; k < len(l.refs); k++ { // triple-slash references
-		l.refs[k].start += base
-		l.refs[k].end += base
+		l.refs[k].Start += base
+		l.refs[k].End += base
 	}
 	l.findRefs(base)
 	return l.refs, !l.stopped
@@ -136,7 +145,7 @@ func isSpace(c byte) bool {
 
 // skipSpaceAndComments skips white space and comments, recording
 // triple-slash reference paths on the way.
-func (l *jsLexer) skipSpaceAndComments() {
+func (l *Lexer) skipSpaceAndComments() {
 	src := l.src
 	for l.pos < len(src) {
 		c := src[l.pos]
@@ -173,7 +182,7 @@ func (l *jsLexer) skipSpaceAndComments() {
 // tripleSlash records the path of a `/// <reference path="..." />` directive
 // in the comment text src[start:end]: it is a file dependency that tsc
 // resolves relative to the file, unlike any other comment.
-func (l *jsLexer) tripleSlash(start, end int) {
+func (l *Lexer) tripleSlash(start, end int) {
 	s := l.src[start:end]
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -209,7 +218,7 @@ func (l *jsLexer) tripleSlash(start, end int) {
 			return
 		}
 		if name == "path" {
-			l.refs = append(l.refs, ref{start: start + vStart, end: start + i, kind: refTypeRef})
+			l.refs = append(l.refs, Ref{Start: start + vStart, End: start + i, Kind: TypeRef})
 			return
 		}
 		i++
@@ -237,7 +246,7 @@ func indexFrom(s []byte, from int, sub string) int {
 // the previous significant token. It is the classic heuristic: ")" ends an
 // expression (if (x) /re/ is rare), "}" ends a block more often than an
 // object literal followed by a division.
-func (l *jsLexer) regexAllowed(last int) bool {
+func (l *Lexer) regexAllowed(last int) bool {
 	if last < 0 {
 		return true
 	}
@@ -263,7 +272,7 @@ func (l *jsLexer) regexAllowed(last int) bool {
 // lexTokens appends tokens until the end of input or, when inBraces, until
 // the "}" that closes the substitution or JSX expression being lexed (which
 // it consumes without appending).
-func (l *jsLexer) lexTokens(inBraces bool) {
+func (l *Lexer) lexTokens(inBraces bool) {
 	if l.depth >= maxDepth {
 		l.stopped = true
 		l.pos = len(l.src)
@@ -353,13 +362,13 @@ func (l *jsLexer) lexTokens(inBraces bool) {
 
 // lexString consumes the string literal whose quote is at l.pos. A
 // newline ends an unterminated string, as it ends the literal for a parser.
-func (l *jsLexer) lexString() {
+func (l *Lexer) lexString() {
 	l.pos, _ = ast.ScanString(l.src, l.pos)
 }
 
 // lexTemplate consumes a template literal at l.pos and appends its token
 // before the tokens of its substitutions.
-func (l *jsLexer) lexTemplate() {
+func (l *Lexer) lexTemplate() {
 	idx := len(l.toks)
 	l.toks = append(l.toks, token{kind: tTemplate, start: l.pos, headEnd: -1})
 	l.pos++
@@ -390,7 +399,7 @@ func (l *jsLexer) lexTemplate() {
 // lexRegex consumes a regular expression literal at l.pos; it reports false
 // (consuming nothing) when the line ends first, which means the "/" was a
 // division after all.
-func (l *jsLexer) lexRegex() bool {
+func (l *Lexer) lexRegex() bool {
 	start := l.pos
 	end, ok := ast.ScanRegExp(l.src, start)
 	if !ok {
@@ -404,7 +413,7 @@ func (l *jsLexer) lexRegex() bool {
 // lexJSX consumes a JSX element or fragment at l.pos. On anything that is
 // not JSX (a TSX generic arrow such as <T,>(x: T) => x, a comparison the
 // heuristic misjudged) it restores the lexer and reports false.
-func (l *jsLexer) lexJSX() bool {
+func (l *Lexer) lexJSX() bool {
 	savePos, saveToks, saveRefs := l.pos, len(l.toks), len(l.refs)
 	idx := len(l.toks)
 	l.toks = append(l.toks, token{kind: tJSX, start: l.pos})
@@ -417,13 +426,13 @@ func (l *jsLexer) lexJSX() bool {
 	return true
 }
 
-func (l *jsLexer) jsxSpace() {
+func (l *Lexer) jsxSpace() {
 	for l.pos < len(l.src) && isSpace(l.src[l.pos]) {
 		l.pos++
 	}
 }
 
-func (l *jsLexer) jsxName() bool {
+func (l *Lexer) jsxName() bool {
 	start := l.pos
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
@@ -437,13 +446,13 @@ func (l *jsLexer) jsxName() bool {
 }
 
 // jsxExpr consumes a {...} container whose "{" is at l.pos.
-func (l *jsLexer) jsxExpr() bool {
+func (l *Lexer) jsxExpr() bool {
 	l.pos++
 	l.lexTokens(true)
 	return !l.stopped && l.pos <= len(l.src) && l.src[l.pos-1] == '}'
 }
 
-func (l *jsLexer) jsxElement() bool {
+func (l *Lexer) jsxElement() bool {
 	if l.depth >= maxDepth {
 		l.stopped = true
 		return false
@@ -546,12 +555,12 @@ func (l *jsLexer) jsxElement() bool {
 	return false
 }
 
-func (l *jsLexer) text(i int) string {
+func (l *Lexer) text(i int) string {
 	t := l.toks[i]
 	return string(l.src[t.start:t.end])
 }
 
-func (l *jsLexer) isPunct(i int, c byte) bool {
+func (l *Lexer) isPunct(i int, c byte) bool {
 	if i < 0 || i >= len(l.toks) {
 		return false
 	}
@@ -559,7 +568,7 @@ func (l *jsLexer) isPunct(i int, c byte) bool {
 	return t.kind == tPunct && t.end-t.start == 1 && l.src[t.start] == c
 }
 
-func (l *jsLexer) isIdent(i int, name string) bool {
+func (l *Lexer) isIdent(i int, name string) bool {
 	if i < 0 || i >= len(l.toks) {
 		return false
 	}
@@ -568,7 +577,7 @@ func (l *jsLexer) isIdent(i int, name string) bool {
 }
 
 // next returns the index of the token after token i and its inner tokens.
-func (l *jsLexer) next(i int) int {
+func (l *Lexer) next(i int) int {
 	if i < 0 || i >= len(l.toks) {
 		return len(l.toks)
 	}
@@ -580,7 +589,7 @@ func (l *jsLexer) next(i int) int {
 // with escapes, its decoded value; for a template with substitutions only
 // its directory prefix, which must be free of escapes. ok is false for
 // anything else, for unterminated literals and invalid escapes.
-func (l *jsLexer) literal(i int) (r ref, ok bool) {
+func (l *Lexer) literal(i int) (r Ref, ok bool) {
 	if i < 0 || i >= len(l.toks) {
 		return r, false
 	}
@@ -590,50 +599,50 @@ func (l *jsLexer) literal(i int) (r ref, ok bool) {
 		if t.end-t.start < 2 || l.src[t.end-1] != l.src[t.start] {
 			return r, false
 		}
-		r.start, r.end = t.start+1, t.end-1
+		r.Start, r.End = t.start+1, t.end-1
 	case tTemplate:
-		r.start, r.end = t.start+1, t.headEnd
+		r.Start, r.End = t.start+1, t.headEnd
 		if t.subst {
-			j := r.end - 1
-			for j >= r.start && l.src[j] != '/' {
+			j := r.End - 1
+			for j >= r.Start && l.src[j] != '/' {
 				j--
 			}
-			if j < r.start {
+			if j < r.Start {
 				return r, false
 			}
-			r.end, r.prefix = j+1, true
+			r.End, r.Prefix = j+1, true
 		} else if t.end-t.start < 2 || l.src[t.end-1] != '`' {
 			return r, false
 		}
 	default:
 		return r, false
 	}
-	r.quote = l.src[t.start]
-	raw := l.src[r.start:r.end]
+	r.Quote = l.src[t.start]
+	raw := l.src[r.Start:r.End]
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return r, bytes.IndexByte(raw, '\n') < 0
 	}
-	if r.prefix {
+	if r.Prefix {
 		return r, false
 	}
 	// Escapes: the specifier is the value ('q\'uote', '\u002e/x'), as the
 	// bundler reads it.
-	r.val, ok = ast.Decode(string(raw), r.quote == '`')
-	r.esc = true
+	r.Val, ok = ast.Decode(string(raw), r.Quote == '`')
+	r.Esc = true
 	return r, ok
 }
 
-func (l *jsLexer) add(base, i int, kind refKind) {
+func (l *Lexer) add(base, i int, kind Kind) {
 	if r, ok := l.literal(i); ok {
-		r.start += base
-		r.end += base
-		r.kind = kind
+		r.Start += base
+		r.End += base
+		r.Kind = kind
 		l.refs = append(l.refs, r)
 	}
 }
 
 // findRefs walks the tokens for the constructs that name modules.
-func (l *jsLexer) findRefs(base int) {
+func (l *Lexer) findRefs(base int) {
 	n := len(l.toks)
 	pendingFrom, typeOnly := false, false
 	for i := 0; i < n; i++ {
@@ -656,7 +665,7 @@ func (l *jsLexer) findRefs(base int) {
 			case l.isPunct(j, '('):
 				arg := j + 1
 				if after := l.next(arg); l.isPunct(after, ')') || l.isPunct(after, ',') {
-					l.add(base, arg, refDynamic)
+					l.add(base, arg, Dynamic)
 				}
 			case l.isPunct(j, '.'):
 				// import.meta.glob('./x/*.ts') / import.meta.glob(['a', 'b'])
@@ -672,7 +681,7 @@ func (l *jsLexer) findRefs(base int) {
 					}
 				}
 			case j < n && l.toks[j].kind == tString:
-				l.add(base, j, refImport) // import 'x'
+				l.add(base, j, Import) // import 'x'
 			default:
 				pendingFrom = true
 				// import type X from / import type {X} from, but not
@@ -686,9 +695,9 @@ func (l *jsLexer) findRefs(base int) {
 			}
 		case "from":
 			if pendingFrom && i+1 < n && l.toks[i+1].kind == tString {
-				kind := refImport
+				kind := Import
 				if typeOnly {
-					kind = refTypeImport
+					kind = TypeImport
 				}
 				l.add(base, i+1, kind)
 				pendingFrom, typeOnly = false, false
@@ -702,7 +711,7 @@ func (l *jsLexer) findRefs(base int) {
 				j += 2
 			}
 			if l.isPunct(j, '(') && l.isPunct(l.next(j+1), ')') && j+1 < n && l.toks[j+1].kind == tString {
-				l.add(base, j+1, refRequire)
+				l.add(base, j+1, Require)
 			}
 		case "URL":
 			// new URL('./x', import.meta.url)
@@ -711,7 +720,7 @@ func (l *jsLexer) findRefs(base int) {
 				k := l.next(arg)
 				if l.isPunct(k, ',') && l.isIdent(k+1, "import") && l.isPunct(k+2, '.') &&
 					l.isIdent(k+3, "meta") && l.isPunct(k+4, '.') && l.isIdent(k+5, "url") {
-					l.add(base, arg, refURL)
+					l.add(base, arg, URL)
 				}
 			}
 		case "vi", "jest":
@@ -721,7 +730,7 @@ func (l *jsLexer) findRefs(base int) {
 			switch l.text(i + 2) {
 			case "mock", "doMock", "unmock", "doUnmock", "importActual", "importMock", "requireActual", "requireMock", "createMockFromModule":
 				if k := l.next(i + 4); l.isPunct(k, ')') || l.isPunct(k, ',') {
-					l.add(base, i+4, refMock)
+					l.add(base, i+4, Mock)
 				}
 			}
 		}
@@ -729,13 +738,13 @@ func (l *jsLexer) findRefs(base int) {
 }
 
 // addGlob records the static directory prefix of a glob pattern.
-func (l *jsLexer) addGlob(base, i int) {
+func (l *Lexer) addGlob(base, i int) {
 	r, ok := l.literal(i)
-	if !ok || r.esc {
+	if !ok || r.Esc {
 		return
 	}
-	start := r.start
-	s := l.src[start:r.end]
+	start := r.Start
+	s := l.src[start:r.End]
 	if len(s) > 0 && s[0] == '!' {
 		start++
 		s = s[1:]
@@ -753,5 +762,5 @@ func (l *jsLexer) addGlob(base, i int) {
 	if cut == 0 {
 		return
 	}
-	l.refs = append(l.refs, ref{start: base + start, end: base + start + cut, kind: refGlob, prefix: true})
+	l.refs = append(l.refs, Ref{Start: base + start, End: base + start + cut, Kind: Glob, Prefix: true})
 }
