@@ -30,6 +30,7 @@ var layer = map[string]int{
 	"rules/internal/code":    3,
 	"rules/internal/node":    3,
 	"rules/internal/modpath": 3,
+	"migrate/internal/knobs": 1, // apply's settings that only migrate's tests turn (issue 19: its tests external)
 	"rules":                  4,
 	"rules/ruledocs":         5,
 	"fix":                    5,
