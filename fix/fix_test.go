@@ -1,10 +1,11 @@
-package fix
+package fix_test
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -31,19 +32,19 @@ func TestRoundsBump(t *testing.T) {
 		befores = append(befores, o.Before)
 		return rules.Check(p, o)
 	}
-	run := func(o RoundOptions) (*project.Project, *Outcome) {
+	run := func(o fix.RoundOptions) (*project.Project, *fix.Outcome) {
 		t.Helper()
 		p := load()
 		o.Rules, o.Check = ro, check
 		befores = nil
-		out, err := Rounds(p, rules.Check(p, ro), nil, o)
+		out, err := fix.Rounds(p, rules.Check(p, ro), nil, o)
 		if err != nil || out.Fatal {
 			t.Fatalf("rounds: %v (fatal %v)", err, out.Fatal)
 		}
 		return p, out
 	}
 
-	p, out := run(RoundOptions{})
+	p, out := run(fix.RoundOptions{})
 	if out.Bump == nil || out.Bump.Code != "FW701" || out.Project.Framework != 4 || p.Framework != 3 {
 		t.Fatalf("bump %v, major %d (the project's %d)", out.Bump, out.Project.Framework, p.Framework)
 	}
@@ -60,7 +61,7 @@ func TestRoundsBump(t *testing.T) {
 		t.Error("no check after the bump")
 	}
 
-	for name, o := range map[string]RoundOptions{
+	for name, o := range map[string]fix.RoundOptions{
 		"KeepMajor": {KeepMajor: true},
 		"skipped":   {Skip: func(d *rules.Diagnostic) string { return map[bool]string{true: "no"}[d.Code == "FW701"] }},
 	} {

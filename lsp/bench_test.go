@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"flag"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // BenchmarkEditLatency times what a user waits for: from a didChange of
@@ -44,15 +45,15 @@ var appFiles = flag.Int("appfiles", 2000, "BenchmarkEditLatencyApp: the generate
 // editLatency opens path with text, types a character at pos edits
 // times, each once the previous one's diagnostics are in, and reports
 // the latencies' median, 90th percentile and maximum in ms.
-func editLatency(b *testing.B, path, text string, pos Position, edits int) {
-	c := startClient(b, Options{})
+func editLatency(b *testing.B, path, text string, pos lsp.Position, edits int) {
+	c := startClient(b, lsp.Options{})
 	uri := c.open(path, text)
 	c.waitDiags(uri, version(1))
 	lat := make([]time.Duration, 0, edits)
 	for v := 2; v < edits+2; v++ {
-		change := DidChangeTextDocumentParams{
-			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: v},
-			ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{Start: pos, End: pos}, Text: "x"}},
+		change := lsp.DidChangeTextDocumentParams{
+			TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: v},
+			ContentChanges: []lsp.TextDocumentContentChangeEvent{{Range: &lsp.Range{Start: pos, End: pos}, Text: "x"}},
 		}
 		start := time.Now()
 		c.notify("textDocument/didChange", change)

@@ -1,10 +1,11 @@
-package lsp
+package lsp_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // A client in the test's process, over net.Pipe: it speaks to Serve as an
@@ -28,9 +31,9 @@ type testClient struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	diags    map[DocumentURI]PublishDiagnosticsParams // the latest of each file
-	log      []PublishDiagnosticsParams               // every publication, in order
-	messages []ShowMessageParams
+	diags    map[lsp.DocumentURI]lsp.PublishDiagnosticsParams // the latest of each file
+	log      []lsp.PublishDiagnosticsParams                   // every publication, in order
+	messages []lsp.ShowMessageParams
 }
 
 // clientCaps are those of a recent editor.
@@ -42,25 +45,40 @@ var clientCaps = json.RawMessage(`{
   }
 }`)
 
-func startClient(t testing.TB, opts Options) *testClient {
+// startClient starts a server and a client, and initializes the session as
+// an editor does (initialize, then initialized).
+func startClient(t testing.TB, opts lsp.Options) *testClient {
+	t.Helper()
+	c := dial(t, opts)
+	var res lsp.InitializeResult
+	c.call("initialize", map[string]any{"processId": os.Getpid(), "rootUri": nil, "capabilities": clientCaps}, &res)
+	if res.Capabilities.PositionEncoding != "utf-16" || res.Capabilities.TextDocumentSync == nil || !res.Capabilities.HoverProvider {
+		t.Fatalf("initialize: capabilities %+v", res.Capabilities)
+	}
+	c.notify("initialized", struct{}{})
+	return c
+}
+
+// dial starts a server and a client connected to it, before initialize.
+func dial(t testing.TB, opts lsp.Options) *testClient {
 	t.Helper()
 	a, b := net.Pipe()
-	c := &testClient{t: t, done: make(chan error, 1), diags: map[DocumentURI]PublishDiagnosticsParams{}}
+	c := &testClient{t: t, done: make(chan error, 1), diags: map[lsp.DocumentURI]lsp.PublishDiagnosticsParams{}}
 	c.cond = sync.NewCond(&c.mu)
-	go func() { c.done <- Serve(context.Background(), a, opts) }()
+	go func() { c.done <- lsp.Serve(context.Background(), a, opts) }()
 	handler := jsonrpc2.HandlerWithError(func(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		switch req.Method {
 		case "textDocument/publishDiagnostics":
-			var p PublishDiagnosticsParams
+			var p lsp.PublishDiagnosticsParams
 			if err := json.Unmarshal(*req.Params, &p); err != nil {
 				t.Errorf("publishDiagnostics: %v", err)
 			}
 			c.diags[p.URI] = p
 			c.log = append(c.log, p)
 		case "window/showMessage":
-			var p ShowMessageParams
+			var p lsp.ShowMessageParams
 			json.Unmarshal(*req.Params, &p)
 			c.messages = append(c.messages, p)
 		}
@@ -69,12 +87,6 @@ func startClient(t testing.TB, opts Options) *testClient {
 	})
 	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}), handler)
 	t.Cleanup(func() { c.conn.Close() })
-	var res InitializeResult
-	c.call("initialize", map[string]any{"processId": os.Getpid(), "rootUri": nil, "capabilities": clientCaps}, &res)
-	if res.Capabilities.PositionEncoding != "utf-16" || res.Capabilities.TextDocumentSync == nil || !res.Capabilities.HoverProvider {
-		t.Fatalf("initialize: capabilities %+v", res.Capabilities)
-	}
-	c.notify("initialized", struct{}{})
 	return c
 }
 
@@ -94,16 +106,16 @@ func (c *testClient) notify(method string, params any) {
 	}
 }
 
-func (c *testClient) open(path, text string) DocumentURI {
-	uri := pathURI(path)
-	c.notify("textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, LanguageID: "typescript", Version: 1, Text: text}})
+func (c *testClient) open(path, text string) lsp.DocumentURI {
+	uri := fileURI(path)
+	c.notify("textDocument/didOpen", lsp.DidOpenTextDocumentParams{TextDocument: lsp.TextDocumentItem{URI: uri, LanguageID: "typescript", Version: 1, Text: text}})
 	return uri
 }
 
 // waitDiags waits for a publication of uri that ok accepts and returns it.
-func (c *testClient) waitDiags(uri DocumentURI, ok func(PublishDiagnosticsParams) bool) PublishDiagnosticsParams {
+func (c *testClient) waitDiags(uri lsp.DocumentURI, ok func(lsp.PublishDiagnosticsParams) bool) lsp.PublishDiagnosticsParams {
 	c.t.Helper()
-	var got PublishDiagnosticsParams
+	var got lsp.PublishDiagnosticsParams
 	c.await(func() bool {
 		p, seen := c.diags[uri]
 		got = p
@@ -137,8 +149,8 @@ func (c *testClient) await(done func() bool, fail func() string) {
 }
 
 // version accepts a publication of the document's version v.
-func version(v int) func(PublishDiagnosticsParams) bool {
-	return func(p PublishDiagnosticsParams) bool { return p.Version != nil && *p.Version == v }
+func version(v int) func(lsp.PublishDiagnosticsParams) bool {
+	return func(p lsp.PublishDiagnosticsParams) bool { return p.Version != nil && *p.Version == v }
 }
 
 // shutdown ends the session as an editor does and checks that Serve
@@ -157,7 +169,7 @@ func (c *testClient) shutdown() {
 	}
 }
 
-func find(diags []Diagnostic, code string) *Diagnostic {
+func find(diags []lsp.Diagnostic, code string) *lsp.Diagnostic {
 	for i := range diags {
 		if diags[i].Code == code {
 			return &diags[i]
@@ -168,14 +180,14 @@ func find(diags []Diagnostic, code string) *Diagnostic {
 
 // utf16Pos is the editor position of byte offset off in text, counted
 // here rune by rune (not with the server's line table).
-func utf16Pos(text string, off int) Position {
+func utf16Pos(text string, off int) lsp.Position {
 	line := strings.Count(text[:off], "\n")
 	start := strings.LastIndex(text[:off], "\n") + 1
-	return Position{Line: line, Character: len(utf16.Encode([]rune(text[start:off])))}
+	return lsp.Position{Line: line, Character: len(utf16.Encode([]rune(text[start:off])))}
 }
 
 // byteOffset is utf16Pos's inverse.
-func byteOffset(text string, p Position) int {
+func byteOffset(text string, p lsp.Position) int {
 	off := 0
 	for l := 0; l < p.Line; l++ {
 		off += strings.IndexByte(text[off:], '\n') + 1
@@ -189,7 +201,7 @@ func byteOffset(text string, p Position) int {
 }
 
 // applyEdits applies an edit's TextEdits to text, last first.
-func applyEdits(text string, edits []TextEdit) string {
+func applyEdits(text string, edits []lsp.TextEdit) string {
 	type span struct {
 		start, end int
 		text       string
@@ -244,4 +256,30 @@ func writeFile(t testing.TB, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fileURI is the file:// URI of an absolute path, made as an editor makes
+// it (VS Code's Uri.file: the path, slash-separated and escaped).
+func fileURI(path string) lsp.DocumentURI {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return lsp.DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
+}
+
+// uriFile is the path of a file:// URI the server sent.
+func uriFile(uri lsp.DocumentURI) (string, error) {
+	u, err := url.Parse(string(uri))
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("%s: not a file:// URI", uri)
+	}
+	p := u.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // file:///c:/x on Windows
+	}
+	return filepath.FromSlash(p), nil
 }

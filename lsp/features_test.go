@@ -1,26 +1,28 @@
-package lsp
+package lsp_test
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fwmigrate/fwmigrate/lsp"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // actionsAt returns the code actions of uri over r.
-func (c *testClient) actionsAt(uri DocumentURI, r Range) []CodeAction {
+func (c *testClient) actionsAt(uri lsp.DocumentURI, r lsp.Range) []lsp.CodeAction {
 	c.t.Helper()
-	var out []CodeAction
-	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Range: r}, &out)
+	var out []lsp.CodeAction
+	c.call("textDocument/codeAction", lsp.CodeActionParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}, Range: r}, &out)
 	return out
 }
 
-func titled(actions []CodeAction, prefix string) *CodeAction {
+func titled(actions []lsp.CodeAction, prefix string) *lsp.CodeAction {
 	for i := range actions {
 		if strings.HasPrefix(actions[i].Title, prefix) || strings.Contains(actions[i].Title, prefix) {
 			return &actions[i]
@@ -33,7 +35,7 @@ func titled(actions []CodeAction, prefix string) *CodeAction {
 // by rewrite.EditCode on the buffer, applied and checked again.
 func TestCodeFileFix(t *testing.T) {
 	dir := shopTree(t)
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	vue := filepath.Join(dir, "app/pages/index.vue")
 	text := "<script setup lang=\"ts\">\n// ünïcode first\nconst route = useRoute()\nconst title = route.meta.name\n</script>\n"
 	uri := c.open(vue, text)
@@ -58,7 +60,7 @@ func TestCodeFileFix(t *testing.T) {
 	if !strings.Contains(fixed, "const title = route.name\n") {
 		t.Fatalf("fixed:\n%s", fixed)
 	}
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: fixed}}})
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: fixed}}})
 	if pub := c.waitDiags(uri, version(2)); find(pub.Diagnostics, "FW606") != nil {
 		t.Errorf("FW606 still there: %+v", pub.Diagnostics)
 	}
@@ -70,7 +72,7 @@ func TestCodeFileFix(t *testing.T) {
 // to that comment.
 func TestEnvSuppression(t *testing.T) {
 	dir := shopTree(t)
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	text := "FW_PUBLIC_APIBASE=x\n"
 	uri := c.open(filepath.Join(dir, ".env"), text)
 	pub := c.waitDiags(uri, version(1))
@@ -86,22 +88,21 @@ func TestEnvSuppression(t *testing.T) {
 	if next != "# fwmigrate-ignore FW403\nFW_PUBLIC_APIBASE=x\n" {
 		t.Fatalf("suppressed:\n%s", next)
 	}
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: next}}})
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: next}}})
 	if pub := c.waitDiags(uri, version(2)); len(pub.Diagnostics) != 0 {
 		t.Errorf("after the suppression: %+v", pub.Diagnostics)
 	}
 	c.shutdown()
 
 	// In a config, a comment above that names another code gets this one.
-	s := newServer(Options{})
 	cfg := "export default defineFwConfig({\n  dir: {\n    // fwmigrate-ignore FW302: why\n    static: 'public',\n  },\n})\n"
-	p := loadText(t, dir, cfg)
-	diag := &rules.Diagnostic{Code: "FW107", Line: 4, File: p.ConfigPath}
-	act := s.suppressAction(&checked{project: p}, diag, p.ConfigPath)
+	cfgPath := filepath.Join(dir, "fw.config.ts")
+	diag := &rules.Diagnostic{Code: "FW107", Line: 4, File: cfgPath}
+	act := suppressions(t, cfgPath, cfg, diag)[0]
 	if act == nil {
 		t.Fatal("no suppression in the config")
 	}
-	var edits []TextEdit
+	var edits []lsp.TextEdit
 	for _, e := range act.Edit.Changes {
 		edits = e
 	}
@@ -110,8 +111,7 @@ func TestEnvSuppression(t *testing.T) {
 	}
 	// Inside a template literal, a comment would be text: no action.
 	cfg = "export default defineFwConfig({\n  app: { head: { script: [{ innerHTML: `a\n  ${1}` }] } },\n})\n"
-	p = loadText(t, dir, cfg)
-	if act := s.suppressAction(&checked{project: p}, &rules.Diagnostic{Code: "FW301", Line: 3, File: p.ConfigPath}, p.ConfigPath); act != nil {
+	if act := suppressions(t, cfgPath, cfg, &rules.Diagnostic{Code: "FW301", Line: 3, File: cfgPath})[0]; act != nil {
 		t.Errorf("a suppression inside a template literal: %+v", act.Edit)
 	}
 }
@@ -143,10 +143,10 @@ func TestCodeSuppression(t *testing.T) {
 		"app/pages/index.vue":      vue,
 		"app/composables/title.ts": ts,
 	})
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	defer c.shutdown()
 	// at returns the diagnostic of code on line (1-based) of pub.
-	at := func(pub PublishDiagnosticsParams, code string, line int) *Diagnostic {
+	at := func(pub lsp.PublishDiagnosticsParams, code string, line int) *lsp.Diagnostic {
 		for i, d := range pub.Diagnostics {
 			if d.Code == code && d.Range.Start.Line == line-1 {
 				return &pub.Diagnostics[i]
@@ -157,7 +157,7 @@ func TestCodeSuppression(t *testing.T) {
 	// suppress takes the action that suppresses code on line of the
 	// document uri at version v, checks its edit makes want, and sends
 	// want as version v+1.
-	suppress := func(uri DocumentURI, pub PublishDiagnosticsParams, code string, line int, text, want string) PublishDiagnosticsParams {
+	suppress := func(uri lsp.DocumentURI, pub lsp.PublishDiagnosticsParams, code string, line int, text, want string) lsp.PublishDiagnosticsParams {
 		t.Helper()
 		d := at(pub, code, line)
 		if d == nil {
@@ -171,10 +171,10 @@ func TestCodeSuppression(t *testing.T) {
 			t.Fatalf("suppressed %s as\n%s\nwant\n%s", code, got, want)
 		}
 		v := *pub.Version + 1
-		c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []TextDocumentContentChangeEvent{{Text: want}}})
+		c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: want}}})
 		return c.waitDiags(uri, version(v))
 	}
-	noSuppression := func(uri DocumentURI, pub PublishDiagnosticsParams, code string, line int) {
+	noSuppression := func(uri lsp.DocumentURI, pub lsp.PublishDiagnosticsParams, code string, line int) {
 		t.Helper()
 		d := at(pub, code, line)
 		if d == nil {
@@ -219,8 +219,8 @@ func TestCodeSuppression(t *testing.T) {
 
 	// tsconfig.json, not open: its finding is published with the project's.
 	tsconfig := filepath.Join(dir, "tsconfig.json")
-	uri = pathURI(tsconfig)
-	pub = c.waitDiags(uri, func(p PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW211") != nil })
+	uri = fileURI(tsconfig)
+	pub = c.waitDiags(uri, func(p lsp.PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW211") != nil })
 	d := find(pub.Diagnostics, "FW211")
 	a := titled(c.actionsAt(uri, d.Range), "Suppress FW211")
 	if a == nil {
@@ -269,44 +269,58 @@ func TestSuppressForms(t *testing.T) {
 			rel:            tc.text,
 		})
 		cfg := filepath.Join(dir, "fw.config.ts")
-		p := project.NewLoader().Load(cfg, cfg)
 		path := filepath.Join(dir, filepath.FromSlash(rel))
-		action := func(line int) *CodeAction {
-			return newServer(Options{}).suppressAction(&checked{project: p}, &rules.Diagnostic{Code: "FW606", Line: line, File: path}, path)
+		diags := []*rules.Diagnostic{{Code: "FW606", Line: tc.line, File: path}}
+		if tc.ok > 0 {
+			diags = append(diags, &rules.Diagnostic{Code: "FW606", Line: tc.ok, File: path})
 		}
-		act := action(tc.line)
+		acts := suppressions(t, cfg, "export default defineFwConfig({})\n", diags...)
+		act := acts[0]
 		switch {
 		case act == nil && tc.want != "":
 			t.Errorf("%s: no action", tc.name)
 		case act != nil && tc.want == "":
 			t.Errorf("%s: an action: %+v", tc.name, act.Edit)
 		case act != nil:
-			if got := applyEdits(tc.text, act.Edit.Changes[pathURI(path)]); got != tc.want {
+			if got := applyEdits(tc.text, act.Edit.Changes[fileURI(path)]); got != tc.want {
 				t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 			}
 		}
-		if tc.ok > 0 && action(tc.ok) == nil {
+		if tc.ok > 0 && acts[1] == nil {
 			t.Errorf("%s: no action on line %d", tc.name, tc.ok)
 		}
 	}
 }
 
-// loadText loads the project of dir with text as its config's buffer.
-func loadText(t *testing.T, dir, text string) *project.Project {
+// suppressions returns, for each finding of ds (a finding of the project
+// of cfg, in its file d.File, on its line d.Line), the code action that
+// hides it with a fwmigrate-ignore comment, nil when the server offers
+// none. The server checks the project with text as the config's buffer
+// (the project's files besides it as on the disk), and its check reports
+// ds alone: an editor asks for the actions on each finding's line.
+func suppressions(t *testing.T, cfg, text string, ds ...*rules.Diagnostic) []*lsp.CodeAction {
 	t.Helper()
-	cfg := filepath.Join(dir, "fw.config.ts")
-	l := project.NewLoader()
-	l.Overlay = func(p string) ([]byte, bool) {
-		if p == cfg {
-			return []byte(text), true
+	var parsed atomic.Bool
+	c := startClient(t, lsp.Options{Check: func(p *project.Project, _ rules.Options) *rules.Result {
+		parsed.Store(p.File != nil)
+		out := make([]*rules.Diagnostic, len(ds))
+		for i, d := range ds {
+			cp := *d
+			out[i] = &cp
 		}
-		return nil, false
+		return &rules.Result{Diags: out}
+	}})
+	defer c.shutdown()
+	c.waitDiags(c.open(cfg, text), version(1))
+	if !parsed.Load() {
+		t.Fatalf("%s does not parse", text)
 	}
-	p := l.Load(cfg, cfg)
-	if p.File == nil {
-		t.Fatalf("%s does not parse: %v", text, p.Err)
+	out := make([]*lsp.CodeAction, len(ds))
+	for i, d := range ds {
+		line := lsp.Position{Line: d.Line - 1}
+		out[i] = titled(c.actionsAt(fileURI(d.File), lsp.Range{Start: line, End: line}), "Suppress "+d.Code)
 	}
-	return p
+	return out
 }
 
 // counter counts the checks of each project.
@@ -345,7 +359,7 @@ func TestIncremental(t *testing.T) {
 		"layers/base/fw.config.ts": "export default defineFwConfig({})\n",
 	})
 	cnt := &counter{n: map[string]int{}}
-	c := startClient(t, Options{Check: cnt.check})
+	c := startClient(t, lsp.Options{Check: cnt.check})
 	a := c.open(filepath.Join(dir, "apps/a/fw.config.ts"), "export default defineFwConfig({ extends: ['../../layers/base'], future: { compatibilityVersion: 4 } })\n")
 	b := c.open(filepath.Join(dir, "apps/b/fw.config.ts"), "export default defineFwConfig({ ssr: true })\n")
 	c.waitDiags(a, version(1))
@@ -360,7 +374,7 @@ func TestIncremental(t *testing.T) {
 	// The layer's config: checked itself, and a with it.
 	base := c.open(filepath.Join(dir, "layers/base/fw.config.ts"), "export default defineFwConfig({})\n")
 	c.waitDiags(base, version(1))
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: base, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({ dir: { static: 'p' } })\n"}}})
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: base, Version: 2}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({ dir: { static: 'p' } })\n"}}})
 	c.waitDiags(base, version(2))
 	waitFor(t, func() bool { return cnt.get()["a"] == 3 }, "a checked again after its layer changed: %v", cnt.get)
 	if got := cnt.get(); got["b"] != 1 || got["base"] != 2 {
@@ -369,7 +383,7 @@ func TestIncremental(t *testing.T) {
 
 	// b's package.json, unsaved, says framework 4: FW206 goes.
 	c.open(filepath.Join(dir, "apps/b/package.json"), `{ "dependencies": { "fw": "^4.0.0" } }`)
-	c.waitDiags(b, func(p PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW206") == nil })
+	c.waitDiags(b, func(p lsp.PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW206") == nil })
 	if got := cnt.get(); got["a"] != 3 || got["b"] != 2 {
 		t.Errorf("checks after b's package.json: %v", got)
 	}
@@ -391,11 +405,11 @@ func waitFor(t *testing.T, ok func() bool, format string, arg func() map[string]
 func TestDebounce(t *testing.T) {
 	dir := shopTree(t)
 	cnt := &counter{n: map[string]int{}}
-	c := startClient(t, Options{Check: cnt.check, Debounce: 300 * time.Millisecond})
+	c := startClient(t, lsp.Options{Check: cnt.check, Debounce: 300 * time.Millisecond})
 	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
 	c.waitDiags(uri, version(1))
 	for v := 2; v <= 6; v++ {
-		c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []TextDocumentContentChangeEvent{{Text: shopConfig + strings.Repeat("\n", v)}}})
+		c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: shopConfig + strings.Repeat("\n", v)}}})
 	}
 	c.waitDiags(uri, version(6))
 	if n := cnt.get()[filepath.Base(dir)]; n != 2 {
@@ -408,15 +422,15 @@ func TestDebounce(t *testing.T) {
 // goes on answering.
 func TestPanic(t *testing.T) {
 	dir := shopTree(t)
-	c := startClient(t, Options{Check: func(*project.Project, rules.Options) *rules.Result { panic("boom") }})
+	c := startClient(t, lsp.Options{Check: func(*project.Project, rules.Options) *rules.Result { panic("boom") }})
 	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
 	pub := c.waitDiags(uri, version(1))
 	d := find(pub.Diagnostics, rules.CodeInternal)
-	if d == nil || d.Severity != SeverityError || !strings.Contains(d.Message, "boom") {
+	if d == nil || d.Severity != lsp.SeverityError || !strings.Contains(d.Message, "boom") {
 		t.Fatalf("no FW999 for the panic: %+v", pub.Diagnostics)
 	}
-	var h Hover
-	c.call("textDocument/hover", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Position: utf16Pos(shopConfig, strings.Index(shopConfig, "logLevel"))}, &h)
+	var h lsp.Hover
+	c.call("textDocument/hover", lsp.TextDocumentPositionParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}, Position: utf16Pos(shopConfig, strings.Index(shopConfig, "logLevel"))}, &h)
 	if !strings.Contains(h.Contents.Value, "logLevel") {
 		t.Errorf("hover after the panic: %+v", h)
 	}
@@ -427,25 +441,25 @@ func TestPanic(t *testing.T) {
 func TestSettings(t *testing.T) {
 	dir := shopTree(t)
 	writeFile(t, filepath.Join(dir, "fwmigrate.json"), `{ "severity": { "FW107": "info", "FW403": "off" } }`)
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	uri := c.open(filepath.Join(dir, "fw.config.ts"), shopConfig)
 	pub := c.waitDiags(uri, version(1))
-	if d := find(pub.Diagnostics, "FW107"); d == nil || d.Severity != SeverityInformation {
+	if d := find(pub.Diagnostics, "FW107"); d == nil || d.Severity != lsp.SeverityInformation {
 		t.Errorf("FW107 under severity info: %+v", pub.Diagnostics)
 	}
 	// The .env finding is off: its file never hears of it.
 	c.mu.Lock()
-	envPub, ok := c.diags[pathURI(filepath.Join(dir, ".env"))]
+	envPub, ok := c.diags[fileURI(filepath.Join(dir, ".env"))]
 	c.mu.Unlock()
 	if ok && len(envPub.Diagnostics) > 0 {
 		t.Errorf(".env: %+v", envPub.Diagnostics)
 	}
 	// A broken settings file is shown, and the project checked without it.
 	writeFile(t, filepath.Join(dir, "fwmigrate.json"), `{ "severity": { "FW107": "loud" } }`)
-	c.notify("textDocument/didSave", DidSaveTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: pathURI(filepath.Join(dir, "fwmigrate.json"))}})
-	pub = c.waitDiags(uri, func(p PublishDiagnosticsParams) bool {
+	c.notify("textDocument/didSave", lsp.DidSaveTextDocumentParams{TextDocument: lsp.TextDocumentIdentifier{URI: fileURI(filepath.Join(dir, "fwmigrate.json"))}})
+	pub = c.waitDiags(uri, func(p lsp.PublishDiagnosticsParams) bool {
 		d := find(p.Diagnostics, "FW107")
-		return d != nil && d.Severity == SeverityError
+		return d != nil && d.Severity == lsp.SeverityError
 	})
 	c.mu.Lock()
 	msgs := fmt.Sprint(c.messages)
@@ -461,7 +475,7 @@ func TestSettings(t *testing.T) {
 // that sends exit without shutdown ends the session with ErrNoShutdown.
 func TestSyntaxError(t *testing.T) {
 	dir := shopTree(t)
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	text := "export default defineFwConfig({\n  app: { head: { title: 'Café 😀' } }, ssr: tru e,\n})\n"
 	uri := c.open(filepath.Join(dir, "fw.config.ts"), text)
 	pub := c.waitDiags(uri, version(1))
@@ -475,7 +489,7 @@ func TestSyntaxError(t *testing.T) {
 	c.notify("exit", nil)
 	select {
 	case err := <-c.done:
-		if err != ErrNoShutdown {
+		if err != lsp.ErrNoShutdown {
 			t.Errorf("Serve after exit without shutdown: %v", err)
 		}
 	case <-time.After(30 * time.Second):

@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"encoding/json"
@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sourcegraph/jsonrpc2"
-
+	"github.com/fwmigrate/fwmigrate/lsp"
 	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/settings"
@@ -42,13 +41,13 @@ func fixAllTree(t *testing.T) string {
 
 // fixAll asks for the code actions of uri with only and triggerKind, and
 // returns them and the fix-all action among them (nil when none).
-func (c *testClient) fixAll(uri DocumentURI, only []string, trigger int) ([]CodeAction, *CodeAction) {
+func (c *testClient) fixAll(uri lsp.DocumentURI, only []string, trigger int) ([]lsp.CodeAction, *lsp.CodeAction) {
 	c.t.Helper()
-	var out []CodeAction
-	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Context: CodeActionContext{Only: only, TriggerKind: trigger}}, &out)
-	var all *CodeAction
+	var out []lsp.CodeAction
+	c.call("textDocument/codeAction", lsp.CodeActionParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}, Context: lsp.CodeActionContext{Only: only, TriggerKind: trigger}}, &out)
+	var all *lsp.CodeAction
 	for i, a := range out {
-		if a.Kind == KindFixAll {
+		if a.Kind == lsp.KindFixAll {
 			if all != nil {
 				c.t.Fatalf("two fix-all actions: %+v", out)
 			}
@@ -60,11 +59,11 @@ func (c *testClient) fixAll(uri DocumentURI, only []string, trigger int) ([]Code
 
 // applyDisk applies a workspace edit to the files on disk, as an editor
 // does to their buffers, and returns the new texts by path.
-func applyDisk(t *testing.T, edit *WorkspaceEdit) map[string]string {
+func applyDisk(t *testing.T, edit *lsp.WorkspaceEdit) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for uri, edits := range edit.Changes {
-		path, err := uriPath(uri)
+		path, err := uriFile(uri)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,12 +102,12 @@ func TestFixAllAsApply(t *testing.T) {
 		t.Fatalf("apply: package.json\n%s\nconfig\n%s\nthe comparison proves nothing", pj, want[cfg])
 	}
 
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	defer c.shutdown()
 	uri := c.open(cfg, fixAllConfig)
 	c.waitDiags(uri, version(1))
 
-	for _, only := range [][]string{{KindSourceFixAll}, {KindFixAll}, {KindSource}} {
+	for _, only := range [][]string{{lsp.KindSourceFixAll}, {lsp.KindFixAll}, {lsp.KindSource}} {
 		actions, all := c.fixAll(uri, only, 2)
 		if all == nil || len(actions) != 1 || all.Edit == nil {
 			t.Fatalf("only %v: %+v", only, actions)
@@ -133,32 +132,32 @@ func TestFixAllAsApply(t *testing.T) {
 	for _, tc := range []struct {
 		only    []string
 		trigger int
-	}{{[]string{KindQuickFix}, 1}, {nil, 2}, {nil, 0}, {[]string{"source.organizeImports"}, 1}} {
+	}{{[]string{lsp.KindQuickFix}, 1}, {nil, 2}, {nil, 0}, {[]string{"source.organizeImports"}, 1}} {
 		if actions, all := c.fixAll(uri, tc.only, tc.trigger); all != nil {
 			t.Errorf("only %v, trigger %d: %+v", tc.only, tc.trigger, actions)
 		}
 	}
 	// Invoked by the user with no `only`: the quickfixes and the fix-all.
-	var actions []CodeAction
-	line := Range{Start: Position{Line: 1}, End: Position{Line: 1, Character: 80}}
-	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Range: line, Context: CodeActionContext{TriggerKind: 1}}, &actions)
-	if len(actions) < 2 || titled(actions, "(FW107)") == nil || actions[len(actions)-1].Kind != KindFixAll {
+	var actions []lsp.CodeAction
+	line := lsp.Range{Start: lsp.Position{Line: 1}, End: lsp.Position{Line: 1, Character: 80}}
+	c.call("textDocument/codeAction", lsp.CodeActionParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}, Range: line, Context: lsp.CodeActionContext{TriggerKind: 1}}, &actions)
+	if len(actions) < 2 || titled(actions, "(FW107)") == nil || actions[len(actions)-1].Kind != lsp.KindFixAll {
 		t.Errorf("invoked: %+v", actions)
 	}
 
 	// Made (the config in the buffer, the code on disk, as a save
 	// leaves them), nothing is left to fix.
-	_, all := c.fixAll(uri, []string{KindSourceFixAll}, 2)
+	_, all := c.fixAll(uri, []string{lsp.KindSourceFixAll}, 2)
 	made := applyDisk(t, all.Edit)
 	for path, text := range made {
 		if path != cfg {
 			writeFile(t, path, text)
-			c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{{URI: pathURI(path), Type: 2}}})
+			c.notify("workspace/didChangeWatchedFiles", lsp.DidChangeWatchedFilesParams{Changes: []lsp.FileEvent{{URI: fileURI(path), Type: 2}}})
 		}
 	}
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: made[cfg]}}})
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: made[cfg]}}})
 	c.waitDiags(uri, version(2))
-	if actions, all := c.fixAll(uri, []string{KindSourceFixAll}, 2); all != nil {
+	if actions, all := c.fixAll(uri, []string{lsp.KindSourceFixAll}, 2); all != nil {
 		t.Errorf("a second fix-all: %+v", actions)
 	}
 }
@@ -168,20 +167,20 @@ func TestFixAllAsApply(t *testing.T) {
 // buffer, and the config's fixes come with it.
 func TestFixAllBuffers(t *testing.T) {
 	dir := fixAllTree(t)
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	defer c.shutdown()
 	page := filepath.Join(dir, "app/pages/index.vue")
 	text := "<script setup lang=\"ts\">\n// ünïcode\nconst route = useRoute()\nconst a = route.meta.name, b = route.meta.name\n</script>\n"
 	uri := c.open(page, text)
 	c.waitDiags(uri, version(1))
-	_, all := c.fixAll(uri, []string{KindFixAll}, 2)
+	_, all := c.fixAll(uri, []string{lsp.KindFixAll}, 2)
 	if all == nil || all.Edit == nil {
 		t.Fatal("no fix-all")
 	}
 	if got := applyEdits(text, all.Edit.Changes[uri]); !strings.Contains(got, "const a = route.name, b = route.name\n") || !strings.Contains(got, "// ünïcode\n") {
 		t.Errorf("the page's buffer made\n%s", got)
 	}
-	if len(all.Edit.Changes[pathURI(filepath.Join(dir, "fw.config.ts"))]) == 0 {
+	if len(all.Edit.Changes[fileURI(filepath.Join(dir, "fw.config.ts"))]) == 0 {
 		t.Errorf("no config edits in %+v", all.Edit.Changes)
 	}
 }
@@ -196,7 +195,7 @@ func TestFixAllLayout(t *testing.T) {
 		"pages/index.vue": "<template><p>x</p></template>\n",
 		"app.vue":         "<template><FwPage /></template>\n",
 	})
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	defer c.shutdown()
 	cfg := filepath.Join(dir, "fw.config.ts")
 	uri := c.open(cfg, "export default defineFwConfig({\n  dir: { static: 'public' },\n})\n")
@@ -204,7 +203,7 @@ func TestFixAllLayout(t *testing.T) {
 	if find(pub.Diagnostics, "FW102") == nil {
 		t.Fatalf("no FW102 in %+v: the test proves nothing", pub.Diagnostics)
 	}
-	_, all := c.fixAll(uri, []string{KindSourceFixAll}, 2)
+	_, all := c.fixAll(uri, []string{lsp.KindSourceFixAll}, 2)
 	if all == nil || all.Edit == nil {
 		t.Fatal("no fix-all")
 	}
@@ -214,7 +213,7 @@ func TestFixAllLayout(t *testing.T) {
 	if strings.Contains(got, "srcDir") || !strings.Contains(got, "public: 'public'") || strings.Contains(got, "compatibilityVersion") {
 		t.Errorf("fix-all made\n%s", got)
 	}
-	if pj := applyEdits(`{ "dependencies": { "fw": "^3.15.0" } }`, all.Edit.Changes[pathURI(filepath.Join(dir, "package.json"))]); !strings.Contains(pj, `"fw": "^4.`) {
+	if pj := applyEdits(`{ "dependencies": { "fw": "^3.15.0" } }`, all.Edit.Changes[fileURI(filepath.Join(dir, "package.json"))]); !strings.Contains(pj, `"fw": "^4.`) {
 		t.Errorf("fix-all made package.json\n%s", pj)
 	}
 }
@@ -235,11 +234,11 @@ func TestFixAllRefused(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "outside", "fw.config.ts"), cfg); err != nil {
 		t.Fatal(err)
 	}
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	defer c.shutdown()
 	uri := c.open(cfg, "export default defineFwConfig({ dir: { static: 'public' } })\n")
 	c.waitDiags(uri, version(1))
-	actions, all := c.fixAll(uri, []string{KindSourceFixAll}, 2)
+	actions, all := c.fixAll(uri, []string{lsp.KindSourceFixAll}, 2)
 	if all == nil || all.Edit != nil || all.Disabled == nil || !strings.Contains(all.Disabled.Reason, "symlink") {
 		t.Fatalf("fix-all through a symlink out of the project: %+v", actions)
 	}
@@ -253,21 +252,21 @@ func TestMigrateCommand(t *testing.T) {
 	dir := fixAllTree(t)
 	// The capabilities: the command, and the kinds of the actions.
 	raw := json.RawMessage(`{"processId": null, "capabilities": {}}`)
-	init, err := newServer(Options{}).initialize(&jsonrpc2.Request{Method: "initialize", Params: &raw})
-	if err != nil {
-		t.Fatal(err)
-	}
-	caps := init.(InitializeResult).Capabilities
-	if caps.ExecuteCommandProvider == nil || strings.Join(caps.ExecuteCommandProvider.Commands, ",") != CommandMigrate ||
+	var init lsp.InitializeResult
+	c0 := dial(t, lsp.Options{})
+	c0.call("initialize", raw, &init)
+	c0.shutdown()
+	caps := init.Capabilities
+	if caps.ExecuteCommandProvider == nil || strings.Join(caps.ExecuteCommandProvider.Commands, ",") != lsp.CommandMigrate ||
 		caps.CodeActionProvider == nil || strings.Join(caps.CodeActionProvider.CodeActionKinds, ",") != "quickfix,source.fixAll,source.fixAll.fwmigrate" {
 		t.Errorf("capabilities %+v %+v", caps.ExecuteCommandProvider, caps.CodeActionProvider)
 	}
 
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	defer c.shutdown()
 	page := filepath.Join(dir, "app/pages/index.vue")
-	var target MigrateTarget
-	c.call("workspace/executeCommand", ExecuteCommandParams{Command: CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, pathURI(page))}}, &target)
+	var target lsp.MigrateTarget
+	c.call("workspace/executeCommand", lsp.ExecuteCommandParams{Command: lsp.CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, fileURI(page))}}, &target)
 	cfg := filepath.Join(dir, "fw.config.ts")
 	if target.Config != cfg || target.Cwd != dir || strings.Join(target.Args, " ") != "apply fw.config.ts" {
 		t.Errorf("target %+v", target)
@@ -275,21 +274,21 @@ func TestMigrateCommand(t *testing.T) {
 	// A text document identifier works too, and an open document's
 	// project is the one found when it was opened.
 	uri := c.open(page, "<template />\n")
-	c.call("workspace/executeCommand", ExecuteCommandParams{Command: CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, TextDocumentIdentifier{URI: uri})}}, &target)
+	c.call("workspace/executeCommand", lsp.ExecuteCommandParams{Command: lsp.CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, lsp.TextDocumentIdentifier{URI: uri})}}, &target)
 	if target.Config != cfg {
 		t.Errorf("target %+v", target)
 	}
 
 	outside := writeTree(t, map[string]string{"a.ts": "x\n"})
 	for _, tc := range []struct {
-		params ExecuteCommandParams
+		params lsp.ExecuteCommandParams
 		want   string
 	}{
-		{ExecuteCommandParams{Command: CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, pathURI(filepath.Join(outside, "a.ts")))}}, "in no project"},
-		{ExecuteCommandParams{Command: CommandMigrate}, "one argument"},
-		{ExecuteCommandParams{Command: CommandMigrate, Arguments: []json.RawMessage{json.RawMessage(`42`)}}, "neither a URI"},
-		{ExecuteCommandParams{Command: CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, "https://example.com/fw.config.ts")}}, "not a file:// URI"},
-		{ExecuteCommandParams{Command: "fwmigrate.\x1b[31mnope"}, `no command fwmigrate.\x1b[31mnope`},
+		{lsp.ExecuteCommandParams{Command: lsp.CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, fileURI(filepath.Join(outside, "a.ts")))}}, "in no project"},
+		{lsp.ExecuteCommandParams{Command: lsp.CommandMigrate}, "one argument"},
+		{lsp.ExecuteCommandParams{Command: lsp.CommandMigrate, Arguments: []json.RawMessage{json.RawMessage(`42`)}}, "neither a URI"},
+		{lsp.ExecuteCommandParams{Command: lsp.CommandMigrate, Arguments: []json.RawMessage{mustJSON(t, "https://example.com/fw.config.ts")}}, "not a file:// URI"},
+		{lsp.ExecuteCommandParams{Command: "fwmigrate.\x1b[31mnope"}, `no command fwmigrate.\x1b[31mnope`},
 	} {
 		err := c.conn.Call(t.Context(), "workspace/executeCommand", tc.params, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

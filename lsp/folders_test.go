@@ -1,9 +1,11 @@
-package lsp
+package lsp_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // TestFilesComeAndGo: the server keeps the listing of a project's folders
@@ -18,18 +20,18 @@ func TestFilesComeAndGo(t *testing.T) {
 		"package.json":    `{"dependencies": {"fw": "^3.12.0"}}`,
 		"pages/index.vue": page,
 	})
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	index := filepath.Join(dir, "pages", "index.vue")
 	uri := c.open(index, page)
 	if p := c.waitDiags(uri, version(1)); find(p.Diagnostics, "FW601") == nil {
 		t.Fatalf("no FW601 in the page: %+v", p.Diagnostics)
 	}
-	has601 := func(p PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW601") != nil }
-	empty := func(p PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 }
+	has601 := func(p lsp.PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW601") != nil }
+	empty := func(p lsp.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 }
 	edit := func(v int) {
-		c.notify("textDocument/didChange", DidChangeTextDocumentParams{
-			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: v},
-			ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{Start: Position{Line: 4}, End: Position{Line: 4}}, Text: "<!-- -->"}},
+		c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{
+			TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: v},
+			ContentChanges: []lsp.TextDocumentContentChangeEvent{{Range: &lsp.Range{Start: lsp.Position{Line: 4}, End: lsp.Position{Line: 4}}, Text: "<!-- -->"}},
 		})
 		c.waitDiags(uri, version(v))
 	}
@@ -40,26 +42,26 @@ func TestFilesComeAndGo(t *testing.T) {
 	writeFile(t, other, page)
 	edit(2)
 	c.mu.Lock()
-	_, seen := c.diags[pathURI(other)]
+	_, seen := c.diags[fileURI(other)]
 	c.mu.Unlock()
 	if seen {
 		t.Fatal("a file created on disk was seen before the editor said so: the listing was not kept")
 	}
-	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{{URI: pathURI(other), Type: 1}}})
-	c.waitDiags(pathURI(other), has601)
+	c.notify("workspace/didChangeWatchedFiles", lsp.DidChangeWatchedFilesParams{Changes: []lsp.FileEvent{{URI: fileURI(other), Type: 1}}})
+	c.waitDiags(fileURI(other), has601)
 
 	// Deleted: its diagnostics go.
 	if err := os.Remove(other); err != nil {
 		t.Fatal(err)
 	}
-	c.notify("workspace/didDeleteFiles", DeleteFilesParams{Files: []FileCreate{{URI: pathURI(other)}}})
-	c.waitDiags(pathURI(other), empty)
+	c.notify("workspace/didDeleteFiles", lsp.DeleteFilesParams{Files: []lsp.FileCreate{{URI: fileURI(other)}}})
+	c.waitDiags(fileURI(other), empty)
 
 	// Renamed, into a folder the listing does not know.
 	third := filepath.Join(dir, "pages", "third.vue")
 	writeFile(t, third, page)
-	c.notify("workspace/didCreateFiles", CreateFilesParams{Files: []FileCreate{{URI: pathURI(third)}}})
-	c.waitDiags(pathURI(third), has601)
+	c.notify("workspace/didCreateFiles", lsp.CreateFilesParams{Files: []lsp.FileCreate{{URI: fileURI(third)}}})
+	c.waitDiags(fileURI(third), has601)
 	moved := filepath.Join(dir, "pages", "deep", "moved.vue")
 	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
 		t.Fatal(err)
@@ -67,9 +69,9 @@ func TestFilesComeAndGo(t *testing.T) {
 	if err := os.Rename(third, moved); err != nil {
 		t.Fatal(err)
 	}
-	c.notify("workspace/didRenameFiles", RenameFilesParams{Files: []FileRename{{OldURI: pathURI(third), NewURI: pathURI(moved)}}})
-	c.waitDiags(pathURI(third), empty)
-	c.waitDiags(pathURI(moved), has601)
+	c.notify("workspace/didRenameFiles", lsp.RenameFilesParams{Files: []lsp.FileRename{{OldURI: fileURI(third), NewURI: fileURI(moved)}}})
+	c.waitDiags(fileURI(third), empty)
+	c.waitDiags(fileURI(moved), has601)
 
 	// A new buffer, then saved for the first time (in a new folder): the
 	// listing does not know it; the save makes the check list again.
@@ -80,10 +82,10 @@ func TestFilesComeAndGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, fresh, page)
-	c.notify("textDocument/didSave", DidSaveTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: furi}})
+	c.notify("textDocument/didSave", lsp.DidSaveTextDocumentParams{TextDocument: lsp.TextDocumentIdentifier{URI: furi}})
 	edit(3)
-	var actions []CodeAction // answered after the checks under way are published
-	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: uri}}, &actions)
+	var actions []lsp.CodeAction // answered after the checks under way are published
+	c.call("textDocument/codeAction", lsp.CodeActionParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}}, &actions)
 	c.mu.Lock()
 	p := c.diags[furi]
 	c.mu.Unlock()

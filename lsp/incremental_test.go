@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/lsp"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -57,7 +58,7 @@ func TestIncrementalSameAsCold(t *testing.T) {
 		docs = append(docs, "composables/items2.ts") // one that defines composables
 	}
 
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	texts := map[string]string{}
 	versions := map[string]int{}
 	for _, name := range docs {
@@ -111,12 +112,12 @@ func TestIncrementalSameAsCold(t *testing.T) {
 	}
 	applyAt := func(name string, start, end int, insert string) {
 		text := texts[name]
-		r := Range{Start: utf16Pos(text, start), End: utf16Pos(text, end)}
+		r := lsp.Range{Start: utf16Pos(text, start), End: utf16Pos(text, end)}
 		texts[name] = text[:start] + insert + text[end:]
 		versions[name]++
-		c.notify("textDocument/didChange", DidChangeTextDocumentParams{
-			TextDocument:   VersionedTextDocumentIdentifier{URI: pathURI(filepath.Join(dir, filepath.FromSlash(name))), Version: versions[name]},
-			ContentChanges: []TextDocumentContentChangeEvent{{Range: &r, Text: insert}},
+		c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{
+			TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: fileURI(filepath.Join(dir, filepath.FromSlash(name))), Version: versions[name]},
+			ContentChanges: []lsp.TextDocumentContentChangeEvent{{Range: &r, Text: insert}},
 		})
 	}
 	total := 0
@@ -151,7 +152,7 @@ func TestIncrementalSameAsCold(t *testing.T) {
 		// the last check's results and walks again only what changed),
 		// the others in bursts.
 		if rng.Intn(3) == 0 {
-			c.waitDiags(pathURI(filepath.Join(dir, filepath.FromSlash(name))), version(versions[name]))
+			c.waitDiags(fileURI(filepath.Join(dir, filepath.FromSlash(name))), version(versions[name]))
 		}
 		if i%25 == 0 || i == edits {
 			total += compareCold(t, c, dir, docs, texts, versions, i)
@@ -168,24 +169,24 @@ func TestIncrementalSameAsCold(t *testing.T) {
 // same texts opened cold; it returns the number of diagnostics compared.
 func compareCold(t *testing.T, c *testClient, dir string, docs []string, texts map[string]string, versions map[string]int, edits int) int {
 	t.Helper()
-	var actions []CodeAction
-	configURI := pathURI(filepath.Join(dir, "fw.config.ts"))
+	var actions []lsp.CodeAction
+	configURI := fileURI(filepath.Join(dir, "fw.config.ts"))
 	for _, name := range docs {
-		c.waitDiags(pathURI(filepath.Join(dir, filepath.FromSlash(name))), version(versions[name]))
+		c.waitDiags(fileURI(filepath.Join(dir, filepath.FromSlash(name))), version(versions[name]))
 	}
 	// A code action checks a project a change reached before it answers,
 	// after the publications of the checks under way.
-	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: configURI}}, &actions)
+	c.call("textDocument/codeAction", lsp.CodeActionParams{TextDocument: lsp.TextDocumentIdentifier{URI: configURI}}, &actions)
 	warm := c.held()
 
-	cold := startClient(t, Options{})
+	cold := startClient(t, lsp.Options{})
 	for _, name := range docs {
 		cold.open(filepath.Join(dir, filepath.FromSlash(name)), texts[name])
 	}
 	for _, name := range docs {
-		cold.waitDiags(pathURI(filepath.Join(dir, filepath.FromSlash(name))), version(1))
+		cold.waitDiags(fileURI(filepath.Join(dir, filepath.FromSlash(name))), version(1))
 	}
-	cold.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: configURI}}, &actions)
+	cold.call("textDocument/codeAction", lsp.CodeActionParams{TextDocument: lsp.TextDocumentIdentifier{URI: configURI}}, &actions)
 	want := cold.held()
 	cold.shutdown()
 
@@ -204,10 +205,10 @@ func compareCold(t *testing.T, c *testClient, dir string, docs []string, texts m
 
 // held is what the client holds: the latest list of each file, the empty
 // ones left out.
-func (c *testClient) held() map[DocumentURI][]Diagnostic {
+func (c *testClient) held() map[lsp.DocumentURI][]lsp.Diagnostic {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := map[DocumentURI][]Diagnostic{}
+	out := map[lsp.DocumentURI][]lsp.Diagnostic{}
 	for uri, p := range c.diags {
 		if len(p.Diagnostics) > 0 {
 			out[uri] = p.Diagnostics
@@ -216,8 +217,8 @@ func (c *testClient) held() map[DocumentURI][]Diagnostic {
 	return out
 }
 
-func union(a, b map[DocumentURI][]Diagnostic) map[DocumentURI]bool {
-	out := map[DocumentURI]bool{}
+func union(a, b map[lsp.DocumentURI][]lsp.Diagnostic) map[lsp.DocumentURI]bool {
+	out := map[lsp.DocumentURI]bool{}
 	for k := range a {
 		out[k] = true
 	}
@@ -249,15 +250,15 @@ func TestStaleCheckCancelled(t *testing.T) {
 		}
 		return rules.Run(p, opts)
 	}
-	c := startClient(t, Options{Check: check})
+	c := startClient(t, lsp.Options{Check: check})
 	cfg := filepath.Join(dir, "fw.config.ts")
 	text := "export default defineFwConfig({\n  dir: { static: 'static' },\n})\n"
 	uri := c.open(cfg, text)
 	<-started
 	at := utf16Pos(text, strings.Index(text, "dir"))
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
-		TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: 2},
-		ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{Start: at, End: at}, Text: "ssr: true, "}},
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{
+		TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 2},
+		ContentChanges: []lsp.TextDocumentContentChangeEvent{{Range: &lsp.Range{Start: at, End: at}, Text: "ssr: true, "}},
 	})
 	if !<-cancelled {
 		t.Fatal("the check of version 1 was not cancelled by the change")
@@ -288,16 +289,16 @@ func TestChangeAsCheckStarts(t *testing.T) {
 	var armed atomic.Bool
 	changed := make(chan error, 1)
 	var c *testClient
-	checkHook = func(ctx context.Context) {
+	hook := func(ctx context.Context) {
 		if !armed.CompareAndSwap(true, false) {
 			return
 		}
 		// The change, sent from the check's goroutine: the server
 		// handles it on its own, and cancels this check.
-		uri := pathURI(filepath.Join(dir, "fw.config.ts"))
-		changed <- c.conn.Notify(context.Background(), "textDocument/didChange", DidChangeTextDocumentParams{
-			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: 3},
-			ContentChanges: []TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({})\n"}},
+		uri := fileURI(filepath.Join(dir, "fw.config.ts"))
+		changed <- c.conn.Notify(context.Background(), "textDocument/didChange", lsp.DidChangeTextDocumentParams{
+			TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 3},
+			ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({})\n"}},
 		})
 		select {
 		case <-ctx.Done():
@@ -305,14 +306,13 @@ func TestChangeAsCheckStarts(t *testing.T) {
 			t.Error("the change did not cancel the check under way")
 		}
 	}
-	t.Cleanup(func() { checkHook = nil })
-	c = startClient(t, Options{})
+	c = startClient(t, lsp.Options{CheckStarts: hook})
 	uri := c.open(filepath.Join(dir, "fw.config.ts"), "export default defineFwConfig({\n  dir: { static: 'static' },\n})\n")
 	c.waitDiags(uri, version(1))
 	armed.Store(true)
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
-		TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: 2},
-		ContentChanges: []TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({ dir: { static: 's' } })\n"}},
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{
+		TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 2},
+		ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: "export default defineFwConfig({ dir: { static: 's' } })\n"}},
 	})
 	if err := <-changed; err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"testing"

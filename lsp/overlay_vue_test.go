@@ -1,10 +1,12 @@
-package lsp
+package lsp_test
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // The editor's unsaved buffers are what the server checks, .vue files and
@@ -15,8 +17,8 @@ import (
 // back to the disk.
 
 // noFW606 accepts a publication of version v without FW606.
-func noFW606(v int) func(PublishDiagnosticsParams) bool {
-	return func(p PublishDiagnosticsParams) bool {
+func noFW606(v int) func(lsp.PublishDiagnosticsParams) bool {
+	return func(p lsp.PublishDiagnosticsParams) bool {
 		return p.Version != nil && *p.Version == v && find(p.Diagnostics, "FW606") == nil
 	}
 }
@@ -48,7 +50,7 @@ func TestUnsavedVueBuffer(t *testing.T) {
 	if !strings.Contains(string(disk), "route.meta.name") {
 		t.Fatal("the tree's page has no FW606 on disk: the test would prove nothing")
 	}
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 
 	clean := "<script setup lang=\"ts\">\nconst route = useRoute()\nconst title = route.name\n</script>\n<template><p>{{ title }}</p></template>\n"
 	uri := c.open(page, clean)
@@ -57,7 +59,7 @@ func TestUnsavedVueBuffer(t *testing.T) {
 	// The finding typed in the buffer, below a line of non-ASCII text (the
 	// columns are the buffer's UTF-16 ones, not the disk's bytes).
 	edited := "<script setup lang=\"ts\">\n// é 😀 unsaved\nconst route = useRoute()\nconst title = route.name\nconst  name = (route.meta.name)\n</script>\n<template><p>{{ title }}</p></template>\n"
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: edited}}})
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: edited}}})
 	pub := c.waitDiags(uri, version(2))
 	d := find(pub.Diagnostics, "FW606")
 	if d == nil {
@@ -71,16 +73,16 @@ func TestUnsavedVueBuffer(t *testing.T) {
 	// An incremental change removes it again.
 	start := strings.Index(edited, "const  name")
 	end := strings.Index(edited, "</script>")
-	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 3}, ContentChanges: []TextDocumentContentChangeEvent{{
-		Range: &Range{Start: utf16Pos(edited, start), End: utf16Pos(edited, end)}, Text: ""}}})
+	c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{TextDocument: lsp.VersionedTextDocumentIdentifier{URI: uri, Version: 3}, ContentChanges: []lsp.TextDocumentContentChangeEvent{{
+		Range: &lsp.Range{Start: utf16Pos(edited, start), End: utf16Pos(edited, end)}, Text: ""}}})
 	c.waitDiags(uri, noFW606(3))
 	unchanged(t, page, string(disk))
 
 	// Closed unsaved: the disk's text is the file's again, and so is its
 	// finding (published without a version: no buffer).
-	c.notify("textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+	c.notify("textDocument/didClose", lsp.DidCloseTextDocumentParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}})
 	want := strings.Index(string(disk), "route.meta.name")
-	pub = c.waitDiags(uri, func(p PublishDiagnosticsParams) bool {
+	pub = c.waitDiags(uri, func(p lsp.PublishDiagnosticsParams) bool {
 		return p.Version == nil && find(p.Diagnostics, "FW606") != nil
 	})
 	if d := find(pub.Diagnostics, "FW606"); d.Range.Start != utf16Pos(string(disk), want) {
@@ -96,7 +98,7 @@ func TestUnsavedVueBuffer(t *testing.T) {
 // them; closed unsaved, their diagnostics are cleared.
 func TestBufferOnlyFiles(t *testing.T) {
 	dir := shopTree(t)
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	for _, tc := range []struct{ name, text string }{
 		{"app/pages/new.vue", "<script setup lang=\"ts\">\nconst route = useRoute()\nconst n = route.meta.name\n</script>\n<template><p>{{ n }}</p></template>\n"},
 		{"app/composables/useTitle.ts", "export function useTitle() {\n  const route = useRoute()\n  return route.meta.name\n}\n"},
@@ -116,8 +118,8 @@ func TestBufferOnlyFiles(t *testing.T) {
 				t.Errorf("%s was written to the disk", tc.name)
 			}
 			// Closed unsaved, the file is gone: so are its diagnostics.
-			c.notify("textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}})
-			c.waitDiags(uri, func(p PublishDiagnosticsParams) bool { return p.Version == nil && len(p.Diagnostics) == 0 })
+			c.notify("textDocument/didClose", lsp.DidCloseTextDocumentParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}})
+			c.waitDiags(uri, func(p lsp.PublishDiagnosticsParams) bool { return p.Version == nil && len(p.Diagnostics) == 0 })
 		})
 	}
 	c.shutdown()

@@ -316,8 +316,8 @@ func (s *Server) current(cfg string) *checked {
 // project: it is scheduled again) is dropped: neither kept nor published,
 // and nil. Call with ps.mu held.
 func (s *Server) check(ps *projectState, ctx context.Context) *checked {
-	if checkHook != nil {
-		checkHook(ctx)
+	if s.opts.CheckStarts != nil {
+		s.opts.CheckStarts(ctx)
 	}
 	s.mu.Lock()
 	ps.dirty = false
@@ -343,9 +343,6 @@ func (s *Server) check(ps *projectState, ctx context.Context) *checked {
 	s.publish(ps.config, res)
 	return res
 }
-
-// checkHook, when set (tests), runs as a check starts, with its context.
-var checkHook func(ctx context.Context)
 
 // load loads and checks the project of cfg on snap, with the settings
 // the workspace gives it, as `fwmigrate check` does. A panic in the check is an

@@ -52,6 +52,11 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Check replaces the check of a project (tests make it panic).
 	Check CheckFunc
+	// CheckStarts, when set, runs as each check of a project starts, with
+	// the check's context, before the check takes the buffers: a change
+	// sent from it comes exactly as a check starts (the test of that race
+	// places it there, deterministically, without sleeps).
+	CheckStarts func(ctx context.Context)
 }
 
 // DefaultDebounce is the delay of `fwmigrate lsp`: about a keystroke's gap.

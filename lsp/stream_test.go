@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"bufio"
@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // rawClient writes bytes to a server as they are, to send what an editor's
@@ -25,7 +29,7 @@ type rawClient struct {
 func startRaw(t *testing.T) *rawClient {
 	a, b := net.Pipe()
 	c := &rawClient{t: t, conn: b, r: bufio.NewReader(b), done: make(chan error, 1)}
-	go func() { c.done <- Serve(context.Background(), a, Options{}) }()
+	go func() { c.done <- lsp.Serve(context.Background(), a, lsp.Options{}) }()
 	t.Cleanup(func() { b.Close() })
 	return c
 }
@@ -124,19 +128,19 @@ func TestMalformedMessages(t *testing.T) {
 	c.send(frame(`{"jsonrpc":"2.0","method":"initialized","params":{}}`))
 
 	c.send(frame(`this is not JSON`))
-	c.wantError("a body that is not JSON", codeParseError, "null")
+	c.wantError("a body that is not JSON", jsonrpc2.CodeParseError, "null")
 	c.send(frame(`{"jsonrpc":"2.0","id":2,"method":`))
-	c.wantError("a body cut short", codeParseError, "null")
+	c.wantError("a body cut short", jsonrpc2.CodeParseError, "null")
 	c.send(frame(`[]`))
-	c.wantError("an empty batch", codeInvalidRequest, "null")
+	c.wantError("an empty batch", jsonrpc2.CodeInvalidRequest, "null")
 	c.send(frame(`[{"jsonrpc":"2.0","id":3,"method":"shutdown"}]`))
-	c.wantError("a batch", codeInvalidRequest, "null")
+	c.wantError("a batch", jsonrpc2.CodeInvalidRequest, "null")
 	c.send(frame(`42`))
-	c.wantError("a number", codeInvalidRequest, "null")
+	c.wantError("a number", jsonrpc2.CodeInvalidRequest, "null")
 	c.send(frame(`{"jsonrpc":"2.0","id":4,"method":"x","result":1}`))
-	c.wantError("a request with a result", codeInvalidRequest, "4")
+	c.wantError("a request with a result", jsonrpc2.CodeInvalidRequest, "4")
 	c.send("Content-Length: 0\r\n\r\n")
-	c.wantError("an empty body", codeParseError, "null")
+	c.wantError("an empty body", jsonrpc2.CodeParseError, "null")
 
 	// Bad headers: each is answered, and what follows up to the next
 	// Content-Length is skipped, however it is written (the request of
@@ -150,7 +154,7 @@ func TestMalformedMessages(t *testing.T) {
 	} {
 		id := strconv.Itoa(10 + i)
 		c.send(bad.raw + frame(`{"jsonrpc":"2.0","id":`+id+`,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nowhere/fw.config.ts"},"position":{"line":0,"character":0}}}`))
-		c.wantError(bad.what, codeParseError, "null")
+		c.wantError(bad.what, jsonrpc2.CodeParseError, "null")
 		c.wantResult("a hover after "+bad.what, id)
 	}
 
@@ -182,7 +186,7 @@ func TestBrokenStream(t *testing.T) {
 			c := startRaw(t)
 			c.send(tc.raw)
 			if strings.HasPrefix(tc.raw, "Content-Length: x") {
-				c.wantError("the bad header", codeParseError, "null")
+				c.wantError("the bad header", jsonrpc2.CodeParseError, "null")
 			}
 			c.conn.Close()
 			err := c.served()

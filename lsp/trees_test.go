@@ -1,4 +1,4 @@
-package lsp
+package lsp_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // TestNoTreeKept: between checks the server holds each file's results
@@ -53,17 +54,17 @@ func TestNoTreeKept(t *testing.T) {
 		t.Fatal("no page or composable in the generated app")
 	}
 
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	edit := func(name string, v int) {
 		path := filepath.Join(dir, filepath.FromSlash(name))
-		uri := pathURI(path)
+		uri := fileURI(path)
 		if v == 1 {
 			c.open(path, files[name])
 		} else {
 			// A line put in at the top: the file's findings move.
-			c.notify("textDocument/didChange", DidChangeTextDocumentParams{
-				TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: v},
-				ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{}, Text: "\n"}},
+			c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{
+				TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: v},
+				ContentChanges: []lsp.TextDocumentContentChangeEvent{{Range: &lsp.Range{}, Text: "\n"}},
 			})
 		}
 		c.waitDiags(uri, version(v))
@@ -78,10 +79,10 @@ func TestNoTreeKept(t *testing.T) {
 	edit(page, 4)
 	// A code action of every finding of the page: each fix made on a tree
 	// of the page parsed for it.
-	var actions []CodeAction
-	c.call("textDocument/codeAction", CodeActionParams{
-		TextDocument: TextDocumentIdentifier{URI: pathURI(filepath.Join(dir, filepath.FromSlash(page)))},
-		Range:        Range{End: Position{Line: 1 << 20}},
+	var actions []lsp.CodeAction
+	c.call("textDocument/codeAction", lsp.CodeActionParams{
+		TextDocument: lsp.TextDocumentIdentifier{URI: fileURI(filepath.Join(dir, filepath.FromSlash(page)))},
+		Range:        lsp.Range{End: lsp.Position{Line: 1 << 20}},
 	}, &actions)
 
 	// The profile is that of the last completed collection: collect twice.
@@ -150,7 +151,7 @@ func TestPublishesChanged(t *testing.T) {
 		"components/Plain.vue": "<template><div /></template>\n",
 	})
 	at := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	// utils/zz.ts is open: its list, sent after every check (an open
 	// document), is the last of each check's (they go in path order).
 	zz := c.open(at("utils/zz.ts"), "export const zz = 1\n")
@@ -167,7 +168,7 @@ func TestPublishesChanged(t *testing.T) {
 		c.await(func() bool {
 			got = got[:0]
 			for _, p := range c.log[from:] {
-				name, _ := filepath.Rel(dir, must(uriPath(p.URI)))
+				name, _ := filepath.Rel(dir, must(uriFile(p.URI)))
 				got = append(got, filepath.ToSlash(name))
 				if p.URI == zz {
 					sort.Strings(got)
@@ -184,23 +185,23 @@ func TestPublishesChanged(t *testing.T) {
 			t.Errorf("%s: sent %q, want %q", what, got, want)
 		}
 	}
-	var a DocumentURI
+	var a lsp.DocumentURI
 	same("a page opened", sent(func() { a = c.open(at("pages/a.vue"), use) }), "pages/a.vue", "utils/zz.ts")
-	findings := func(name string) []Diagnostic {
+	findings := func(name string) []lsp.Diagnostic {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return c.diags[pathURI(at(name))].Diagnostics
+		return c.diags[fileURI(at(name))].Diagnostics
 	}
 	for _, name := range []string{"pages/a.vue", "pages/b.vue", "pages/c.vue"} {
 		if len(findings(name)) == 0 {
 			t.Fatalf("%s: no finding to begin with", name)
 		}
 	}
-	change := func(uri DocumentURI, v int, text string) func() {
+	change := func(uri lsp.DocumentURI, v int, text string) func() {
 		return func() {
-			c.notify("textDocument/didChange", DidChangeTextDocumentParams{
-				TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: v},
-				ContentChanges: []TextDocumentContentChangeEvent{{Text: text}},
+			c.notify("textDocument/didChange", lsp.DidChangeTextDocumentParams{
+				TextDocument:   lsp.VersionedTextDocumentIdentifier{URI: uri, Version: v},
+				ContentChanges: []lsp.TextDocumentContentChangeEvent{{Text: text}},
 			})
 		}
 	}
@@ -209,7 +210,7 @@ func TestPublishesChanged(t *testing.T) {
 	// The composable edited so that it no longer returns a data
 	// composable's result: the page b, not open, loses its finding (a is
 	// open and hears anyway); c keeps its own.
-	var mine DocumentURI
+	var mine lsp.DocumentURI
 	same("the composable opened", sent(func() {
 		mine = c.open(at("composables/mine.ts"), "export function useMine() { return useFetch('/api/mine') }\n")
 	}),

@@ -1,10 +1,12 @@
-package lsp
+package lsp_test
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/lsp"
 )
 
 // TestTwoFileFix: FW211's finding in tsconfig.json, whose fix edits
@@ -20,13 +22,13 @@ func TestTwoFileFix(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{ "dependencies": { "fw": "^4.1.0" } }`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := startClient(t, Options{})
+	c := startClient(t, lsp.Options{})
 	cfg := filepath.Join(dir, "fw.config.ts")
 	const text = "export default defineFwConfig({ future: { compatibilityVersion: 4 } })\n"
 	cfgURI := c.open(cfg, text)
 	c.waitDiags(cfgURI, version(1))
-	tsURI := pathURI(filepath.Join(dir, "tsconfig.json"))
-	pub := c.waitDiags(tsURI, func(p PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW211") != nil })
+	tsURI := fileURI(filepath.Join(dir, "tsconfig.json"))
+	pub := c.waitDiags(tsURI, func(p lsp.PublishDiagnosticsParams) bool { return find(p.Diagnostics, "FW211") != nil })
 	d := find(pub.Diagnostics, "FW211")
 	fix := titled(c.actionsAt(tsURI, d.Range), "(FW211)")
 	if fix == nil || fix.Edit == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/fix"
 	"github.com/fwmigrate/fwmigrate/internal/gitx"
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
@@ -91,7 +92,10 @@ type Result struct {
 	byFound  map[string][]*rules.Diagnostic // Found by findingKey (onDisk)
 
 	released, wasChanged bool // Release ran; Changed before it
-	shared               int  // findings of the later checks that are Found's values (share.go)
+
+	// Shared counts the findings of the later checks (on the new texts)
+	// that are Found's values, not copies of them (share.go).
+	Shared int
 }
 
 // FixReport is a fix apply made, or could not make (Reason says why).
@@ -125,9 +129,9 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	plan := func(g int) {
 		defer func() { o.progress(StepReady, "", int(ready.Add(1)), len(roots)) }()
 		planRoot(projects, groups[roots[g]], results, o)
-		if o.planned != nil {
+		if o.Planned != nil {
 			for _, i := range groups[roots[g]] {
-				o.planned(results[i])
+				o.Planned(results[i])
 			}
 		}
 	}
@@ -199,7 +203,7 @@ func Run(projects, outside []*project.Project, o Options) []*Result {
 	// are written one after the other, in order, in one chain (their trees
 	// overlap): the k-th projects of every chain are one batch, and the
 	// batches run in turn.
-	chains := writeChains(toWrite)
+	chains := WriteChains(toWrite)
 	for k := 0; ; k++ {
 		var batch []*Result
 		for _, c := range chains {
@@ -238,9 +242,11 @@ func checkMoved(r *Result, o Options) {
 	r.Remaining = rules.Check(np, o.rulesOf(r.Project))
 }
 
-// writeChains groups rs (in order) by their roots: a chain holds the
-// projects whose roots are one or nest in one another, in rs's order.
-func writeChains(rs []*Result) [][]*Result {
+// WriteChains groups rs (in order) by their roots: a chain holds the
+// projects whose roots are one or nest in one another, in rs's order. Run
+// writes the k-th projects of every chain as one batch, the batches in
+// turn.
+func WriteChains(rs []*Result) [][]*Result {
 	type entry struct {
 		key string // the root, with separators first in order: a folder's subfolders follow it
 		i   int
@@ -299,16 +305,19 @@ func recoverOrSkip(p *project.Project, o Options) *Result {
 	return r
 }
 
-// applyConfig computes the new text of one project's config. check is
-// rules.Check (a test injects broken fixes through it).
-func applyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
+// ApplyConfig computes the new text of one project's config, and the code
+// fixes that go with it, as Run does for each project after its layout
+// move is planned: the fixes made in rounds, each new text verified;
+// nothing is written and no move is planned. check is rules.Check (a test
+// injects broken fixes through it).
+func ApplyConfig(p *project.Project, o Options, check func(*project.Project, rules.Options) []*rules.Diagnostic) *Result {
 	r := &Result{Project: p}
 	r.setFramework(o)
 	// The later checks share the first one's values (share.go).
-	if shareFindings {
+	if knobs.ShareFindings {
 		sh := &sharer{check: check}
 		check = sh.run
-		defer func() { r.shared = sh.shared }()
+		defer func() { r.Shared = sh.shared }()
 	}
 	diags := check(p, o.rulesOf(p))
 	r.Found = diags
@@ -420,14 +429,14 @@ func embeddedGitDir(p *project.Project) string {
 	return ""
 }
 
-// gitDirty asks git which of paths (files or directories under root) have
+// GitDirty asks git which of paths (files or directories under root) have
 // changes that are not committed: modified, staged, or untracked. Outside a
 // work tree there is nothing to protect and the answer is none. Inside one
 // (a .git at or above root), git must answer: without git on PATH, or when
 // it fails, the error says so, and nothing is written. git is run as gitx
 // runs it: the repository's commands off, found from root no higher than
 // the nearest .git, and never in a folder that looks like a git directory.
-func gitDirty(root string, paths []string) ([]string, error) {
+func GitDirty(root string, paths []string) ([]string, error) {
 	top, _, err := gitx.Find(root)
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {

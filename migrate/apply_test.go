@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -32,7 +33,7 @@ func TestApplyInternalError(t *testing.T) {
 			}},
 		}}
 	}
-	r := applyConfig(p, Options{}, broken)
+	r := migrate.ApplyConfig(p, migrate.Options{}, broken)
 	if !r.Fatal || r.New != nil || len(r.Remaining) != 1 || r.Remaining[0].Code != rules.CodeInternal {
 		t.Fatalf("fatal %v, new %q, remaining %+v", r.Fatal, r.New, r.Remaining)
 	}

@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
@@ -86,7 +87,7 @@ func BenchmarkJournal(b *testing.B) {
 //	each      through txn.Commit, a transaction per project, benchWriters
 //	          at once: how apply wrote them before txn.CommitAll (their
 //	          syncs shared only when they happen to meet, syncgroup.go)
-//	journal   through txn.CommitAll, as Run writes them now (commitAll:
+//	journal   through txn.CommitAll, as Run writes them now (CommitAll:
 //	          four batches at once): every project's journal, steps and
 //	          rollback its own, the barriers shared by a batch
 //
@@ -154,7 +155,7 @@ func BenchmarkJournalProjects(b *testing.B) {
 					}
 					txs = append(txs, &txn.Tx{Plan: tx, Config: "fw.config.ts"})
 				}
-				commitAll(txs, nil)
+				migrate.CommitAll(txs, nil)
 				for _, t := range txs {
 					if t.Err != nil {
 						b.Error(t.Err)

@@ -1,8 +1,9 @@
-package migrate
+package migrate_test
 
 import (
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -11,11 +12,11 @@ import (
 // whose name starts like the folder's ("a-x" beside "a") is not inside it.
 func TestWriteChains(t *testing.T) {
 	roots := []string{"/r/a/b", "/r/a-x", "/r/c", "/r/a", "/r/a/b/d", "/r/ab", "/r/a"}
-	var rs []*Result
+	var rs []*migrate.Result
 	for _, root := range roots {
-		rs = append(rs, &Result{Project: &project.Project{RealRoot: root}})
+		rs = append(rs, &migrate.Result{Project: &project.Project{RealRoot: root}})
 	}
-	chains := writeChains(rs)
+	chains := migrate.WriteChains(rs)
 	var got [][]string
 	for _, c := range chains {
 		var names []string

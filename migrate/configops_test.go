@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules"
@@ -33,8 +34,8 @@ func TestConfigOpsFirst(t *testing.T) {
 		}
 		return p
 	}
-	opts := Options{Rules: rules.Options{Target: 4, Select: []string{"FW211"}}, Layout: LayoutMove, Unsafe: true}
-	fw211 := func(r *Result, list []FixReport) int {
+	opts := migrate.Options{Rules: rules.Options{Target: 4, Select: []string{"FW211"}}, Layout: migrate.LayoutMove, Unsafe: true}
+	fw211 := func(r *migrate.Result, list []migrate.FixReport) int {
 		n := 0
 		for _, f := range list {
 			if f.D.Code == "FW211" {
@@ -46,7 +47,7 @@ func TestConfigOpsFirst(t *testing.T) {
 
 	t.Run("both", func(t *testing.T) {
 		p := load(t)
-		r := applyConfig(p, opts, rules.Check)
+		r := migrate.ApplyConfig(p, opts, rules.Check)
 		if r.Fatal || !strings.Contains(string(r.New), "compilerOptions") || !strings.Contains(string(r.New), "strict: true") {
 			t.Fatalf("config not carried: fatal %v %s\n%s", r.Fatal, r.Err, r.New)
 		}
@@ -74,7 +75,7 @@ func TestConfigOpsFirst(t *testing.T) {
 			}
 			return diags
 		}
-		r := applyConfig(p, opts, check)
+		r := migrate.ApplyConfig(p, opts, check)
 		if r.Fatal || r.New != nil || len(r.CodeEdits) != 0 {
 			t.Fatalf("fatal %v, new %q, code edits %+v: want nothing changed", r.Fatal, r.New, r.CodeEdits)
 		}
@@ -87,7 +88,7 @@ func TestConfigOpsFirst(t *testing.T) {
 		p := load(t)
 		o := opts
 		o.Unsafe = false
-		r := applyConfig(p, o, rules.Check)
+		r := migrate.ApplyConfig(p, o, rules.Check)
 		if r.New != nil || len(r.CodeEdits) != 0 || r.Unsafe != 1 {
 			t.Fatalf("new %q, code edits %+v, unsafe %d: want the fix left for --unsafe", r.New, r.CodeEdits, r.Unsafe)
 		}
@@ -107,8 +108,8 @@ func TestConfigOpsFirst(t *testing.T) {
 			return diags
 		}
 		o := opts
-		o.Layout = LayoutKeep
-		r := applyConfig(p, o, check)
+		o.Layout = migrate.LayoutKeep
+		r := migrate.ApplyConfig(p, o, check)
 		if len(r.CodeEdits) != 0 || fw211(r, r.NotFixed) != 1 || fw211(r, r.Fixed) != 0 {
 			t.Fatalf("code edits %+v, not fixed %+v: want FW211 not made under --layout=keep", r.CodeEdits, r.NotFixed)
 		}

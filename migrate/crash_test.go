@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/crashtest"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/txn"
@@ -41,18 +42,18 @@ func crashChild(dir string, rollback bool, hook func(string, int)) int {
 
 // applyDir runs apply (or apply --rollback) on the project in dir, as the
 // command does.
-func applyDir(dir string, rollback bool) []*Result { return applyDirHook(dir, rollback, nil) }
+func applyDir(dir string, rollback bool) []*migrate.Result { return applyDirHook(dir, rollback, nil) }
 
 // applyDirHook is applyDir with a hook at every point of the write phase
 // (Options.Hook).
-func applyDirHook(dir string, rollback bool, hook func(string, int)) []*Result {
+func applyDirHook(dir string, rollback bool, hook func(string, int)) []*migrate.Result {
 	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
-	return Run([]*project.Project{p}, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
+	return migrate.Run([]*project.Project{p}, nil, migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
 }
 
 // applyProjectsHook is applyDirHook on the projects p0, p1, ... in dir,
 // applied in one run, as a monorepo's.
-func applyProjectsHook(dir string, rollback bool, hook func(string, int)) []*Result {
+func applyProjectsHook(dir string, rollback bool, hook func(string, int)) []*migrate.Result {
 	l := project.NewLoader()
 	var ps []*project.Project
 	for k := 0; ; k++ {
@@ -62,7 +63,7 @@ func applyProjectsHook(dir string, rollback bool, hook func(string, int)) []*Res
 		}
 		ps = append(ps, l.Load(filepath.Join(dir, rel), rel))
 	}
-	return Run(ps, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
+	return migrate.Run(ps, nil, migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove, AllowDirty: true, Rollback: rollback, Hook: hook})
 }
 
 // crashAt runs apply in a child process that dies at point:i, and fails
@@ -114,12 +115,22 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 	after := snapshotTree(t, ref)
+	// The layout move's plan, from a dry run: its moves and its own edits
+	// (the config's edit, which the fixes join to the plan, left out).
 	p := project.NewLoader().Load(filepath.Join(fresh(), "fw.config.ts"), "fw.config.ts")
-	plan, _, _, _ := planLayout(p, Options{Layout: LayoutMove})
-	if plan == nil || len(plan.Moves) < 4 || len(plan.Edits) < 10 {
+	plan := migrate.Run([]*project.Project{p}, nil, migrate.Options{Layout: migrate.LayoutMove, DryRun: true})[0].Plan
+	if plan == nil {
+		t.Fatal("the project does not move")
+	}
+	moves, edits := len(plan.Moves), 0
+	for _, e := range plan.Edits {
+		if e.Path != p.ConfigPath && e.Path != p.ConfigReal {
+			edits++
+		}
+	}
+	if moves < 4 || edits < 10 {
 		t.Fatalf("the project moves too little to test: %v", plan)
 	}
-	moves, edits := len(plan.Moves), len(plan.Edits)
 	t.Logf("%d files, %d mkdirs, %d moves, %d edits", len(files), len(plan.Mkdirs), moves, edits)
 
 	type kill struct {

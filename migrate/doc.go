@@ -65,10 +65,10 @@ type Options struct {
 	// not the sum. Once Stream returns, the result's texts, plan and
 	// findings are dropped (Result.Release): Stream reports it whole.
 	Stream func(*Result)
-	// planned, when set (by tests), is called as each project is planned,
+	// Planned, when set (by tests), is called as each project is planned,
 	// before its diff: streaming is proven by the order of these calls
 	// and Stream's.
-	planned func(*Result)
+	Planned func(*Result)
 	// read reads a code file for its fixes (nil: project.ReadSource):
 	// with a layout move, the text the move's plan read already
 	// (applyProject), so that an app's files are read, and held, once.

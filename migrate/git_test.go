@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/gitx"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -59,7 +60,7 @@ func TestGitGuardRunsNoRepositoryCommand(t *testing.T) {
 	}
 	os.Remove(marker)
 
-	dirty, err := gitDirty(dir, []string{filepath.Join(dir, "fw.config.ts")})
+	dirty, err := migrate.GitDirty(dir, []string{filepath.Join(dir, "fw.config.ts")})
 	if err != nil || len(dirty) != 0 {
 		t.Fatalf("dirty %v, %v", dirty, err)
 	}
@@ -112,13 +113,13 @@ func TestEmbeddedGitDirRefused(t *testing.T) {
 			os.Remove(marker)
 
 			var ee *gitx.EmbeddedError
-			if _, err := gitDirty(proj, []string{filepath.Join(proj, "fw.config.ts")}); !errors.As(err, &ee) || ee.Dir != proj {
-				t.Fatalf("gitDirty: %v", err)
+			if _, err := migrate.GitDirty(proj, []string{filepath.Join(proj, "fw.config.ts")}); !errors.As(err, &ee) || ee.Dir != proj {
+				t.Fatalf("GitDirty: %v", err)
 			}
 			before := snapshotTree(t, top)
 			for _, allowDirty := range []bool{false, true} {
 				p := project.NewLoader().Load(filepath.Join(proj, "fw.config.ts"), "fw.config.ts")
-				res := Run([]*project.Project{p}, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, AllowDirty: allowDirty})
+				res := migrate.Run([]*project.Project{p}, nil, migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove, AllowDirty: allowDirty})
 				if len(res) != 1 || !res[0].Fatal || res[0].Written || !strings.Contains(res[0].Err, "looks like a git directory (it holds HEAD, objects/ and refs/)") {
 					t.Fatalf("allow-dirty %v: %+v", allowDirty, res[0])
 				}

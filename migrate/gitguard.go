@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/internal/gitx"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
-// gitGuard answers apply's git guard (gitDirty: which of a project's paths
+// gitGuard answers apply's git guard (GitDirty: which of a project's paths
 // have uncommitted changes) for the projects of one run with one git
 // status per repository instead of one per project: a run over a
 // monorepo of 10,000 projects asked git 10,000 times, and each time git
@@ -22,7 +23,7 @@ import (
 // clean. Otherwise, and whenever the status cannot speak for a path as git
 // status with that pathspec would (a path through a symbolic link, one
 // with pathspec magic, one outside the project), the project is asked
-// about alone (gitDirty), as before: its answer, and its words, are git's
+// about alone (GitDirty), as before: its answer, and its words, are git's
 // own. Every project of a run is asked about before any is written (Run),
 // so the status read once still speaks for the tree.
 type gitGuard struct {
@@ -30,10 +31,6 @@ type gitGuard struct {
 	status map[string]*gitx.Status // by top; nil: could not be read
 	links  map[string]bool         // directories looked at: true for a symbolic link
 }
-
-// perProjectGuard makes the guard ask git about each project alone, as
-// apply did before: the tests compare the two.
-var perProjectGuard = false
 
 // paths returns the paths of a project the guard asks about.
 func guardPaths(r *Result) []string {
@@ -44,26 +41,26 @@ func guardPaths(r *Result) []string {
 	return paths
 }
 
-// dirty is gitDirty(p.Root, paths), from the repository's status when it
+// dirty is GitDirty(p.Root, paths), from the repository's status when it
 // can speak for them.
 func (g *gitGuard) dirty(p *project.Project, paths []string) ([]string, error) {
-	if perProjectGuard {
-		return gitDirty(p.Root, paths)
+	if knobs.PerProjectGuard {
+		return GitDirty(p.Root, paths)
 	}
 	top, keys, ok := g.keys(p, paths)
 	if !ok {
-		return gitDirty(p.Root, paths)
+		return GitDirty(p.Root, paths)
 	}
 	if top == "" {
-		return nil, nil // in no work tree (gitDirty's answer too)
+		return nil, nil // in no work tree (GitDirty's answer too)
 	}
 	st := g.statusOf(top)
 	if st == nil {
-		return gitDirty(p.Root, paths)
+		return GitDirty(p.Root, paths)
 	}
 	for _, k := range keys {
 		if st.Touches(k) {
-			return gitDirty(p.Root, paths)
+			return GitDirty(p.Root, paths)
 		}
 	}
 	return nil, nil
@@ -72,7 +69,7 @@ func (g *gitGuard) dirty(p *project.Project, paths []string) ([]string, error) {
 // keys returns the top of p's work tree ("" for none) and paths as the
 // status names them (relative to the top, slash-separated); ok is false
 // when the status cannot answer for them as git status with them as
-// pathspecs (run in p.Root) would, or the top cannot be found (gitDirty
+// pathspecs (run in p.Root) would, or the top cannot be found (GitDirty
 // then says why).
 func (g *gitGuard) keys(p *project.Project, paths []string) (top string, keys []string, ok bool) {
 	top, _, err := g.repos.Find(p.Root)

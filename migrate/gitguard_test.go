@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -59,7 +61,7 @@ func applyTree(t *testing.T, dir string, names []string) string {
 	for _, n := range names {
 		projects = append(projects, l.Load(filepath.Join(dir, n, "fw.config.ts"), n+"/fw.config.ts"))
 	}
-	res := Run(projects, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove})
+	res := migrate.Run(projects, nil, migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove})
 	var b strings.Builder
 	for _, r := range res {
 		fmt.Fprintf(&b, "%s written %v fatal %v err %q\n", r.Project.ConfigDisplay, r.Written, r.Fatal, r.Err)
@@ -79,9 +81,9 @@ func TestGitGuardOneStatus(t *testing.T) {
 	names := guardTree(t, alone)
 	guardTree(t, one)
 
-	perProjectGuard = true
+	knobs.PerProjectGuard = true
 	want := applyTree(t, alone, names)
-	perProjectGuard = false
+	knobs.PerProjectGuard = false
 
 	// A git that logs its subcommands.
 	bin := t.TempDir()

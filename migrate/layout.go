@@ -96,7 +96,7 @@ func applyProject(p *project.Project, o Options, forced string) *Result {
 		}
 	}
 	o.progress(StepCheck, p.ConfigDisplay, 0, 0)
-	r := applyConfig(p, oo, rules.Check)
+	r := ApplyConfig(p, oo, rules.Check)
 	r.Mode = mode
 	if plan != nil && !r.Fatal {
 		if joined, joinedNotes := r.joinFolders(p, o, plan); joined != nil {

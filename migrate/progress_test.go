@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -26,12 +27,12 @@ func progressTree(t *testing.T) string {
 	return dir
 }
 
-func runTree(dir string, o Options) []*Result {
+func runTree(dir string, o migrate.Options) []*migrate.Result {
 	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
 	o.Rules = rules.Options{Target: 4}
-	o.Layout = LayoutMove
+	o.Layout = migrate.LayoutMove
 	o.AllowDirty = true
-	return Run([]*project.Project{p}, nil, o)
+	return migrate.Run([]*project.Project{p}, nil, o)
 }
 
 // TestConfirm: Confirm is asked once everything is planned and before
@@ -42,8 +43,8 @@ func TestConfirm(t *testing.T) {
 		dir := progressTree(t)
 		before := testtree.Snapshot(t, dir)
 		asked := 0
-		var shown *Result
-		results := runTree(dir, Options{Confirm: func(rs []*Result) bool {
+		var shown *migrate.Result
+		results := runTree(dir, migrate.Options{Confirm: func(rs []*migrate.Result) bool {
 			asked++
 			if got := testtree.Snapshot(t, dir); !equalTrees(got, before) {
 				t.Errorf("written before Confirm")
@@ -66,7 +67,7 @@ func TestConfirm(t *testing.T) {
 	}
 	// Not asked with DryRun.
 	dir := progressTree(t)
-	runTree(dir, Options{DryRun: true, Confirm: func([]*Result) bool { t.Error("asked with DryRun"); return false }})
+	runTree(dir, migrate.Options{DryRun: true, Confirm: func([]*migrate.Result) bool { t.Error("asked with DryRun"); return false }})
 }
 
 func equalTrees(a, b map[string]string) bool {
@@ -85,8 +86,8 @@ func equalTrees(a, b map[string]string) bool {
 func TestProgressEvents(t *testing.T) {
 	var mu sync.Mutex
 	var steps []string
-	last := map[string]Event{}
-	record := func(ev Event) {
+	last := map[string]migrate.Event{}
+	record := func(ev migrate.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if len(steps) == 0 || steps[len(steps)-1] != ev.Step {
@@ -94,22 +95,22 @@ func TestProgressEvents(t *testing.T) {
 		}
 		last[ev.Step] = ev
 	}
-	runTree(progressTree(t), Options{Progress: record})
+	runTree(progressTree(t), migrate.Options{Progress: record})
 	if got, want := strings.Join(steps, " "), "plan check edit ready write"; got != want {
 		t.Errorf("steps %q, want %q", got, want)
 	}
 	// Both pages and package.json (FW701's bump of fw).
-	if ev := last[StepEdit]; ev.Done != 3 || ev.Total != 3 || ev.Project != "fw.config.ts" {
+	if ev := last[migrate.StepEdit]; ev.Done != 3 || ev.Total != 3 || ev.Project != "fw.config.ts" {
 		t.Errorf("edit: %+v, want 3 of 3 files of fw.config.ts", ev)
 	}
 	// The move of pages/ and the edits of package.json and both pages:
 	// with the bump to major 4, the config has nothing to change (its
 	// compatibility version 4 is the default there).
-	if ev := last[StepWrite]; ev.Done != ev.Total || ev.Total != 4 {
+	if ev := last[migrate.StepWrite]; ev.Done != ev.Total || ev.Total != 4 {
 		t.Errorf("write: %+v, want 4 of 4", ev)
 	}
 	steps = nil
-	runTree(progressTree(t), Options{Progress: record, DryRun: true})
+	runTree(progressTree(t), migrate.Options{Progress: record, DryRun: true})
 	if got, want := strings.Join(steps, " "), "plan check edit ready diff"; got != want {
 		t.Errorf("dry run: steps %q, want %q", got, want)
 	}
@@ -118,8 +119,8 @@ func TestProgressEvents(t *testing.T) {
 // TestAffectedPins: the pins --pin=affected would add are those of the
 // defaults whose sites are still in the code.
 func TestAffectedPins(t *testing.T) {
-	results := runTree(progressTree(t), Options{DryRun: true})
-	pins, cannot := results[0].AffectedPins(Options{})
+	results := runTree(progressTree(t), migrate.Options{DryRun: true})
+	pins, cannot := results[0].AffectedPins(migrate.Options{})
 	var got []string
 	for _, d := range pins {
 		got = append(got, d.Option+" = "+d.Fix.Description)
@@ -143,7 +144,7 @@ func TestConfirmAfterGitGuard(t *testing.T) {
 	testtree.WriteMap(t, dir, map[string]string{"fw.config.ts": "export default defineFwConfig({})\n// edited\n"})
 	before := testtree.Snapshot(t, dir)
 	var shown string
-	results := runGuarded(dir, Options{Confirm: func(rs []*Result) bool {
+	results := runGuarded(dir, migrate.Options{Confirm: func(rs []*migrate.Result) bool {
 		shown = rs[0].Err
 		return true
 	}})
@@ -155,15 +156,15 @@ func TestConfirmAfterGitGuard(t *testing.T) {
 		t.Errorf("written after the guard refused")
 	}
 	// Without a question, the same answer.
-	if r := runGuarded(dir, Options{})[0]; r.Err != want || !r.Fatal {
+	if r := runGuarded(dir, migrate.Options{})[0]; r.Err != want || !r.Fatal {
 		t.Errorf("without Confirm: %q (fatal %v)", r.Err, r.Fatal)
 	}
 }
 
 // runGuarded is runTree with the git guard on.
-func runGuarded(dir string, o Options) []*Result {
+func runGuarded(dir string, o migrate.Options) []*migrate.Result {
 	p := project.NewLoader().Load(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
 	o.Rules = rules.Options{Target: 4}
-	o.Layout = LayoutMove
-	return Run([]*project.Project{p}, nil, o)
+	o.Layout = migrate.LayoutMove
+	return migrate.Run([]*project.Project{p}, nil, o)
 }

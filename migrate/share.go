@@ -20,10 +20,8 @@ import (
 // sets hold pointers into Found, and what the rounds, the code fixes and
 // the report keep (Fixed, NotFixed, Remaining) is Found's values where
 // nothing changed, and new values only where the text did.
-
-// shareFindings turns the sharing on (a variable for the tests, which
-// compare the results with and without).
-var shareFindings = true
+// knobs.ShareFindings turns the sharing on (the tests compare the results
+// with and without).
 
 // sharer wraps a check: its first result is kept as the values to share,
 // and the findings of every later result that are equal to one of them

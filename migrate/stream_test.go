@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"fmt"
@@ -14,6 +14,8 @@ import (
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -67,7 +69,7 @@ func corpusProjects(t *testing.T, dir string) []*project.Project {
 // sameResults fails unless a and b say the same, value for value: the
 // findings (followed through their pointers), the fixes and their reasons,
 // the patch, the notes.
-func sameResults(t *testing.T, what string, a, b []*Result) {
+func sameResults(t *testing.T, what string, a, b []*migrate.Result) {
 	t.Helper()
 	if len(a) != len(b) {
 		t.Fatalf("%s: %d results, %d", what, len(a), len(b))
@@ -100,17 +102,17 @@ func TestSharedFindings(t *testing.T) {
 	if !testing.Short() {
 		ps = append(ps, corpusProjects(t, filepath.Join(dir, "corpus"))...)
 	}
-	run := func(share bool) []*Result {
-		defer func(was bool) { shareFindings = was }(shareFindings)
-		shareFindings = share
-		return Run(ps, nil, Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, DryRun: true})
+	run := func(share bool) []*migrate.Result {
+		defer func(was bool) { knobs.ShareFindings = was }(knobs.ShareFindings)
+		knobs.ShareFindings = share
+		return migrate.Run(ps, nil, migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove, DryRun: true})
 	}
 	apart, shared := run(false), run(true)
 	sameResults(t, "shared", apart, shared)
 
 	// The dense app's code fixes are made from the last check: shared,
 	// they are Found's values; apart, none is.
-	in := func(r *Result) int {
+	in := func(r *migrate.Result) int {
 		found := map[*rules.Diagnostic]bool{}
 		for _, d := range r.Found {
 			found[d] = true
@@ -127,11 +129,11 @@ func TestSharedFindings(t *testing.T) {
 	if a.Bumped != 4 || len(a.CodeEdits) == 0 {
 		t.Fatalf("the dense app is not bumped with code fixes: bumped %d, %d code files", a.Bumped, len(a.CodeEdits))
 	}
-	if n := in(a); n != 0 || a.shared != 0 {
-		t.Errorf("apart: %d fixes are Found's values, %d shared", n, a.shared)
+	if n := in(a); n != 0 || a.Shared != 0 {
+		t.Errorf("apart: %d fixes are Found's values, %d shared", n, a.Shared)
 	}
-	if n := in(s); n < len(s.Fixed)*9/10 || s.shared < len(s.Found)*9/10 {
-		t.Errorf("shared: %d of %d fixes are Found's values, %d of the later findings shared (Found: %d)", n, len(s.Fixed), s.shared, len(s.Found))
+	if n := in(s); n < len(s.Fixed)*9/10 || s.Shared < len(s.Found)*9/10 {
+		t.Errorf("shared: %d of %d fixes are Found's values, %d of the later findings shared (Found: %d)", n, len(s.Fixed), s.Shared, len(s.Found))
 	}
 }
 
@@ -149,8 +151,8 @@ func TestStreamDryRun(t *testing.T) {
 		denseTree(t, filepath.Join(dir, rel), 12)
 		ps = append(ps, l.Load(filepath.Join(dir, rel, "fw.config.ts"), rel+"/fw.config.ts"))
 	}
-	o := Options{Rules: rules.Options{Target: 4}, Layout: LayoutMove, DryRun: true}
-	whole := Run(ps, nil, o)
+	o := migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove, DryRun: true}
+	whole := migrate.Run(ps, nil, o)
 
 	for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
 		t.Run(fmt.Sprintf("procs=%d", procs), func(t *testing.T) {
@@ -160,15 +162,15 @@ func TestStreamDryRun(t *testing.T) {
 				events            []string
 				planned, streamed int
 			)
-			var got []*Result
+			var got []*migrate.Result
 			oo := o
-			oo.planned = func(r *Result) {
+			oo.Planned = func(r *migrate.Result) {
 				mu.Lock() // called on the workers
 				defer mu.Unlock()
 				planned++
 				events = append(events, "plan "+r.Project.ConfigDisplay)
 			}
-			oo.Stream = func(r *Result) {
+			oo.Stream = func(r *migrate.Result) {
 				mu.Lock()
 				streamed++
 				events = append(events, "stream "+r.Project.ConfigDisplay)
@@ -179,7 +181,7 @@ func TestStreamDryRun(t *testing.T) {
 				c := *r // what Stream sees, before Release
 				got = append(got, &c)
 			}
-			rs := Run(ps, nil, oo)
+			rs := migrate.Run(ps, nil, oo)
 			if procs == 1 {
 				var want []string
 				for _, p := range ps {

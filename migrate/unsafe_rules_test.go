@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwmigrate/fwmigrate/migrate"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -24,15 +25,15 @@ func TestUnsafeRules(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "app", "pages", "pay.vue"), []byte("<script setup lang=\"ts\">\nconst config = useRuntimeConfig()\nuse(config.public.stripeSecretKey)\n</script>\n"), 0o644)
 	for _, c := range []struct {
 		name       string
-		o          Options
+		o          migrate.Options
 		moved      []string // keys moved out of public
 		leftUnsafe int
 	}{
-		{"none", Options{}, nil, 1},
-		{"bare --unsafe", Options{Unsafe: true}, []string{"mailPassword"}, 0},
-		{"--unsafe=FW501", Options{UnsafeRules: []string{"FW501"}}, []string{"mailPassword", "stripeSecretKey"}, 0},
-		{"--unsafe --unsafe=FW501", Options{Unsafe: true, UnsafeRules: []string{"FW501"}}, []string{"mailPassword", "stripeSecretKey"}, 0},
-		{"--unsafe=FW203", Options{UnsafeRules: []string{"FW203"}}, nil, 1},
+		{"none", migrate.Options{}, nil, 1},
+		{"bare --unsafe", migrate.Options{Unsafe: true}, []string{"mailPassword"}, 0},
+		{"--unsafe=FW501", migrate.Options{UnsafeRules: []string{"FW501"}}, []string{"mailPassword", "stripeSecretKey"}, 0},
+		{"--unsafe --unsafe=FW501", migrate.Options{Unsafe: true, UnsafeRules: []string{"FW501"}}, []string{"mailPassword", "stripeSecretKey"}, 0},
+		{"--unsafe=FW203", migrate.Options{UnsafeRules: []string{"FW203"}}, nil, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := project.LoadProject(path, "fw.config.ts")
@@ -40,7 +41,7 @@ func TestUnsafeRules(t *testing.T) {
 				t.Fatal(p.Err)
 			}
 			c.o.Rules = rules.Options{Target: 4, Select: []string{"FW501"}}
-			r := applyConfig(p, c.o, rules.Check)
+			r := migrate.ApplyConfig(p, c.o, rules.Check)
 			if r.Fatal {
 				t.Fatalf("fatal: %+v", r.Remaining)
 			}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
@@ -75,7 +76,7 @@ func writeBatch(rs []*Result, o Options) {
 		txs[k] = &txn.Tx{Plan: plan, Config: relSlashTo(r.Project.RealRoot, r.Project.ConfigReal), Hook: hook}
 	}
 	// All the journals of a batch are on disk at once, each holding its
-	// project's old and new texts: a batch stops at maxBatchBytes of them
+	// project's old and new texts: a batch stops at knobs.MaxBatchBytes of them
 	// (a project bigger than that is a batch alone).
 	var run []*txn.Tx
 	size := 0
@@ -87,14 +88,14 @@ func writeBatch(rs []*Result, o Options) {
 		for _, e := range t.Plan.Edits {
 			n += len(e.Old) + len(e.New)
 		}
-		if len(run) > 0 && size+n > maxBatchBytes {
-			commitAll(run, o.Hook)
+		if len(run) > 0 && size+n > knobs.MaxBatchBytes {
+			CommitAll(run, o.Hook)
 			run, size = nil, 0
 		}
 		run = append(run, t)
 		size += n
 	}
-	commitAll(run, o.Hook)
+	CommitAll(run, o.Hook)
 	for k, r := range rs {
 		t := txs[k]
 		if t == nil {
@@ -108,13 +109,14 @@ func writeBatch(rs []*Result, o Options) {
 	}
 }
 
-// commitAll commits txs (txn.CommitAll) in up to batchLanes batches of at
-// least laneMin transactions each, run at once: while one batch waits at a
+// CommitAll commits txs (txn.CommitAll), as Run commits a batch of its
+// projects' transactions: in up to batchLanes batches of at least
+// knobs.LaneMin transactions each, run at once: while one batch waits at a
 // barrier for the disk, another does the work of its next phase (the
 // phases are the CPU's, the barriers the disk's), and barriers met at the
 // same time share their syncfs (txn's group commit).
-func commitAll(txs []*txn.Tx, hook func(string, int)) {
-	lanes := min(batchLanes, len(txs)/laneMin)
+func CommitAll(txs []*txn.Tx, hook func(string, int)) {
+	lanes := min(batchLanes, len(txs)/knobs.LaneMin)
 	if lanes <= 1 {
 		txn.CommitAll(txs, hook)
 		return
@@ -124,14 +126,9 @@ func commitAll(txs []*txn.Tx, hook func(string, int)) {
 	})
 }
 
-// batchLanes and laneMin: see commitAll.
+// batchLanes: see CommitAll (knobs.LaneMin and knobs.MaxBatchBytes are
+// the other bounds of the writes).
 const batchLanes = 4
-
-var laneMin = 64 // a test lowers it
-
-// maxBatchBytes bounds the old and new texts a batch of writeBatch
-// journals at once.
-var maxBatchBytes = 256 << 20
 
 // written records in r how its transaction ended (kept: its journal
 // stays), and returns the error that leaves it not written.

@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
 
@@ -97,14 +98,14 @@ func TestWriteKeepsMode(t *testing.T) {
 
 // TestWriteBatches: the projects of a run are written as one batch
 // (txn.CommitAll: one "run-committed"), cut where their journals would
-// hold more than maxBatchBytes of texts, and into lanes committed at once
-// from laneMin projects a lane; each is written every way.
+// hold more than knobs.MaxBatchBytes of texts, and into lanes committed at once
+// from knobs.LaneMin projects a lane; each is written every way.
 func TestWriteBatches(t *testing.T) {
 	for _, c := range []struct {
 		max, lane, batches int
 	}{{256 << 20, 64, 1}, {1, 64, 3}, {256 << 20, 1, 3}} {
-		saved, savedLane := maxBatchBytes, laneMin
-		maxBatchBytes, laneMin = c.max, c.lane
+		saved, savedLane := knobs.MaxBatchBytes, knobs.LaneMin
+		knobs.MaxBatchBytes, knobs.LaneMin = c.max, c.lane
 		dir := t.TempDir()
 		tree := map[string]string{}
 		for k := range 3 {
@@ -122,7 +123,7 @@ func TestWriteBatches(t *testing.T) {
 				mu.Unlock()
 			}
 		})
-		maxBatchBytes, laneMin = saved, savedLane
+		knobs.MaxBatchBytes, knobs.LaneMin = saved, savedLane
 		for k, r := range res {
 			if r.Fatal || !r.Written {
 				t.Fatalf("max %d lane %d, p%d: %s", c.max, c.lane, k, r.Err)

@@ -1,4 +1,4 @@
-package settings
+package settings_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/rules"
+	"github.com/fwmigrate/fwmigrate/settings"
 )
 
 // TestExtends: a package's settings build on the root's through extends:
@@ -29,7 +30,7 @@ func TestExtends(t *testing.T) {
 	write("apps/web/package.json", `{"fwmigrate": {"extends": "../../fwmigrate.json", "ignore": ["FW603"], "severity": {"FW601": "error"}}}`)
 	write("apps/docs/fwmigrate.json", `{"extends": ["../../fwmigrate.json"], "failOn": "info"}`)
 
-	fd := NewFinder(Flags{})
+	fd := settings.NewFinder(settings.Flags{})
 	web, err := fd.For(filepath.Join(root, "apps/web"))
 	if err != nil {
 		t.Fatal(err)
@@ -44,11 +45,11 @@ func TestExtends(t *testing.T) {
 	// The package's severity wins over the root's; the root's override
 	// matches apps/web/legacy/ by the root's globs.
 	d := &rules.Diagnostic{Code: "FW601", Severity: rules.Warning, File: filepath.Join(root, "apps/web/pages/a.vue")}
-	if !web.finish(d) || d.Severity != rules.Error {
+	if !finish(t, web, nil)(d) || d.Severity != rules.Error {
 		t.Errorf("FW601 in web: kept %v, severity %v; want error", d != nil, d.Severity)
 	}
 	d = &rules.Diagnostic{Code: "FW602", Severity: rules.Warning, File: filepath.Join(root, "apps/web/legacy/b.vue")}
-	if web.finish(d) {
+	if finish(t, web, nil)(d) {
 		t.Errorf("the root's override (apps/web/legacy/**, relative to the root) does not reach web")
 	}
 	docs, err := fd.For(filepath.Join(root, "apps/docs"))
@@ -96,7 +97,7 @@ func TestExtendsErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, err := NewFinder(Flags{}).For(filepath.Join(root, "a"))
+		_, err := settings.NewFinder(settings.Flags{}).For(filepath.Join(root, "a"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.files, err, tc.want)
 		}

@@ -79,10 +79,11 @@ var FailOnValues = []string{"info", "warning", "error", "never"}
 // SeverityValues are the values a rule's severity may be set to.
 var SeverityValues = []string{"error", "warning", "info", "off"}
 
-// parseFile validates the settings in src, the text of path. In a
-// package.json, only the "fwmigrate" key is read (ok is false when it has
-// none).
-func parseFile(path string, src []byte) (f *File, ok bool, err error) {
+// Parse validates the settings in src, the text of the settings file path
+// (fwmigrate.json, or a package.json: there only the "fwmigrate" key is
+// read, and ok is false when it has none). An error names path, line and
+// column. The files it extends are not read: a Finder combines them.
+func Parse(path string, src []byte) (f *File, ok bool, err error) {
 	text := src
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
 		// encoding/json refuses a BOM; spaces keep the offsets.

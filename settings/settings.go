@@ -348,7 +348,7 @@ func (fd *Finder) own(dir string) *found {
 			}
 			return &found{err: fmt.Errorf("%s: %v", p, err)}
 		}
-		g, ok, err := parseFile(pathx.Display(p), src)
+		g, ok, err := Parse(pathx.Display(p), src)
 		if err != nil {
 			return &found{err: err}
 		}
@@ -417,7 +417,7 @@ func extend(f *File, chain []string) (*File, error) {
 		if err != nil {
 			return fail(i, "extends %s: %v", as, err)
 		}
-		base, ok, err := parseFile(pathx.Display(path), src)
+		base, ok, err := Parse(pathx.Display(path), src)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,8 @@
-package settings
+package settings_test
 
 import (
 	"encoding/json"
+	"github.com/fwmigrate/fwmigrate/settings"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,23 +29,23 @@ func TestSchemaAgrees(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.ID != SchemaURL {
-		t.Errorf("$id %q, want SchemaURL %q", doc.ID, SchemaURL)
+	if doc.ID != settings.SchemaURL {
+		t.Errorf("$id %q, want SchemaURL %q", doc.ID, settings.SchemaURL)
 	}
 	var props []string
 	for k := range doc.Properties {
 		props = append(props, k)
 	}
 	sort.Strings(props)
-	if !reflect.DeepEqual(props, Keys()) {
-		t.Errorf("schema properties %v, reader keys %v", props, Keys())
+	if !reflect.DeepEqual(props, settings.Keys()) {
+		t.Errorf("schema properties %v, reader keys %v", props, settings.Keys())
 	}
 	cases := []struct {
 		text string
 		ok   bool
 	}{
 		{`{}`, true},
-		{`{"$schema": "` + SchemaURL + `", "select": ["FW1", "version", "generate-routes", "all"], "ignore": ["FW204"]}`, true},
+		{`{"$schema": "` + settings.SchemaURL + `", "select": ["FW1", "version", "generate-routes", "all"], "ignore": ["FW204"]}`, true},
 		{`{"severity": {"FW201": "error", "layout": "off", "FW3": "info"}, "failOn": "never", "framework": 3}`, true},
 		{`{"overrides": [{"files": ["legacy/**", "*.env"], "ignore": ["FW2"], "severity": {"FW403": "warning"}}], "baseline": "b.json"}`, true},
 		{`{"selcet": ["FW1"]}`, false},
@@ -67,7 +68,7 @@ func TestSchemaAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		schemaOK := schema.Validate(inst) == nil
-		_, _, err = parseFile("fwmigrate.json", []byte(c.text))
+		_, _, err = settings.Parse("fwmigrate.json", []byte(c.text))
 		readerOK := err == nil
 		if schemaOK != c.ok || readerOK != c.ok {
 			t.Errorf("%s: schema accepts %v, reader accepts %v (%v), want %v", c.text, schemaOK, readerOK, err, c.ok)
@@ -86,7 +87,7 @@ func TestErrorsHavePositions(t *testing.T) {
 		{"{\"a\": 1", `fwmigrate.json:1:8: invalid JSON: unexpected end of the file`},
 		{"\uFEFF{\"zzz\": 1}", `fwmigrate.json:1:2: "zzz" is not a setting (known: $schema, extends, select, ignore, severity, failOn, framework, overrides, baseline)`},
 	} {
-		_, _, err := parseFile("fwmigrate.json", []byte(c.text))
+		_, _, err := settings.Parse("fwmigrate.json", []byte(c.text))
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.text, err, c.want)
 		}
@@ -102,7 +103,7 @@ func TestErrorsHavePositions(t *testing.T) {
 		{"{\"name\": \"x\",\n \"fwmigrate\": {\"ignore\": [\"FW20X\"]}}", true, `package.json:2:27: "FW20X" matches no rule (did you mean FW201?)`},
 		{`["fwmigrate"]`, false, ""},
 	} {
-		f, ok, err := parseFile("package.json", []byte(c.text))
+		f, ok, err := settings.Parse("package.json", []byte(c.text))
 		if ok != c.ok || (err == nil) != (c.want == "") || err != nil && err.Error() != c.want {
 			t.Errorf("%s: ok %v, err %v; want ok %v, err %q", c.text, ok, err, c.ok, c.want)
 		}
@@ -129,8 +130,8 @@ func TestFinderPrecedence(t *testing.T) {
 	write("apps/web/src/x", ``)
 	write("apps/docs/fwmigrate.json", `{"framework": 3}`)
 
-	fd := NewFinder(Flags{})
-	get := func(dir string) *Resolved {
+	fd := settings.NewFinder(settings.Flags{})
+	get := func(dir string) *settings.Resolved {
 		t.Helper()
 		r, err := fd.For(filepath.Join(root, dir))
 		if err != nil {
@@ -144,17 +145,17 @@ func TestFinderPrecedence(t *testing.T) {
 	if r := get("apps/web/src"); r.FailOn != "info" || r.Ignore != nil || r.From["failOn"] != r.File.Name {
 		t.Errorf("apps/web/src: the nearest file (package.json) applies alone: %+v", r)
 	}
-	if r := get("apps/docs"); r.Framework != 3 || r.FailOn != "warning" || r.From["failOn"] != fromDefault {
+	if r := get("apps/docs"); r.Framework != 3 || r.FailOn != "warning" || r.From["failOn"] != "default" {
 		t.Errorf("apps/docs: %+v", r)
 	}
 	if get("apps") != get("apps/web/..") {
 		t.Errorf("not cached")
 	}
-	fd = NewFinder(Flags{FailOn: "never", FailOnSet: true, Ignore: []string{}, IgnoreSet: true})
+	fd = settings.NewFinder(settings.Flags{FailOn: "never", FailOnSet: true, Ignore: []string{}, IgnoreSet: true})
 	if r, _ := fd.For(root); r.FailOn != "never" || r.From["failOn"] != "--fail-on" || len(r.Ignore) != 0 || r.From["ignore"] != "--ignore" {
 		t.Errorf("flags do not win: %+v", r)
 	}
-	fd = NewFinder(Flags{Isolated: true})
+	fd = settings.NewFinder(settings.Flags{Isolated: true})
 	if r, _ := fd.For(root); r.File != nil || r.FailOn != "warning" {
 		t.Errorf("--isolated read a file: %+v", r)
 	}
@@ -167,18 +168,21 @@ func TestFinish(t *testing.T) {
 	wd, _ := os.Getwd()
 	os.Chdir(dir)
 	defer os.Chdir(wd)
-	f, _, err := parseFile("fwmigrate.json", []byte(`{
+	if err := os.WriteFile(settings.FileName, []byte(`{
 		"severity": {"version": "error", "FW204": "off"},
 		"overrides": [
 			{"files": ["legacy"], "ignore": ["FW201"]},
 			{"files": ["*.env"], "severity": {"env": "warning"}},
 			{"files": ["apps/*/fw.config.ts"], "severity": {"FW204": "info"}}
 		]
-	}`))
+	}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := settings.NewFinder(settings.Flags{}).For(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := resolve(f, Flags{})
+	finish := finish(t, r, nil)
 	diag := func(code, file string) *rules.Diagnostic {
 		return rules.Find(code).Diagnose(file, ast.Span{}, "", "m")
 	}
@@ -198,7 +202,7 @@ func TestFinish(t *testing.T) {
 		{"FW201", "../elsewhere/fw.config.ts", true, rules.Error},
 	} {
 		d := diag(c.code, c.file)
-		keep := r.finish(d)
+		keep := finish(d)
 		if keep != c.keep || keep && d.Severity != c.sev {
 			t.Errorf("%s in %s: keep %v severity %v, want %v %v", c.code, c.file, keep, d.Severity, c.keep, c.sev)
 		}
@@ -210,7 +214,7 @@ func TestFinish(t *testing.T) {
 func TestBaselineCounts(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "b.json")
-	b, err := LoadBaseline(path, true)
+	b, err := settings.LoadBaseline(path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,20 +222,27 @@ func TestBaselineCounts(t *testing.T) {
 	d := func(msg string) *rules.Diagnostic {
 		return rules.Find("FW313").Diagnose(file, ast.Span{}, "plugins", msg)
 	}
-	n, err := b.Write(KnownFindings(path, []*rules.Diagnostic{d("dup"), d("dup"), d("other")}), map[string]bool{file: true})
+	n, err := b.Write(settings.KnownFindings(path, []*rules.Diagnostic{d("dup"), d("dup"), d("other")}), map[string]bool{file: true})
 	if err != nil || n != 3 {
 		t.Fatalf("wrote %d, %v", n, err)
 	}
-	b, err = LoadBaseline(path, false)
+	b, err = settings.LoadBaseline(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A check with no other settings keeps exactly the findings b does not
+	// know (and counts off those it knows).
+	none, err := settings.NewFinder(settings.Flags{Isolated: true}).For(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	take := func(d *rules.Diagnostic) bool { return !finish(t, none, b)(d) }
 	for i, want := range []bool{true, true, false} {
-		if got := b.take(d("dup")); got != want {
+		if got := take(d("dup")); got != want {
 			t.Errorf("dup #%d known: %v", i+1, got)
 		}
 	}
-	if b.take(d("changed message")) {
+	if take(d("changed message")) {
 		t.Error("a finding with another message is known")
 	}
 	if s := b.Stale(map[string]bool{file: true}); s != 1 {

@@ -1,4 +1,4 @@
-package workspace
+package workspace_test
 
 import (
 	"path/filepath"
@@ -8,6 +8,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/settings"
+	"github.com/fwmigrate/fwmigrate/workspace"
 )
 
 // TestMajor: the framework major is decided in one place, in one order:
@@ -35,7 +36,7 @@ func TestMajor(t *testing.T) {
 		{"decided before by the same setting", 4, "fwmigrate.json", fromFile, 4, "fwmigrate.json", ""},
 	} {
 		p := &project.Project{Framework: c.major, FrameworkSource: c.source}
-		note := Major(p, c.res)
+		note := workspace.Major(p, c.res)
 		if p.Framework != c.want || p.FrameworkSource != c.wantSource || note != c.note {
 			t.Errorf("%s: major %d from %q, note %q; want %d from %q, note %q", c.name, p.Framework, p.FrameworkSource, note, c.want, c.wantSource, c.note)
 		}
@@ -52,9 +53,9 @@ func TestOptions(t *testing.T) {
 		"base.json":      `{"version": 1, "findings": []}`,
 		"a/fw.config.ts": "export default defineFwConfig({})\n",
 	})
-	ws := New(settings.Flags{})
+	ws := workspace.New(settings.Flags{})
 	cfg := filepath.Join(dir, "a", "fw.config.ts")
-	opts, res, err := ws.Options(cfg, ForCheck)
+	opts, res, err := ws.Options(cfg, workspace.ForCheck)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestOptions(t *testing.T) {
 	if len(ws.Baselines()) != 1 {
 		t.Errorf("the baseline is loaded once: %d", len(ws.Baselines()))
 	}
-	fixOpts, _, err := ws.Options(cfg, ForFix)
+	fixOpts, _, err := ws.Options(cfg, workspace.ForFix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestOptions(t *testing.T) {
 	}
 	testtree.Map(t, dir, map[string]string{"fwmigrate.json": `{"selcet": []}`})
 	ws.Reload()
-	if _, _, err := ws.Options(cfg, ForCheck); err == nil || !strings.Contains(err.Error(), "selcet") {
+	if _, _, err := ws.Options(cfg, workspace.ForCheck); err == nil || !strings.Contains(err.Error(), "selcet") {
 		t.Errorf("a bad settings file after Reload: %v", err)
 	}
 }

@@ -38,6 +38,7 @@ var layer = map[string]int{
 	"workspace":                    6,
 	"lsp":                          7,
 	"migrate":                      7,
+	"migrate/internal/knobs":       1, // apply's settings that only migrate's tests turn (issue 19: its tests external)
 	"cmd/fwmigrate/internal/sarif": 7, // the SARIF document, its schema test outside the command's test binary
 	"cmd/fwmigrate":                8,
 	"bench":                        9,

@@ -1,10 +1,12 @@
-package ruledocs
+package ruledocs_test
 
 import (
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/rules/ruledocs"
 )
 
 // TestPagesInSync fails when docs/rules differs from what the rules' docs
@@ -12,7 +14,7 @@ import (
 // edited by hand, or a rule was added or removed.
 func TestPagesInSync(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "rules")
-	want := Pages()
+	want := ruledocs.Pages()
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,14 +52,14 @@ func TestWrite(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir); err != nil {
+	if err := ruledocs.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the page of a rule that does not exist was kept")
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "FW201.md"))
-	if err != nil || string(got) != Pages()["FW201.md"] {
+	if err != nil || string(got) != ruledocs.Pages()["FW201.md"] {
 		t.Errorf("FW201.md not written as generated: %v", err)
 	}
 }
