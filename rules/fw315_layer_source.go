@@ -44,7 +44,7 @@ func runLayerSource(pass *Pass) {
 		if !pass.hasOption(option) {
 			continue
 		}
-		accepted := sourcePrefixes(option)
+		accepted := node.SourcePrefixes(option)
 		if len(accepted) == 0 {
 			continue
 		}
