@@ -48,7 +48,7 @@ func runLayerSource(pass *Pass) {
 		if len(accepted) == 0 {
 			continue
 		}
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			for _, n := range node.ExtendsSources(prop.Value) {
 				checkLayerSource(pass, option, path, n, accepted)
 			}

@@ -114,13 +114,13 @@ func runHardcodedSecret(pass *Pass) {
 	// Everywhere else: module options, arrays (module tuples), and the
 	// entries of arrays under runtimeConfig.
 	pass.walkCached(func(w *walked) bool {
-		if w.prop.Value == nil {
+		if w.Prop.Value == nil {
 			return true
 		}
-		_, isArr := ast.Unwrap(w.prop.Value).(*ast.Array)
-		if !seen[w.prop] || isArr {
-			s := secretSite{option: w.path, display: w.path.String(), keys: w.rest, siblings: w.prop.Parent, byKey: !seen[w.prop], awsObjects: awsObjects}
-			s.scan(pass, w.prop.Value)
+		_, isArr := ast.Unwrap(w.Prop.Value).(*ast.Array)
+		if !seen[w.Prop] || isArr {
+			s := secretSite{option: w.Path, display: w.Path.String(), keys: w.Rest, siblings: w.Prop.Parent, byKey: !seen[w.Prop], awsObjects: awsObjects}
+			s.scan(pass, w.Prop.Value)
 		}
 		return true
 	})

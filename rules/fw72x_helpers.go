@@ -409,7 +409,7 @@ func (p *Pass) findModPaths() []*modFinding {
 // or the head of a [module, options] tuple), and whether it is listed.
 func (p *Pass) modEntry(module string) (ast.Node, bool) {
 	var found ast.Node
-	p.optionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
+	p.OptionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
 		a, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok || found != nil {
 			return
@@ -466,7 +466,7 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 		})
 	}
 	var keyProp *ast.Property
-	p.optionProps(spec.key, func(_, path ast.Path, prop *ast.Property) {
+	p.OptionProps(spec.key, func(_, path ast.Path, prop *ast.Property) {
 		obj, ok := ast.Unwrap(prop.Value).(*ast.Object)
 		if prop.Kind != ast.PropInit || prop.Value == nil || !ok {
 			// A shorthand, a variable, a call: the options are only
@@ -479,7 +479,7 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 		}
 		add(path.String(), obj)
 	})
-	p.optionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
+	p.OptionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
 		a, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok {
 			return

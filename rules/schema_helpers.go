@@ -19,10 +19,10 @@ import (
 // descended into.
 func schemaWalk(pass *Pass, fn func(w *walked) bool) {
 	pass.walkCached(func(w *walked) bool {
-		if w.prop.Kind == ast.PropSpread || w.prop.KeyKind == ast.KeyComputed {
+		if w.Prop.Kind == ast.PropSpread || w.Prop.KeyKind == ast.KeyComputed {
 			return false
 		}
-		if len(w.rest) == 0 || len(w.path) == 1 && w.path[0] == "$env" {
+		if len(w.Rest) == 0 || len(w.Path) == 1 && w.Path[0] == "$env" {
 			return true
 		}
 		return fn(w)
@@ -168,8 +168,8 @@ var typeSkip = map[string]bool{
 // alone, since the framework's resolvers treat a null like an unset option.
 func typeProblems(pass *Pass, fn func(tp typeProblem)) {
 	schemaWalk(pass, func(w *walked) bool {
-		prefix, path, prop := w.prefix, w.path, w.prop
-		o := compat.Find(w.option)
+		prefix, path, prop := w.Prefix, w.Path, w.Prop
+		o := compat.Find(w.Option)
 		if o == nil {
 			return false
 		}
