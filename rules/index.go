@@ -54,6 +54,11 @@ type Index struct {
 	// kept is the detection given back to the project's Cache when the
 	// check is over (code_kept.go).
 	kept *keptDetection
+	// reusedDetection says the check reused the kept detection of the last
+	// check (Result.ReusedDetection).
+	reusedDetection bool
+	// detectorHook is Options.DetectorHook.
+	detectorHook func(rule string, i int, f *code.File) []*code.Visitor
 
 	// moreCode is what the type rules (FW85x) read beyond codeIdx
 	// (types_helpers.go).
