@@ -13,6 +13,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 // Options select what Check runs.
@@ -52,6 +53,13 @@ type Options struct {
 	// withheld because code reads what they change) are made all the same,
 	// as the user asked (apply --unsafe=FW501). Only apply's checks set it.
 	Release []string
+	// DetectorHook, when set (by tests: rules' TestDetectorPanic), is
+	// called in the shared walk of the code files for the detector of each
+	// code rule (its code) in file i, after the detector's own visitors are
+	// made, and its visitors walk the file as that detector's: a panic in
+	// one is the detector's panic, as a bug of the rule would be. Its
+	// types are rules/internal/code's: no package outside rules can set it.
+	DetectorHook func(rule string, i int, f *code.File) []*code.Visitor
 }
 
 // Versions are the framework major and compatibility version a project runs
@@ -146,13 +154,19 @@ type Result struct {
 	Texts map[string][]byte
 	// Cancelled says Options.Context ended the check: Diags are partial.
 	Cancelled bool
+	// ReusedDetection says the check reused what the code rules' detectors
+	// found in the last check of the project (a project loaded through a
+	// Cache that keeps results: the language server's): it walked again
+	// only the files whose text changed. A front end may log it; tests
+	// count it.
+	ReusedDetection bool
 }
 
 // Run is Check, with the texts of the files its diagnostics point into.
 func Run(p *project.Project, opts Options) *Result {
 	diags, index := check(p, opts)
 	defer index.keepCode()
-	res := &Result{Diags: diags, Texts: map[string][]byte{}}
+	res := &Result{Diags: diags, Texts: map[string][]byte{}, ReusedDetection: index != nil && index.reusedDetection}
 	if opts.Context != nil && opts.Context.Err() != nil {
 		res.Cancelled = true
 		return res
@@ -212,6 +226,7 @@ func check(p *project.Project, opts Options) ([]*Diagnostic, *Index) {
 	}
 	index := NewIndex(p, p.File, opts.Target)
 	index.before = opts.Before
+	index.detectorHook = opts.DetectorHook
 	index.detectors = predictDetectors(p, index, opts)
 	for _, r := range All() {
 		if r.Run == nil || !opts.Selected(r) {

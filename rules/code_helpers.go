@@ -299,6 +299,11 @@ func (d *detection) fileWith(i int, f *code.File, scans []*detectorRun, data boo
 					for _, v := range rn.scan.file(i, f) {
 						vs, who = append(vs, v), append(who, k)
 					}
+					if h := d.x.detectorHook; h != nil {
+						for _, v := range h(rn.r.Code, i, f) {
+							vs, who = append(vs, v), append(who, k)
+						}
+					}
 				}
 			}
 			cur = -2 // the walk: at says whose visitor

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/project"
@@ -48,10 +47,6 @@ type keptDetection struct {
 
 const keptSlot = "rules.detection\x00"
 
-// detectionsReused counts the checks that reused a kept detection (tests
-// read it).
-var detectionsReused atomic.Int64
-
 // detectKept is detect for the detectors the check predicted, reusing the
 // detection the last check of the project kept when it can.
 func (x *Index) detectKept(rules []*Rule) *codeIndex {
@@ -63,7 +58,7 @@ func (x *Index) detectKept(rules []*Rule) *codeIndex {
 	key := detectionKey(x, rules)
 	k, _ := p.Take(slot).(*keptDetection)
 	if k != nil && k.key == key && k.d.clean() && k.d.again(x) {
-		detectionsReused.Add(1)
+		x.reusedDetection = true
 		if k.d.clean() {
 			x.kept = k
 		}

@@ -1,4 +1,4 @@
-package rules
+package rules_test
 
 import (
 	"os"
@@ -12,6 +12,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // readmeCount is README's sentence with the corpus count (the subsection
@@ -42,12 +43,12 @@ func TestCorpusModules(t *testing.T) {
 			if p.File == nil || p.File.Config == nil {
 				continue
 			}
-			index := NewIndex(p, p.File, 4)
-			pass := &Pass{Rule: ruleModulesUnknown, Project: p, File: p.File, Config: index.config, Target: 4, Index: index}
-			mods := configModules(pass)
+			index := rules.NewIndex(p, p.File, 4)
+			pass := &rules.Pass{Rule: rules.Find("FW704"), Project: p, File: p.File, Config: project.ConfigValues(p.File), Target: 4, Index: index}
+			mods := pass.ConfigModules()
 			var listed []string
-			diags := Check(p, Options{Target: 4, Select: []string{"FW704"}})
-			if len(diags) == 1 && diags[0].Code == ruleUnsupportedMajor.Code {
+			diags := rules.Check(p, rules.Options{Target: 4, Select: []string{"FW704"}})
+			if len(diags) == 1 && diags[0].Code == rules.Find("FW907").Code {
 				continue // a major-2 config (FW907 alone): out of scope
 			}
 			for _, d := range diags {

@@ -139,8 +139,8 @@ func replaceRange(d *project.Dep, rng string) rewrite.Op {
 	return rewrite.Op{Kind: rewrite.OpReplace, Span: d.Span, Text: rng}
 }
 
-// configModule is one module the config names.
-type configModule struct {
+// A ConfigModule is one module the config names (Pass.ConfigModules).
+type ConfigModule struct {
 	Spec    string   // as written: "@nuxtjs/i18n", "motion-v/nuxt"
 	Package string   // its package: "@nuxtjs/i18n", "motion-v"
 	Span    ast.Span // the entry
@@ -150,13 +150,14 @@ type configModule struct {
 // npmSpec is a module given by package name, with or without a subpath.
 var npmSpec = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(/[A-Za-z0-9._~/-]*)?$`)
 
-// configModules returns the modules of the config's modules option (its
+// ConfigModules returns the modules of the config's modules option (its
 // $env overrides too) given by package name, each package once, in order.
-// Local modules (paths, aliases) are not packages and are left out.
-func configModules(pass *Pass) []configModule {
-	var out []configModule
+// Local modules (paths, aliases) are not packages and are left out. The
+// rules of the dependencies (FW701, FW703, FW704) judge these.
+func (p *Pass) ConfigModules() []ConfigModule {
+	var out []ConfigModule
 	seen := map[string]bool{}
-	pass.optionProps("modules", func(prefix, path ast.Path, prop *ast.Property) {
+	p.OptionProps("modules", func(prefix, path ast.Path, prop *ast.Property) {
 		arr, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok {
 			return
@@ -174,7 +175,7 @@ func configModules(pass *Pass) []configModule {
 				continue
 			}
 			seen[pkg] = true
-			out = append(out, configModule{Spec: spec, Package: pkg, Span: span, Option: path.String()})
+			out = append(out, ConfigModule{Spec: spec, Package: pkg, Span: span, Option: path.String()})
 		}
 	})
 	return out
@@ -218,7 +219,7 @@ func packageOf(spec string) string {
 // version installed or locked, else from the table over package.json's
 // range.
 type moduleFacts struct {
-	mod   configModule
+	mod   ConfigModule
 	dep   *project.Dep   // nil when package.json does not list it
 	table *compat.Module // nil when the table does not know it
 	// version is the version installed or locked, "" when unknown; from
@@ -239,7 +240,7 @@ type moduleFacts struct {
 }
 
 // factsOf gathers what is known of a module of the config.
-func factsOf(p *project.Project, m configModule, major int) *moduleFacts {
+func factsOf(p *project.Project, m ConfigModule, major int) *moduleFacts {
 	ps := p.Packages()
 	f := &moduleFacts{mod: m, table: compat.Eco().Module(m.Spec)}
 	if f.table == nil {

@@ -1,4 +1,4 @@
-package rules
+package rules_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
@@ -29,28 +30,32 @@ func detectProject(t *testing.T) *project.Project {
 	return project.LoadProject(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
 }
 
-func siteList(ss []*site) string {
+// findingsOf renders the findings of rule code with what a detector's
+// site gives them: file, position, option, message, notes.
+func findingsOf(diags []*rules.Diagnostic, code string) string {
 	var b strings.Builder
-	for _, s := range ss {
-		fmt.Fprintf(&b, "%s %v %s %s %v\n", s.file.Rel, s.span, s.option, s.msg, s.notes)
+	for _, d := range diags {
+		if d.Code == code {
+			fmt.Fprintf(&b, "%s %d:%d-%d:%d %s %s %v\n", d.File, d.Line, d.Column, d.EndLine, d.EndColumn, d.Option, d.Message, d.Notes)
+		}
 	}
 	return b.String()
 }
 
-// TestDetectorsAlone: a detector run alone, as a rule the check did not
-// predict asks for it (Index.sitesOf without Index.detectors), finds what
-// it finds run with all the others in one walk of each file.
+// TestDetectorsAlone: a detector run alone (a check that selects its rule
+// alone: its detector reads the code by itself, as one the check did not
+// predict does when a rule asks for it) finds what it finds run with all
+// the others in one walk of each file (a check of every rule).
 func TestDetectorsAlone(t *testing.T) {
 	p := detectProject(t)
-	all := NewIndex(p, p.File, 4)
-	all.detectors = predictDetectors(p, all, Options{Target: 4})
-	alone := NewIndex(p, p.File, 4)
+	all := rules.Check(p, rules.Options{Target: 4})
 	found := 0
-	for _, r := range All() {
-		if r.detect == nil && r.scan == nil {
+	for _, r := range rules.All() {
+		if r.Category != rules.Code && r.Category != rules.Types {
 			continue
 		}
-		a, b := siteList(all.sitesOf(r)), siteList(alone.sitesOf(r))
+		alone := rules.Check(detectProject(t), rules.Options{Target: 4, Select: []string{r.Code}})
+		a, b := findingsOf(all, r.Code), findingsOf(alone, r.Code)
 		if a != b {
 			t.Errorf("%s: alone\n%s\ntogether\n%s", r.Code, b, a)
 		}
@@ -66,7 +71,7 @@ func TestDetectorsAlone(t *testing.T) {
 // for its sites), and the other rules find what they find without it.
 func TestDetectorPanic(t *testing.T) {
 	p := detectProject(t)
-	codes := func(diags []*Diagnostic, skip ...string) string {
+	codes := func(diags []*rules.Diagnostic, skip ...string) string {
 		var b strings.Builder
 		for _, d := range diags {
 			if !strings.Contains(strings.Join(skip, " "), d.Code) {
@@ -75,27 +80,20 @@ func TestDetectorPanic(t *testing.T) {
 		}
 		return b.String()
 	}
-	want := Check(p, Options{Target: 4})
+	want := rules.Check(p, rules.Options{Target: 4})
 
-	saved := ruleErrorDataParsed.scan
-	defer func() { ruleErrorDataParsed.scan = saved }()
-	ruleErrorDataParsed.scan = func(ci *codeIndex) *fileScan {
-		s := saved(ci)
-		file := s.file
-		s.file = func(i int, f *code.File) []*code.Visitor {
-			vs := file(i, f)
-			if i == 3 {
-				vs = append(vs, &code.Visitor{Visit: func(*ast.JSNode, []*ast.JSNode, *ast.TemplateExpr) bool { panic("boom") }})
-			}
-			return vs
+	// FW608's detector panics in the walk of the fourth file.
+	hook := func(rule string, i int, f *code.File) []*code.Visitor {
+		if rule != "FW608" || i != 3 {
+			return nil
 		}
-		return s
+		return []*code.Visitor{{Visit: func(*ast.JSNode, []*ast.JSNode, *ast.TemplateExpr) bool { panic("boom") }}}
 	}
 	p = detectProject(t)
-	got := Check(p, Options{Target: 4})
+	got := rules.Check(p, rules.Options{Target: 4, DetectorHook: hook})
 	internal := map[string]bool{}
 	for _, d := range got {
-		if d.Code == ruleInternal.Code && strings.Contains(d.Message, "boom") {
+		if d.Code == rules.Find("FW999").Code && strings.Contains(d.Message, "boom") {
 			for _, c := range []string{"FW608", "FW204"} {
 				if strings.Contains(d.Message, c) {
 					internal[c] = true

@@ -112,6 +112,6 @@ func optionMaySet(pass *Pass, option string) bool {
 		return true
 	}
 	set := false
-	pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) { set = true })
+	pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) { set = true })
 	return set
 }

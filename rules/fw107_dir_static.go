@@ -29,7 +29,7 @@ over dir.static, so dir.static is deleted.`,
 func init() { Register(ruleDirStatic) }
 
 func runDirStatic(pass *Pass) {
-	pass.optionProps("dir.static", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("dir.static", func(prefix, path ast.Path, prop *ast.Property) {
 		d := pass.ReportProperty(prop, path, "`dir.static` is ignored in version 4: the public directory is `dir.public`")
 		if prop.KeyKind == ast.KeyComputed {
 			return

@@ -51,7 +51,7 @@ func runDirMeaning(pass *Pass) {
 	}
 	for _, k := range []string{"app", "assets", "layouts", "middleware", "pages", "plugins", "public", "modules"} {
 		option := "dir." + k
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			if prop.Kind != ast.PropInit {
 				return
 			}

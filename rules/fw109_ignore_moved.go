@@ -74,7 +74,7 @@ func runIgnoreMoved(pass *Pass) {
 		}
 		return out, seg
 	}
-	pass.optionProps("ignore", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("ignore", func(prefix, path ast.Path, prop *ast.Property) {
 		if prop.Kind != ast.PropInit || prop.Value == nil {
 			return
 		}

@@ -31,7 +31,7 @@ removed when nothing else is left in it. The prerendered routes stay the same.`,
 func init() { Register(ruleGenerateRoutes) }
 
 func runGenerateRoutes(pass *Pass) {
-	pass.optionProps("generate.routes", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("generate.routes", func(prefix, path ast.Path, prop *ast.Property) {
 		to := join(prefix, "engine", "prerender", "routes")
 		d := pass.ReportProperty(prop, path, "`generate.routes` was removed in version 4: the routes belong in `%s`", to)
 		if prop.Kind == ast.PropMethod || prop.Kind == ast.PropGetter || prop.Kind == ast.PropSetter {

@@ -31,7 +31,7 @@ restores what it was written for: those routes stop being prerendered.`,
 func init() { Register(ruleGenerateExclude) }
 
 func runGenerateExclude(pass *Pass) {
-	pass.optionProps("generate.exclude", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("generate.exclude", func(prefix, path ast.Path, prop *ast.Property) {
 		to := join(prefix, "engine", "prerender", "ignore")
 		d := pass.ReportProperty(prop, path, "`generate.exclude` has no effect: the routes it lists are still prerendered; they belong in `%s`", to)
 		if isAccessor(prop) || prop.KeyKind == ast.KeyComputed {

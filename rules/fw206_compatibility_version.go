@@ -47,7 +47,7 @@ func runCompatibilityVersion(pass *Pass) {
 	}
 	major := pass.Project.Framework
 	topSet := false
-	pass.optionProps("future.compatibilityVersion", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("future.compatibilityVersion", func(prefix, path ast.Path, prop *ast.Property) {
 		if len(prefix) == 0 {
 			topSet = true
 		}

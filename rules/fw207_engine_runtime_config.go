@@ -34,7 +34,7 @@ app.baseURL.`,
 func init() { Register(ruleEngineRuntimeConfig) }
 
 func runEngineRuntimeConfig(pass *Pass) {
-	pass.optionProps("engine.runtimeConfig", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("engine.runtimeConfig", func(prefix, path ast.Path, prop *ast.Property) {
 		obj, isObj := ast.Unwrap(prop.Value).(*ast.Object)
 		baseURL := false
 		if isObj {

@@ -50,7 +50,7 @@ func runHeadLegacy(pass *Pass) {
 	}
 	cv := projectCompat(pass)
 	legacy := false
-	pass.optionProps("headmgr.legacy", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("headmgr.legacy", func(prefix, path ast.Path, prop *ast.Property) {
 		v, ok := staticValue(prop)
 		if !ok || v != true {
 			return
@@ -70,7 +70,7 @@ func runHeadLegacy(pass *Pass) {
 	if legacy && cv < 5 {
 		return // the legacy keys keep working on compatibility 4
 	}
-	pass.optionProps("app.head", func(_, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("app.head", func(_, path ast.Path, prop *ast.Property) {
 		head, ok := ast.Unwrap(prop.Value).(*ast.Object)
 		if !ok {
 			return

@@ -77,8 +77,8 @@ func runEngineDeprecated(pass *Pass) {
 			continue
 		}
 		n := 0
-		pass.optionProps(o.Path, func(_, _ ast.Path, _ *ast.Property) { n++ })
-		pass.optionProps(o.Path, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(o.Path, func(_, _ ast.Path, _ *ast.Property) { n++ })
+		pass.OptionProps(o.Path, func(prefix, path ast.Path, prop *ast.Property) {
 			reportEngineDeprecated(pass, o, everyMajor, n > 1, prefix, path, prop)
 		})
 	}

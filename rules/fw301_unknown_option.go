@@ -44,8 +44,8 @@ func init() { Register(ruleUnknownOption) }
 
 func runUnknownOption(pass *Pass) {
 	schemaWalk(pass, func(w *walked) bool {
-		prefix, rest, path, prop := w.prefix, w.rest, w.path, w.prop
-		name := w.option
+		prefix, rest, path, prop := w.Prefix, w.Rest, w.Path, w.Prop
+		name := w.Option
 		if o := compat.Find(name); o != nil {
 			return !o.Open
 		}

@@ -42,8 +42,8 @@ func runOtherLayoutOption(pass *Pass) {
 		other, layout, version = compat.LayoutAOnly, "A", 3
 	}
 	schemaWalk(pass, func(w *walked) bool {
-		rest, path, prop := w.rest, w.path, w.prop
-		o := compat.Find(w.option)
+		rest, path, prop := w.Rest, w.Path, w.Prop
+		o := compat.Find(w.Option)
 		if o == nil {
 			return false
 		}

@@ -27,7 +27,7 @@ port and host are devServer.port and devServer.host.`,
 func init() { Register(ruleDevServerURL) }
 
 func runDevServerURL(pass *Pass) {
-	pass.optionProps("devServer.url", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("devServer.url", func(prefix, path ast.Path, prop *ast.Property) {
 		if prop.KeyKind == ast.KeyComputed {
 			return
 		}

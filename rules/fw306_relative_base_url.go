@@ -33,7 +33,7 @@ not an absolute URL.`,
 func init() { Register(ruleRelativeBaseURL) }
 
 func runRelativeBaseURL(pass *Pass) {
-	pass.optionProps("app.baseURL", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("app.baseURL", func(prefix, path ast.Path, prop *ast.Property) {
 		s, ok := staticString(prop.Value)
 		if !ok || s == "" || strings.HasPrefix(s, "/") {
 			return

@@ -38,7 +38,7 @@ func runCDNURLNotAbsolute(pass *Pass) {
 		if o == nil {
 			continue
 		}
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			v, ok := staticValue(prop)
 			if !ok || v == nil || o.Type.Check(v) {
 				return

@@ -30,7 +30,7 @@ func init() { Register(ruleNotSerializable) }
 
 func runNotSerializable(pass *Pass) {
 	for _, option := range []string{"app.keepalive", "ui.config"} {
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			if prop.Value == nil {
 				d := pass.ReportProperty(prop, path, "`%s` is a %s: only JSON-serializable values survive into the app", option, prop.Kind)
 				serializableNote(d, option)

@@ -30,7 +30,7 @@ override block that sets it. Values only known at run time are not judged.`,
 func init() { Register(ruleHashModeSSR) }
 
 func runHashModeSSR(pass *Pass) {
-	pass.optionProps("router.options.hashMode", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("router.options.hashMode", func(prefix, path ast.Path, prop *ast.Property) {
 		if v, ok := staticValue(prop); !ok || v != true {
 			return
 		}

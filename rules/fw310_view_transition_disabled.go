@@ -32,7 +32,7 @@ which is what the setting asked for but had never done.`,
 func init() { Register(ruleViewTransitionDisabled) }
 
 func runViewTransitionDisabled(pass *Pass) {
-	pass.optionProps("app.viewTransition", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("app.viewTransition", func(prefix, path ast.Path, prop *ast.Property) {
 		v, ok := staticValue(prop)
 		if !ok || v == false || v == nil {
 			return

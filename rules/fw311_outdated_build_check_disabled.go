@@ -30,7 +30,7 @@ not reported.`,
 func init() { Register(ruleOutdatedBuildCheckDisabled) }
 
 func runOutdatedBuildCheckDisabled(pass *Pass) {
-	pass.optionProps("experimental.checkOutdatedBuildInterval", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("experimental.checkOutdatedBuildInterval", func(prefix, path ast.Path, prop *ast.Property) {
 		if v, ok := staticValue(prop); ok && (v == false || v == nil) {
 			return
 		}

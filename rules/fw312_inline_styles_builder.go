@@ -37,7 +37,7 @@ func runInlineStylesBuilder(pass *Pass) {
 	if opt == nil {
 		return
 	}
-	pass.optionProps("features.inlineStyles", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("features.inlineStyles", func(prefix, path ast.Path, prop *ast.Property) {
 		if v, ok := staticValue(prop); ok && (v == false || v == nil) {
 			return
 		}

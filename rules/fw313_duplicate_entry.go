@@ -33,12 +33,12 @@ array are compared; values only known at run time are not.`,
 func init() { Register(ruleDuplicateEntry) }
 
 func runDuplicateEntry(pass *Pass) {
-	pass.optionProps("plugins", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("plugins", func(prefix, path ast.Path, prop *ast.Property) {
 		duplicates(pass, path, prop, pluginSrc, func(d *Diagnostic, name string) {
 			d.Message = fmt.Sprintf("plugin %s is listed twice in `%s`: plugins are de-duplicated by src, so one entry is dropped with its settings", quote(name), path)
 		})
 	})
-	pass.optionProps("modules", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("modules", func(prefix, path ast.Path, prop *ast.Property) {
 		duplicates(pass, path, prop, moduleName, func(d *Diagnostic, name string) {
 			d.Message = fmt.Sprintf("module %s is listed twice in `%s`: keep one entry, with the options it needs", quote(name), path)
 		})

@@ -41,7 +41,7 @@ func init() { Register(ruleServerHandler) }
 var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
 
 func runServerHandler(pass *Pass) {
-	pass.optionProps("serverHandlers", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("serverHandlers", func(prefix, path ast.Path, prop *ast.Property) {
 		arr, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok {
 			return

@@ -44,11 +44,11 @@ func runLayerSource(pass *Pass) {
 		if !pass.hasOption(option) {
 			continue
 		}
-		accepted := sourcePrefixes(option)
+		accepted := node.SourcePrefixes(option)
 		if len(accepted) == 0 {
 			continue
 		}
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			for _, n := range node.ExtendsSources(prop.Value) {
 				checkLayerSource(pass, option, path, n, accepted)
 			}

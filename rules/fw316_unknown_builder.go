@@ -60,7 +60,7 @@ func runUnknownBuilder(pass *Pass) {
 			continue
 		}
 		names := builderNames(o)
-		pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
 			s, ok := staticString(prop.Value)
 			if !ok {
 				return

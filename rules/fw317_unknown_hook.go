@@ -41,7 +41,7 @@ the listener starts to run.`,
 func init() { Register(ruleUnknownHook) }
 
 func runUnknownHook(pass *Pass) {
-	pass.optionProps("hooks", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("hooks", func(prefix, path ast.Path, prop *ast.Property) {
 		obj, ok := ast.Unwrap(prop.Value).(*ast.Object)
 		if !ok {
 			return

@@ -30,8 +30,8 @@ func init() { Register(ruleCommaExpression) }
 
 func runCommaExpression(pass *Pass) {
 	pass.walkCached(func(w *walked) bool {
-		if w.prop.Value != nil {
-			checkComma(pass, w, w.prop.Value, false)
+		if w.Prop.Value != nil {
+			checkComma(pass, w, w.Prop.Value, false)
 		}
 		return true
 	})
@@ -51,13 +51,13 @@ func checkComma(pass *Pass, w *walked, n ast.Node, entry bool) {
 	if !node.CommaExpression(n) {
 		return
 	}
-	what := "`" + w.option + "`"
+	what := "`" + w.Option + "`"
 	if entry {
 		what = "an entry of " + what
 	}
-	d := pass.Report(n.Span(), w.path.String(), "%s is a comma expression: JavaScript yields only its last operand, so the others are dropped", what)
-	if w.option == "extends" || w.option == "theme" {
-		d.Notes = append(d.Notes, "the layers of the other operands are not loaded: list every source in one array, "+w.option+": ['a', 'b', 'c']")
+	d := pass.Report(n.Span(), w.Path.String(), "%s is a comma expression: JavaScript yields only its last operand, so the others are dropped", what)
+	if w.Option == "extends" || w.Option == "theme" {
+		d.Notes = append(d.Notes, "the layers of the other operands are not loaded: list every source in one array, "+w.Option+": ['a', 'b', 'c']")
 	} else {
 		d.Notes = append(d.Notes, "write the value that was meant: one value, or one array of all the entries")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
+	"github.com/fwmigrate/fwmigrate/rules/internal/secret"
 )
 
 var rulePublicSecret = &Rule{
@@ -67,10 +68,10 @@ func runPublicSecret(pass *Pass) {
 	}
 	prefix, _ := envPrefixOf(pass)
 	for _, k := range set.Keys {
-		if len(k.Rel) < 2 || k.Rel[0] != "public" || !mayHoldSecret(k.Prop.Value) {
+		if len(k.Rel) < 2 || k.Rel[0] != "public" || !secret.MayHold(k.Prop.Value) {
 			continue
 		}
-		word, certain, ok := secretLooking(k.Rel, k.Prop.Parent)
+		word, certain, ok := secret.Looking(k.Rel, k.Prop.Parent)
 		if !ok {
 			continue
 		}

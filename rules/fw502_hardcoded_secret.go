@@ -5,6 +5,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
+	"github.com/fwmigrate/fwmigrate/rules/internal/secret"
 )
 
 var ruleHardcodedSecret = &Rule{
@@ -92,7 +93,7 @@ func runHardcodedSecret(pass *Pass) {
 			if !ok {
 				continue
 			}
-			f, ok := judgeSecret(lit, valueSite{path: k.Path, siblings: k.Prop.Parent, awsObjects: awsObjects}, k.Rel, true, false)
+			f, ok := secret.Judge(lit, secret.Site{Path: k.Path, Siblings: k.Prop.Parent, AWSObjects: awsObjects}, k.Rel, true, false)
 			if !ok {
 				continue
 			}
@@ -113,13 +114,13 @@ func runHardcodedSecret(pass *Pass) {
 	// Everywhere else: module options, arrays (module tuples), and the
 	// entries of arrays under runtimeConfig.
 	pass.walkCached(func(w *walked) bool {
-		if w.prop.Value == nil {
+		if w.Prop.Value == nil {
 			return true
 		}
-		_, isArr := ast.Unwrap(w.prop.Value).(*ast.Array)
-		if !seen[w.prop] || isArr {
-			s := secretSite{option: w.path, display: w.path.String(), keys: w.rest, siblings: w.prop.Parent, byKey: !seen[w.prop], awsObjects: awsObjects}
-			s.scan(pass, w.prop.Value)
+		_, isArr := ast.Unwrap(w.Prop.Value).(*ast.Array)
+		if !seen[w.Prop] || isArr {
+			s := secretSite{option: w.Path, display: w.Path.String(), keys: w.Rest, siblings: w.Prop.Parent, byKey: !seen[w.Prop], awsObjects: awsObjects}
+			s.scan(pass, w.Prop.Value)
 		}
 		return true
 	})
@@ -136,7 +137,7 @@ type secretSite struct {
 	siblings *ast.Object
 	byKey    bool // judge a literal by its key too (FW502's own keys are)
 	nested   bool // reached through an array: objects are looked into
-	// awsObjects is valueSite's cache, shared by the whole pass.
+	// awsObjects is secret.Site's cache, shared by the whole pass.
 	awsObjects map[*ast.Object]bool
 }
 
@@ -173,7 +174,7 @@ func (s secretSite) scan(pass *Pass, n ast.Node) {
 	if !ok {
 		return
 	}
-	f, ok := judgeSecret(lit, valueSite{path: s.keys, siblings: s.siblings, awsObjects: s.awsObjects}, s.keys, s.byKey, true)
+	f, ok := secret.Judge(lit, secret.Site{Path: s.keys, Siblings: s.siblings, AWSObjects: s.awsObjects}, s.keys, s.byKey, true)
 	if !ok {
 		return
 	}
@@ -184,12 +185,12 @@ func (s secretSite) scan(pass *Pass, n ast.Node) {
 // reportSecret reports a secret written at n: a token of a known format
 // when found, else a value under a key that says secret. The message names
 // the format or the key's word, never the value.
-func reportSecret(pass *Pass, n ast.Node, path ast.Path, what string, f secretFinding) *Diagnostic {
-	if !f.found {
-		return pass.Report(n.Span(), path.String(), "%s looks like a secret (%s) written in the config: it is committed with the source and built into the server bundle", what, f.word)
+func reportSecret(pass *Pass, n ast.Node, path ast.Path, what string, f secret.Finding) *Diagnostic {
+	if !f.Found {
+		return pass.Report(n.Span(), path.String(), "%s looks like a secret (%s) written in the config: it is committed with the source and built into the server bundle", what, f.Word)
 	}
-	d := pass.Report(n.Span(), path.String(), "%s holds %s written in the config: it is committed with the source and built into the server bundle", what, f.tok.What)
-	if f.tok.Certain {
+	d := pass.Report(n.Span(), path.String(), "%s holds %s written in the config: it is committed with the source and built into the server bundle", what, f.Token.What)
+	if f.Token.Certain {
 		d.Severity = Error
 	} else {
 		d.Notes = append(d.Notes, "keys and tokens of this format are also made for browsers: if this one is, move it under `runtimeConfig.public` (or a key that says public) to say so")

@@ -30,7 +30,7 @@ are not reported: they never reach production.`,
 func init() { Register(ruleRuntimeCompiler) }
 
 func runRuntimeCompiler(pass *Pass) {
-	pass.optionProps("ui.runtimeCompiler", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("ui.runtimeCompiler", func(prefix, path ast.Path, prop *ast.Property) {
 		if len(prefix) == 1 && (prefix[0] == "$development" || prefix[0] == "$test") {
 			return
 		}

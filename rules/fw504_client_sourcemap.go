@@ -35,7 +35,7 @@ public files.`,
 func init() { Register(ruleClientSourcemap) }
 
 func runClientSourcemap(pass *Pass) {
-	pass.optionProps("sourcemap", func(prefix, path ast.Path, prop *ast.Property) {
+	pass.OptionProps("sourcemap", func(prefix, path ast.Path, prop *ast.Property) {
 		if len(prefix) == 1 && (prefix[0] == "$development" || prefix[0] == "$test") {
 			return
 		}

@@ -55,7 +55,7 @@ func runHTTPSKeyInPublic(pass *Pass) {
 		return
 	}
 	for _, field := range []string{"key", "cert"} {
-		pass.optionProps("devServer.https."+field, func(prefix, path ast.Path, prop *ast.Property) {
+		pass.OptionProps("devServer.https."+field, func(prefix, path ast.Path, prop *ast.Property) {
 			v, ok := staticValue(prop)
 			s, isStr := v.(string)
 			if !ok || !isStr || s == "" {

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/secret"
 )
 
 var ruleCommittedEnvSecret = &Rule{
@@ -55,15 +56,15 @@ func runCommittedEnvSecret(pass *Pass) {
 		if !ef.InRepo || ef.GitIgnored {
 			continue
 		}
-		comments := envComments(ef.Src)
+		comments := secret.EnvComments(ef.Src)
 		// An AWS access key ID anywhere in the file makes a 40-character
 		// base64 value an AWS secret access key, whatever its name.
 		aws := false
 		for _, v := range ef.Vars {
-			aws = aws || holdsAWSKeyID(v.Value)
+			aws = aws || secret.HoldsAWSKeyID(v.Value)
 		}
 		for _, c := range comments {
-			aws = aws || holdsAWSKeyID(c.Value)
+			aws = aws || secret.HoldsAWSKeyID(c.Value)
 		}
 		gitNotes := []string{
 			"add " + ef.Name + " to .gitignore (and `git rm --cached " + ef.Name + "` if it is committed), keep the secret where the app runs, and rotate it: it stays in the repository's history",
@@ -71,15 +72,15 @@ func runCommittedEnvSecret(pass *Pass) {
 		}
 		for _, v := range ef.Vars {
 			name := ast.Path{v.Name}
-			f, ok := judgeSecret(envCheckedValue(ef.Src, v), valueSite{path: name, awsID: aws}, name, true, true)
+			f, ok := secret.Judge(secret.EnvCheckedValue(ef.Src, v), secret.Site{Path: name, AWSID: aws}, name, true, true)
 			if !ok {
 				continue
 			}
 			var d *Diagnostic
-			if f.found {
-				d = pass.ReportEnv(ef, v, "`%s` in %s holds %s, and git does not ignore %s: it is committed with the source", v.Name, ef.Name, f.tok.What, ef.Name)
+			if f.Found {
+				d = pass.ReportEnv(ef, v, "`%s` in %s holds %s, and git does not ignore %s: it is committed with the source", v.Name, ef.Name, f.Token.What, ef.Name)
 			} else {
-				d = pass.ReportEnv(ef, v, "`%s` in %s looks like a secret (%s), and git does not ignore %s: it is committed with the source", v.Name, ef.Name, f.word, ef.Name)
+				d = pass.ReportEnv(ef, v, "`%s` in %s looks like a secret (%s), and git does not ignore %s: it is committed with the source", v.Name, ef.Name, f.Word, ef.Name)
 			}
 			envSecretSeverity(d, f)
 			d.Notes = append(d.Notes, gitNotes...)
@@ -90,7 +91,7 @@ func runCommittedEnvSecret(pass *Pass) {
 			if c.Name != "" {
 				name = ast.Path{c.Name}
 			}
-			f, ok := judgeSecret(c.Value, valueSite{path: name, awsID: aws}, name, c.Name != "", true)
+			f, ok := secret.Judge(c.Value, secret.Site{Path: name, AWSID: aws}, name, c.Name != "", true)
 			if !ok {
 				continue
 			}
@@ -98,11 +99,11 @@ func runCommittedEnvSecret(pass *Pass) {
 			var d *Diagnostic
 			switch {
 			case c.Name == "":
-				d = pass.ReportEnv(ef, at, "a comment in %s holds %s, and git does not ignore %s: it is committed with the source", ef.Name, f.tok.What, ef.Name)
-			case f.found:
-				d = pass.ReportEnv(ef, at, "`%s` on a commented-out line of %s holds %s, and git does not ignore %s: it is committed with the source", c.Name, ef.Name, f.tok.What, ef.Name)
+				d = pass.ReportEnv(ef, at, "a comment in %s holds %s, and git does not ignore %s: it is committed with the source", ef.Name, f.Token.What, ef.Name)
+			case f.Found:
+				d = pass.ReportEnv(ef, at, "`%s` on a commented-out line of %s holds %s, and git does not ignore %s: it is committed with the source", c.Name, ef.Name, f.Token.What, ef.Name)
 			default:
-				d = pass.ReportEnv(ef, at, "`%s` on a commented-out line of %s looks like a secret (%s), and git does not ignore %s: it is committed with the source", c.Name, ef.Name, f.word, ef.Name)
+				d = pass.ReportEnv(ef, at, "`%s` on a commented-out line of %s looks like a secret (%s), and git does not ignore %s: it is committed with the source", c.Name, ef.Name, f.Word, ef.Name)
 			}
 			envSecretSeverity(d, f)
 			d.Notes = append(d.Notes, "commenting a line out leaves it in the file: delete the line")
@@ -113,11 +114,11 @@ func runCommittedEnvSecret(pass *Pass) {
 
 // envSecretSeverity makes a finding of a certain format an error, and says
 // of an ambiguous one (a Google API key, a JWT) how to mark it public.
-func envSecretSeverity(d *Diagnostic, f secretFinding) {
+func envSecretSeverity(d *Diagnostic, f secret.Finding) {
 	switch {
-	case f.found && f.tok.Certain:
+	case f.Found && f.Token.Certain:
 		d.Severity = Error
-	case f.found:
+	case f.Found:
 		d.Notes = append(d.Notes, "keys and tokens of this format are also made for browsers: if this one is, a name that says so (FW_PUBLIC_...) keeps it quiet")
 	}
 }

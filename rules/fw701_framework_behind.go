@@ -184,7 +184,7 @@ func runFrameworkBehind(pass *Pass) {
 		}
 	}
 	app := Safe
-	for _, m := range configModules(pass) {
+	for _, m := range pass.ConfigModules() {
 		f := factsOf(p, m, major)
 		if f.blocksBump(major) {
 			app = Unsafe

@@ -1,4 +1,4 @@
-package rules
+package rules_test
 
 import (
 	"path/filepath"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
 )
 
 // TestNodeMatrixLong: a workflow's matrix list of tens of thousands of
@@ -46,7 +47,7 @@ func TestNodeMatrixLong(t *testing.T) {
 			})
 			p := project.LoadProject(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
 			start := time.Now()
-			diags := Check(p, Options{Target: 4, Select: []string{"FW702"}})
+			diags := rules.Check(p, rules.Options{Target: 4, Select: []string{"FW702"}})
 			if took := time.Since(start); took > time.Minute {
 				t.Errorf("the check took %v", took)
 			}

@@ -54,7 +54,7 @@ func runModuleIncompatible(pass *Pass) {
 	}
 	p := pass.Project
 	ps := p.Packages()
-	for _, m := range configModules(pass) {
+	for _, m := range pass.ConfigModules() {
 		f := factsOf(p, m, major)
 		if f.admits != compat.No && !f.straddles {
 			continue

@@ -37,7 +37,7 @@ func runModulesUnknown(pass *Pass) {
 	}
 	var names, notes []string
 	first := -1
-	mods := configModules(pass)
+	mods := pass.ConfigModules()
 	for i, m := range mods {
 		f := factsOf(pass.Project, m, major)
 		if f.unknown == "" || f.table != nil && f.version == "" {

@@ -76,13 +76,13 @@ func runModulePathMoved(pass *Pass) {
 		}
 		text := f.out.Texts[0]
 		layout := f.layout
-		if strings.HasPrefix(text, s.spec.alias+"/") && s.spec.alias != "" {
+		if strings.HasPrefix(text, s.spec.Alias+"/") && s.spec.Alias != "" {
 			layout = AnyLayout
 			who := "every version package.json admits"
 			if f.which.Known() {
 				who = f.which.Module + " " + f.which.Version
 			}
-			d.Notes = append(d.Notes, who+" expands `"+s.spec.alias+"/` to srcDir, which follows the sources in either layout")
+			d.Notes = append(d.Notes, who+" expands `"+s.spec.Alias+"/` to srcDir, which follows the sources in either layout")
 		}
 		switch {
 		case s.node == nil && s.setAt != nil:

@@ -23,315 +23,10 @@ import (
 // module's published files). What is Go here is how to find the option in
 // a config and what a value needs when its folder moves or stays.
 
-// modSpec is one path option of a module.
-type modSpec struct {
-	module string // the package
-	key    string // the config key of its options
-	// option is the data's Option of the entries that describe it; also
-	// lists more entries that hold for it in other version ranges.
-	option string
-	also   []string
-	// values finds the option's values in one options object of the
-	// module, with their option path below the object.
-	values func(obj *ast.Object, emit func(sub ast.Path, n ast.Node))
-	// name is the option's name below the key, as messages show it;
-	// unsetName, when set, names what an unset option stands for.
-	name, unsetName string
-	// unset is the value a case takes when no options object sets the
-	// option, and where the module reads it from; ok false when unset
-	// means nothing to check.
-	unset func(o compat.PathOption) (value string, base compat.PathBase, ok bool)
-	// alias is the srcDir alias a rewrite prefers where the case expands
-	// aliases; "" when a rewrite always inserts app/.
-	alias string
-	// fromSrc is what a value read from srcDir needs when its folder
-	// stays at the root: MoveFolder (move it into app/ with the sources),
-	// Rewrite ("../" + value: the folder must stay) or Advice.
-	fromSrc modpath.Kind
-	// advice is the Advice's text (fromSrc Advice).
-	advice string
-	// base overrides the entry's base given the module's options objects
-	// (i18n's restructureDir); ok false when it is only known at run time.
-	// A folder of the root that is not the root itself (i18n's root/i18n)
-	// is never moved: root says so, and the value needs nothing.
-	base func(o compat.PathOption, objs []*ast.Object) (b compat.PathBase, root string, ok bool)
-	// exists: an unset value is judged only where the folder it names
-	// exists (the module finds nothing there otherwise).
-	exists bool
-	// foreign: a value passed on unresolved (BaseAsGiven) is judged as
-	// relative to the root, at Info and without a fix.
-	foreign bool
-}
-
-// modSpecs are the path options the rules check. Options of the data that
-// no move breaks (root files: unocss.configFile, tailwindcss.configPath,
-// vuetify's config files, hub.dir, eslint.config.rootDir; i18n.vueI18n)
-// are not here: TestModPathSpecsCoverData lists them.
-var modSpecs = []*modSpec{
-	{
-		module: "shadcn-nuxt", key: "shadcn", option: "shadcn.componentDir", name: "componentDir",
-		values: modField("componentDir"),
-		// The data's default: './components/ui' before 2.2.0 (from the
-		// root), '@/components/ui' after (srcDir: follows the move).
-		unset:  modDataDefault,
-		alias:  "@",
-		exists: true,
-	},
-	{
-		module: "@fw/icon", key: "icon", option: "icon.customCollections[].dir", name: "customCollections[].dir",
-		values: modElemsField("customCollections", "dir"),
-	},
-	{
-		module: "@pinia/nuxt", key: "pinia", option: "pinia.storesDirs", name: "storesDirs",
-		values: modOneOrElems("storesDirs"),
-		// The default is srcDir/stores, made absolute, in every range
-		// (the data's "[srcDir/stores] (absolute)").
-		unset: func(compat.PathOption) (string, compat.PathBase, bool) {
-			return "stores", compat.BaseSrcDir, true
-		},
-		fromSrc: modpath.MoveFolder,
-		exists:  true,
-	},
-	{
-		module: "@nuxtjs/tailwindcss", key: "tailwindcss", option: "tailwindcss.cssPath", name: "cssPath",
-		values: modStringOrHead("cssPath"),
-		alias:  "~",
-	},
-	{
-		module: "@fw/image", key: "image", option: "image.dir", name: "dir",
-		values:  modField("dir"),
-		fromSrc: modpath.Rewrite,
-	},
-	{
-		module: "@nuxtjs/i18n", key: "i18n", option: "i18n.langDir", name: "langDir",
-		values:  modField("langDir"),
-		fromSrc: modpath.MoveFolder,
-		base:    i18nBase,
-	},
-	{
-		module: "@fw/content", key: "content", option: "content/ folder (default source) and string entries of content.sources", name: "sources",
-		// 3.x reads the default content/ from the root (sources is gone).
-		also:      []string{"collection source cwd (content.config, defineCollection source.cwd) and the default content/ folder"},
-		unsetName: "source folder",
-		values:    modElemStrings("sources"),
-		unset:     modDataDefault,
-		fromSrc:   modpath.Advice,
-		advice:    "update @fw/content to 2.13.0 or later (`^2.13.0`), which reads the root folder under compatibility version 4; moving the folder into app/ instead would break again on that update",
-		exists:    true,
-	},
-	{
-		module: "@fw/content", key: "content", option: "content.sources.<name>.base (object form)", name: "sources.<name>.base",
-		values:  modSourceBases,
-		foreign: true,
-	},
-}
-
-// modDataDefault is the entry's default, read from where the entry reads
-// a value.
-func modDataDefault(o compat.PathOption) (string, compat.PathBase, bool) {
-	return o.Default, o.Base, o.HasDefault
-}
-
-// modString is the value of a string literal or a static untagged
-// template.
-func modString(n ast.Node) (string, bool) {
-	switch n := ast.Unwrap(n).(type) {
-	case *ast.String:
-		return n.Value, true
-	case *ast.Template:
-		return n.Value, n.Static && n.Tag.Len() == 0
-	}
-	return "", false
-}
-
-// modField finds obj[key].
-func modField(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
-	return func(obj *ast.Object, emit func(ast.Path, ast.Node)) {
-		if pr := obj.Get(key); pr != nil && pr.Kind == ast.PropInit && pr.Value != nil {
-			emit(ast.Path{key}, pr.Value)
-		}
-	}
-}
-
-// modOneOrElems finds obj[key] and, when it is an array, its elements.
-func modOneOrElems(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
-	return func(obj *ast.Object, emit func(ast.Path, ast.Node)) {
-		pr := obj.Get(key)
-		if pr == nil || pr.Kind != ast.PropInit || pr.Value == nil {
-			return
-		}
-		if a, ok := ast.Unwrap(pr.Value).(*ast.Array); ok {
-			for i, e := range a.Elements {
-				if e != nil && !psSpreadAt(a, i) {
-					emit(ast.Path{key}, e)
-				}
-			}
-			return
-		}
-		emit(ast.Path{key}, pr.Value)
-	}
-}
-
-// modStringOrHead finds obj[key], or its first element when it is an
-// array (tailwindcss' cssPath: [path, options]).
-func modStringOrHead(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
-	return func(obj *ast.Object, emit func(ast.Path, ast.Node)) {
-		pr := obj.Get(key)
-		if pr == nil || pr.Kind != ast.PropInit || pr.Value == nil {
-			return
-		}
-		if a, ok := ast.Unwrap(pr.Value).(*ast.Array); ok {
-			if len(a.Elements) > 0 && a.Elements[0] != nil && !psSpreadAt(a, 0) {
-				emit(ast.Path{key}, a.Elements[0])
-			}
-			return
-		}
-		emit(ast.Path{key}, pr.Value)
-	}
-}
-
-// modElemsField finds the field of every object element of obj[key].
-func modElemsField(key, field string) func(*ast.Object, func(ast.Path, ast.Node)) {
-	return func(obj *ast.Object, emit func(ast.Path, ast.Node)) {
-		pr := obj.Get(key)
-		if pr == nil || pr.Kind != ast.PropInit {
-			return
-		}
-		a, ok := ast.Unwrap(pr.Value).(*ast.Array)
-		if !ok {
-			return
-		}
-		for i, e := range a.Elements {
-			if e == nil || psSpreadAt(a, i) {
-				continue
-			}
-			if o, ok := ast.Unwrap(e).(*ast.Object); ok {
-				if f := o.Get(field); f != nil && f.Kind == ast.PropInit && f.Value != nil {
-					emit(ast.Path{key + "[]", field}, f.Value)
-				}
-			}
-		}
-	}
-}
-
-// modElemStrings finds the string elements of the array obj[key].
-func modElemStrings(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
-	return func(obj *ast.Object, emit func(ast.Path, ast.Node)) {
-		pr := obj.Get(key)
-		if pr == nil || pr.Kind != ast.PropInit {
-			return
-		}
-		a, ok := ast.Unwrap(pr.Value).(*ast.Array)
-		if !ok {
-			return
-		}
-		for i, e := range a.Elements {
-			if e != nil && !psSpreadAt(a, i) {
-				if _, ok := modString(e); ok {
-					emit(ast.Path{key}, e)
-				}
-			}
-		}
-	}
-}
-
-// modSourceBases finds the base of content's object-form sources: in an
-// array of objects, or an object of named sources.
-func modSourceBases(obj *ast.Object, emit func(ast.Path, ast.Node)) {
-	pr := obj.Get("sources")
-	if pr == nil || pr.Kind != ast.PropInit {
-		return
-	}
-	each := func(name string, n ast.Node) {
-		if o, ok := ast.Unwrap(n).(*ast.Object); ok {
-			if b := o.Get("base"); b != nil && b.Kind == ast.PropInit && b.Value != nil {
-				emit(ast.Path{"sources", name, "base"}, b.Value)
-			}
-		}
-	}
-	switch v := ast.Unwrap(pr.Value).(type) {
-	case *ast.Array:
-		for i, e := range v.Elements {
-			if e != nil && !psSpreadAt(v, i) {
-				each(fmt.Sprint(i), e)
-			}
-		}
-	case *ast.Object:
-		for _, p := range v.Props {
-			if p.Kind == ast.PropInit && p.KeyKind != ast.KeyComputed && p.Value != nil {
-				each(p.Key, p.Value)
-			}
-		}
-	}
-}
-
-// The phrases of the data's resolvesFrom that i18nBase reads (a test keeps
-// them in the data).
-const (
-	i18nSrcUnlessSet  = "root/<restructureDir> when i18n.restructureDir is set"
-	i18nRootUnlessOff = "srcDir when restructureDir is false"
-)
-
-// i18nBase is where @nuxtjs/i18n reads langDir from under entry o, given
-// the module's restructureDir: 8.4+ reads root/<restructureDir> when it is
-// set (srcDir otherwise), 9.x reads srcDir when it is false (root/i18n
-// otherwise), 10+ always the root.
-func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, string, bool) {
-	var v any
-	set, unsure := false, false
-	for _, obj := range objs {
-		spreadAt := -1
-		for _, pr := range obj.Props {
-			if pr.Kind == ast.PropSpread {
-				spreadAt = pr.Loc.Start
-			}
-		}
-		pr := obj.Get("restructureDir")
-		if pr == nil && spreadAt >= 0 || pr != nil && pr.Loc.Start < spreadAt {
-			unsure = true // a spread may set it
-			continue
-		}
-		if pr != nil {
-			val, ok := staticValue(pr)
-			if !ok {
-				unsure = true
-				continue
-			}
-			v, set = val, true
-		}
-	}
-	conditional := strings.Contains(o.ResolvesFrom, i18nSrcUnlessSet) || strings.Contains(o.ResolvesFrom, i18nRootUnlessOff)
-	switch {
-	case unsure && conditional:
-		return 0, "", false
-	case unsure && o.Base == compat.BaseRoot:
-		return compat.BaseRoot, "?", true // 10.x: a folder of the root, whichever
-	}
-	dir := "i18n" // the default restructureDir of 9.x and later
-	if s, ok := v.(string); set && ok && s != "" {
-		dir = s
-	}
-	switch {
-	case strings.Contains(o.ResolvesFrom, i18nSrcUnlessSet):
-		if s, ok := v.(string); set && ok && s != "" {
-			return compat.BaseRoot, dir, true
-		}
-		return compat.BaseSrcDir, "", true
-	case strings.Contains(o.ResolvesFrom, i18nRootUnlessOff):
-		if b, ok := v.(bool); set && ok && !b {
-			return compat.BaseSrcDir, "", true
-		}
-		return compat.BaseRoot, dir, true
-	case o.Base == compat.BaseRoot:
-		return compat.BaseRoot, dir, true
-	}
-	return o.Base, "", true
-}
-
 // modSite is one value of a module path option in the config, or the
 // option left unset.
 type modSite struct {
-	spec *modSpec
+	spec *modpath.Spec
 	// option is the value's option path, environment prefix included
 	// (modules for a value in a [module, options] tuple).
 	option string
@@ -380,16 +75,16 @@ func (p *Pass) findModPaths() []*modFinding {
 	}
 	j := &modJudge{pass: p, v: v, imported: map[string]bool{}}
 	var out []*modFinding
-	for _, spec := range modSpecs {
-		entry, listed := p.modEntry(spec.module)
+	for _, spec := range modpath.Specs {
+		entry, listed := p.modEntry(spec.Module)
 		objs, sites := p.modSites(spec, entry)
-		if !listed && (len(objs) == 0 || p.Project.Packages().Dep(spec.module) == nil) {
+		if !listed && (len(objs) == 0 || p.Project.Packages().Dep(spec.Module) == nil) {
 			continue // not a module of this project, as far as the config says
 		}
-		which := modpath.Of(p.Project, spec.module)
+		which := modpath.Of(p.Project, spec.Module)
 		for _, s := range sites {
 			f := &modFinding{site: s, which: which, moving: v.Moving, layout: v.fixLayout()}
-			f.cases = modpath.Cases(which, spec.module, append([]string{spec.option}, spec.also...), func(o compat.PathOption) modpath.Outcome {
+			f.cases = modpath.Cases(which, spec.Module, append([]string{spec.Option}, spec.Also...), func(o compat.PathOption) modpath.Outcome {
 				return j.judge(s, o, objs)
 			})
 			f.out, f.ok = modpath.Agree(f.cases)
@@ -409,7 +104,7 @@ func (p *Pass) findModPaths() []*modFinding {
 // or the head of a [module, options] tuple), and whether it is listed.
 func (p *Pass) modEntry(module string) (ast.Node, bool) {
 	var found ast.Node
-	p.optionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
+	p.OptionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
 		a, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok || found != nil {
 			return
@@ -422,7 +117,7 @@ func (p *Pass) modEntry(module string) (ast.Node, bool) {
 			if t, ok := ast.Unwrap(e).(*ast.Array); ok && len(t.Elements) > 0 && t.Elements[0] != nil && !psSpreadAt(t, 0) {
 				head = t.Elements[0]
 			}
-			if s, ok := modString(head); ok && s == module {
+			if s, ok := modpath.StringOf(head); ok && s == module {
 				found = head
 				return
 			}
@@ -435,7 +130,7 @@ func (p *Pass) modEntry(module string) (ast.Node, bool) {
 // top level and in environment overrides, and [module, options] tuples
 // in modules) and the sites of spec's option in them; an unset site when
 // none sets it and spec has a default to check.
-func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSite) {
+func (p *Pass) modSites(spec *modpath.Spec, entry ast.Node) ([]*ast.Object, []*modSite) {
 	var objs []*ast.Object
 	var sites []*modSite
 	dynamic := false
@@ -449,7 +144,7 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 				dynamic = true
 			}
 		}
-		spec.values(obj, func(sub ast.Path, n ast.Node) {
+		spec.Values(obj, func(sub ast.Path, n ast.Node) {
 			if n.Span().Start < spreadAt {
 				return
 			}
@@ -466,7 +161,7 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 		})
 	}
 	var keyProp *ast.Property
-	p.optionProps(spec.key, func(_, path ast.Path, prop *ast.Property) {
+	p.OptionProps(spec.Key, func(_, path ast.Path, prop *ast.Property) {
 		obj, ok := ast.Unwrap(prop.Value).(*ast.Object)
 		if prop.Kind != ast.PropInit || prop.Value == nil || !ok {
 			// A shorthand, a variable, a call: the options are only
@@ -479,7 +174,7 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 		}
 		add(path.String(), obj)
 	})
-	p.optionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
+	p.OptionProps("modules", func(_, _ ast.Path, prop *ast.Property) {
 		a, ok := ast.Unwrap(prop.Value).(*ast.Array)
 		if !ok {
 			return
@@ -489,7 +184,7 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 			if e == nil || psSpreadAt(a, i) || !ok || len(t.Elements) < 2 || t.Elements[0] == nil || psSpreadAt(t, 0) {
 				continue
 			}
-			if s, ok := modString(t.Elements[0]); !ok || s != spec.module {
+			if s, ok := modpath.StringOf(t.Elements[0]); !ok || s != spec.Module {
 				continue
 			}
 			if obj, ok := ast.Unwrap(t.Elements[1]).(*ast.Object); ok {
@@ -499,18 +194,18 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 			}
 		}
 	})
-	if len(sites) > 0 || spec.unset == nil || dynamic {
+	if len(sites) > 0 || spec.Unset == nil || dynamic {
 		return objs, sites
 	}
 	for _, obj := range objs {
 		set := false
-		spec.values(obj, func(ast.Path, ast.Node) { set = true })
+		spec.Values(obj, func(ast.Path, ast.Node) { set = true })
 		if set {
 			return objs, nil // set, to a value that is not a string
 		}
 	}
 	// Unset everywhere: the default, where it names a folder.
-	s := &modSite{spec: spec, option: spec.key + "." + spec.name, shown: spec.name}
+	s := &modSite{spec: spec, option: spec.Key + "." + spec.Name, shown: spec.Name}
 	switch {
 	case entry != nil:
 		s.at = entry.Span()
@@ -523,10 +218,10 @@ func (p *Pass) modSites(spec *modSpec, entry ast.Node) ([]*ast.Object, []*modSit
 	// not in an object whose keys are only known at run time.
 	if keyProp != nil {
 		if obj, ok := ast.Unwrap(keyProp.Value).(*ast.Object); ok && !obj.HasSpread() && !obj.HasComputedKey() {
-			s.setAt = ast.Path{spec.key, spec.name}
+			s.setAt = ast.Path{spec.Key, spec.Name}
 		}
-	} else if p.Lookup(spec.key) == nil {
-		s.setAt = ast.Path{spec.key, spec.name}
+	} else if p.Lookup(spec.Key) == nil {
+		s.setAt = ast.Path{spec.Key, spec.Name}
 	}
 	return objs, []*modSite{s}
 }
@@ -566,7 +261,7 @@ func (j *modJudge) moves(seg string) bool {
 func (j *modJudge) judge(s *modSite, o compat.PathOption, objs []*ast.Object) modpath.Outcome {
 	value, base := s.value, o.Base
 	if s.node == nil {
-		v, b, ok := s.spec.unset(o)
+		v, b, ok := s.spec.Unset(o)
 		if !ok || v == "" {
 			return modpath.Outcome{Kind: modpath.None, Says: "has no default folder"}
 		}
@@ -580,8 +275,8 @@ func (j *modJudge) judge(s *modSite, o compat.PathOption, objs []*ast.Object) mo
 
 // judgeAt judges value, read from base under the entry o.
 func (j *modJudge) judgeAt(s *modSite, o compat.PathOption, objs []*ast.Object, value string, base compat.PathBase) modpath.Outcome {
-	if s.spec.base != nil && s.node != nil {
-		b, sub, ok := s.spec.base(o, objs)
+	if s.spec.Base != nil && s.node != nil {
+		b, sub, ok := s.spec.Base(o, objs)
 		if !ok {
 			return modpath.Outcome{Kind: modpath.Unknown, Says: "depends on a value only known when the config runs"}
 		}
@@ -599,7 +294,7 @@ func (j *modJudge) judgeAt(s *modSite, o compat.PathOption, objs []*ast.Object, 
 	case compat.BaseSrcDir:
 		return j.fromSrc(s, value)
 	case compat.BaseAsGiven:
-		if s.spec.foreign {
+		if s.spec.Foreign {
 			out := j.fromRoot(s, o, value)
 			if out.Kind == modpath.Rewrite {
 				out = modpath.Outcome{Kind: modpath.Advice, Folder: out.Folder, Says: "is passed on unresolved (the server engine's storage reads it, relative to the folder the server runs in: the root)",
@@ -668,7 +363,7 @@ func (j *modJudge) fromRoot(s *modSite, o compat.PathOption, value string) modpa
 		if !j.moves(seg) {
 			return none
 		}
-		if s.node == nil && s.spec.exists && !j.pass.Project.Exists(plain) {
+		if s.node == nil && s.spec.Exists && !j.pass.Project.Exists(plain) {
 			return modpath.Outcome{Kind: modpath.None, Says: says + ", where nothing is"}
 		}
 	} else {
@@ -680,8 +375,8 @@ func (j *modJudge) fromRoot(s *modSite, o compat.PathOption, value string) modpa
 		}
 	}
 	out := modpath.Outcome{Kind: modpath.Rewrite, Folder: seg, Says: says}
-	if aware && s.spec.alias != "" && v.appSrc(j.pass, s.spec.alias) && (lead == "" || strings.HasPrefix(lead, ".")) {
-		out.Texts = append(out.Texts, s.spec.alias+"/"+rel)
+	if aware && s.spec.Alias != "" && v.appSrc(j.pass, s.spec.Alias) && (lead == "" || strings.HasPrefix(lead, ".")) {
+		out.Texts = append(out.Texts, s.spec.Alias+"/"+rel)
 	}
 	out.Texts = append(out.Texts, lead+"app/"+rel)
 	return out
@@ -709,7 +404,7 @@ func (j *modJudge) fromSrc(s *modSite, value string) modpath.Outcome {
 	case j.pass.Project.Exists(filepath.Join(v.Src, seg)):
 		return modpath.Outcome{Kind: modpath.None, Says: says + ", and `app/" + seg + "` exists"}
 	}
-	kind := s.spec.fromSrc
+	kind := s.spec.FromSrc
 	if kind == modpath.MoveFolder && move.StaysAtRoot(seg) {
 		// A folder the move never takes (server/, content/, a hidden
 		// one): the value must climb out of app/ instead.
@@ -720,7 +415,7 @@ func (j *modJudge) fromSrc(s *modSite, value string) modpath.Outcome {
 	case modpath.Rewrite:
 		out.Texts = []string{"../" + rel}
 	case modpath.Advice:
-		out.Advice = s.spec.advice
+		out.Advice = s.spec.Advice
 	}
 	return out
 }
@@ -748,13 +443,13 @@ func (s *modSite) need(c modpath.Case) string {
 // 'locales'` of @nuxtjs/i18n", or "the default componentDir of
 // shadcn-nuxt".
 func (s *modSite) subject(f *ast.File) string {
-	if s.node == nil && s.spec.unsetName != "" {
-		return "the default " + s.spec.unsetName + " of " + s.spec.module
+	if s.node == nil && s.spec.UnsetName != "" {
+		return "the default " + s.spec.UnsetName + " of " + s.spec.Module
 	}
 	if s.node == nil {
-		return "the default `" + s.shown + "` of " + s.spec.module
+		return "the default `" + s.shown + "` of " + s.spec.Module
 	}
-	return "`" + s.shown + ": " + f.Text(s.node.Span()) + "` of " + s.spec.module
+	return "`" + s.shown + ": " + f.Text(s.node.Span()) + "` of " + s.spec.Module
 }
 
 // span is where the site is reported.
@@ -781,9 +476,9 @@ func (f *modFinding) versionNote() string {
 // defaultText is the default value an unset site takes under the finding's
 // cases.
 func (s *modSite) defaultText(f *modFinding) string {
-	if len(f.cases) == 0 || s.spec.unset == nil {
+	if len(f.cases) == 0 || s.spec.Unset == nil {
 		return ""
 	}
-	v, _, _ := s.spec.unset(f.cases[0].Entry)
+	v, _, _ := s.spec.Unset(f.cases[0].Entry)
 	return v
 }

@@ -1,80 +1,17 @@
-package rules
+package rules_test
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/rules/internal/modpath"
 )
-
-// modUnaffected are the data's path options the module path rules leave
-// alone, with why: the move does not change what they name.
-var modUnaffected = map[[2]string]string{
-	{"@nuxtjs/i18n", "i18n.vueI18n"}:                                        "a file at the root (or root/<restructureDir>), which stays",
-	{"@nuxtjs/i18n", "i18n.restructureDir"}:                                 "a folder of the root; i18nBase reads it for langDir",
-	{"@nuxtjs/tailwindcss", "tailwindcss.configPath"}:                       "a root file",
-	{"@unocss/nuxt", "unocss.configFile"}:                                   "a root file",
-	{"@fw/eslint", "eslint.config.rootDir"}:                                 "absolute, the root by default",
-	{"@nuxthub/core", "hub.dir"}:                                            "a root folder (.data/hub)",
-	{"vuetify-nuxt-module", "vuetify.vuetifyOptions (string: config file)"}: "a root file",
-	{"vuetify-nuxt-module", "vuetify.moduleOptions.styles.configFile"}:      "read from the bundler root (srcDir): follows the move",
-}
-
-// TestModPathSpecsCoverData: every path option of the data is checked by
-// a spec or listed as unaffected, and every spec names entries the data
-// has; a refresh of the data that adds an option makes this fail until
-// the option is judged.
-func TestModPathSpecsCoverData(t *testing.T) {
-	covered := map[[2]string]bool{}
-	for _, s := range modSpecs {
-		for _, opt := range append([]string{s.option}, s.also...) {
-			k := [2]string{s.module, opt}
-			covered[k] = true
-			if len(compat.Eco().PathOptions(s.module)) == 0 || !slices.ContainsFunc(compat.Eco().PathOptions(s.module), func(o compat.PathOption) bool { return o.Option == opt }) {
-				t.Errorf("spec %s %q: the data has no such entry", s.module, opt)
-			}
-		}
-		if s.fromSrc == modpath.Advice && s.advice == "" {
-			t.Errorf("spec %s %q: advice without its text", s.module, s.option)
-		}
-	}
-	for _, o := range compat.Eco().PathOptions("") {
-		k := [2]string{o.Module, o.Option}
-		if covered[k] == (modUnaffected[k] != "") {
-			t.Errorf("data entry %s %q (%s): checked by a spec and listed as unaffected, or neither", o.Module, o.Option, o.Versions)
-		}
-		if !o.RangeOK {
-			t.Logf("data entry %s %q: range %q is not a semver range: it never applies", o.Module, o.Option, o.Versions)
-		}
-	}
-}
-
-// TestI18nPhrasesInData: i18nBase reads two conditions of the data's
-// resolvesFrom by their words; the data must still say them, for 8.4+ and
-// 9.x.
-func TestI18nPhrasesInData(t *testing.T) {
-	found := map[string]string{}
-	for _, o := range compat.Eco().PathOptions("@nuxtjs/i18n") {
-		if o.Option != "i18n.langDir" {
-			continue
-		}
-		for _, p := range []string{i18nSrcUnlessSet, i18nRootUnlessOff} {
-			if strings.Contains(o.ResolvesFrom, p) {
-				found[p] = o.Versions
-			}
-		}
-	}
-	if found[i18nSrcUnlessSet] != ">=8.4.0 <9.0.0" || found[i18nRootUnlessOff] != ">=9.0.0 <10.0.0" {
-		t.Errorf("the data's i18n.langDir entries no longer say what i18nBase reads: %v", found)
-	}
-}
 
 // TestModFolderFixes: a fix that moves folders (Fix.Also) holds only when
 // the sources move, edits nothing else, and names a folder at the root.
@@ -89,12 +26,12 @@ func TestModFolderFixes(t *testing.T) {
 	for _, c := range []string{"i18n-installed", "i18n-yarn", "i18n-9-off", "pinia-default", "pinia-bun"} {
 		cfg := filepath.Join(dir, c, "fw.config.ts")
 		p := project.LoadProject(cfg, c+"/fw.config.ts")
-		for _, d := range Check(p, Options{Target: 4, Select: []string{"FW72"}}) {
+		for _, d := range rules.Check(p, rules.Options{Target: 4, Select: []string{"FW72"}}) {
 			if d.Fix == nil || len(d.Fix.Also) == 0 {
 				continue
 			}
 			n++
-			if d.Fix.Layout != MoveOnly || len(d.Fix.Ops) > 0 || d.Fix.File != "" {
+			if d.Fix.Layout != rules.MoveOnly || len(d.Fix.Ops) > 0 || d.Fix.File != "" {
 				t.Errorf("%s: %s: a folder move must be MoveOnly and edit nothing: %+v", c, d.Code, d.Fix)
 			}
 			for _, a := range d.Fix.Also {
@@ -109,32 +46,6 @@ func TestModFolderFixes(t *testing.T) {
 	}
 }
 
-func TestSplitRel(t *testing.T) {
-	for _, tc := range []struct {
-		in, lead, rel string
-		ok            bool
-	}{
-		{"./components/ui", "./", "components/ui", true},
-		{"locales/", "", "locales/", true},
-		{"././stores/**", "././", "stores/**", true},
-		{"~/components", "", "", false},
-		{"@/components", "", "", false},
-		{"../locales", "", "", false},
-		{"./", "", "", false},
-		{"/abs/x", "", "", false},
-		{"a\\b", "", "", false},
-		{"x/../../y", "", "", false},
-		{"a/../b", "", "", false},
-		{"a//b", "", "", false},
-		{"https://x/y", "", "", false},
-	} {
-		lead, rel, ok := modpath.SplitRel(tc.in)
-		if lead != tc.lead || rel != tc.rel || ok != tc.ok {
-			t.Errorf("SplitRel(%q) = %q, %q, %v; want %q, %q, %v", tc.in, lead, rel, ok, tc.lead, tc.rel, tc.ok)
-		}
-	}
-}
-
 // TestI18nBaseSpread: a spread in i18n's options may set restructureDir:
 // the ranges where it decides are unknown, the others are not.
 func TestI18nBaseSpread(t *testing.T) {
@@ -146,15 +57,30 @@ func TestI18nBaseSpread(t *testing.T) {
 		"locales/en.json": "{}",
 	})
 	p := project.LoadProject(filepath.Join(dir, "fw.config.ts"), "fw.config.ts")
-	x := NewIndex(p, p.File, 4)
-	pass := &Pass{Project: p, File: p.File, Config: x.config, Target: 4, Index: x}
-	fs := pass.modPathFindings()
+	// The one finding of the module path rules: FW722 (the cases do not
+	// agree, the version is unknown), whose notes give each case's outcome
+	// (one per version range: "@nuxtjs/i18n <range>: <says>; <need>").
+	fs := rules.Check(p, rules.Options{Target: 4, Select: []string{"FW72"}})
 	if len(fs) != 1 {
 		t.Fatalf("%d findings, want 1", len(fs))
 	}
+	kinds := map[string]modpath.Kind{
+		"nothing to do": modpath.None,
+		"cannot tell":   modpath.Unknown,
+		"`locales/` stays at the root and must move into `app/` with the sources": modpath.MoveFolder,
+	}
 	got := map[string]modpath.Kind{}
-	for _, c := range fs[0].cases {
-		got[c.Entry.Versions] = c.Out.Kind
+	for _, n := range fs[0].Notes {
+		rng, out, ok := strings.Cut(strings.TrimPrefix(n, "@nuxtjs/i18n "), ": ")
+		if !ok || !strings.HasPrefix(n, "@nuxtjs/i18n >=") {
+			continue
+		}
+		need := out[strings.LastIndex(out, "; ")+2:]
+		k, ok := kinds[need]
+		if !ok {
+			t.Fatalf("%s: a need of no known kind: %q", rng, need)
+		}
+		got[rng] = k
 	}
 	want := map[string]modpath.Kind{
 		">=8.0.0 <8.4.0":  modpath.MoveFolder, // no restructureDir yet
@@ -166,5 +92,8 @@ func TestI18nBaseSpread(t *testing.T) {
 		if got[k] != w {
 			t.Errorf("%s: %v, want %v (all: %v)", k, got[k], w, got)
 		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d cases, want %d: %v", len(got), len(want), got)
 	}
 }

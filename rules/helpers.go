@@ -2,19 +2,13 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rules/internal/props"
 )
 
 // SplitEnvPrefix splits an option path into the environment override it is
 // written in (see compat.EnvOverrideLen) and the option path proper. For a
 // path outside any override, prefix is empty.
-func SplitEnvPrefix(path ast.Path) (prefix, rest ast.Path) {
-	n := compat.EnvOverrideLen(path)
-	if n == 0 {
-		return nil, path
-	}
-	return path[:n], path[n:]
-}
+func SplitEnvPrefix(path ast.Path) (prefix, rest ast.Path) { return props.SplitEnvPrefix(path) }
 
 // join appends segments to a prefix without aliasing it.
 func join(prefix ast.Path, segs ...string) ast.Path {
@@ -23,12 +17,12 @@ func join(prefix ast.Path, segs ...string) ast.Path {
 	return append(out, segs...)
 }
 
-// optionProps calls fn for every property whose option path (environment
+// OptionProps calls fn for every property whose option path (environment
 // override prefix removed) equals option, in source order: the option at the
 // top level and inside $production, $development, $test and $env.<name>.
 // The paths are shared with other passes: fn may keep them but must not
 // modify them.
-func (p *Pass) optionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
+func (p *Pass) OptionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
 	p.Index.optionProps(option, fn)
 }
 

@@ -1,203 +1,13 @@
-package rules
+package rules_test
 
 import (
-	"fmt"
-	"hash/fnv"
-	"os"
-	"path/filepath"
-	"reflect"
-	"strings"
-	"sync"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules"
 )
-
-// cacheConfigs are configs whose shapes the corpus and the fixtures may
-// not have: nested and repeated overrides, spreads, computed keys, keys
-// with dots and brackets, an $env that is not an object.
-var cacheConfigs = []string{
-	`export default defineFwConfig({
-  ssr: false,
-  app: { baseURL: '/a', head: { title: 'x' } },
-  $production: { ssr: true, app: { baseURL: '/p' }, $production: { ssr: 1 } },
-  $env: { staging: { ssr: false, app: { baseURL: '/s' } }, ...more, [k]: { ssr: 1 } },
-  'app.baseURL': 1,
-  "routeRules": { '/api/**': { cors: true }, "a.b": { c: 1 } },
-  ...{ ssr: 2, app: { cdnURL: 'x' } },
-  [computed]: { ssr: 3 },
-  app: { baseURL: '/again' },
-  $env: 'not an object',
-  $development: { $env: { x: { ssr: 4 } } },
-})`,
-	`export default { a: { b: { c: { d: { e: 1 } } } }, $test: { a: { b: 2 } }, get x() { return 1 }, m() {} }`,
-	`const config = defineFwConfig({ ssr: false }); config.ssr = true; export default config`,
-	`export default withPlugin({ ssr: false })`,
-	`export default defineFwConfig({})`,
-}
-
-// cacheTestFiles parses cacheConfigs and every config of the corpus and of
-// the rule fixtures (their fixed configs included), once for the tests
-// that share them: the files are only read.
-func cacheTestFiles(t *testing.T) []*ast.File {
-	t.Helper()
-	files, err := parseCacheTestFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-var parseCacheTestFiles = sync.OnceValues(func() ([]*ast.File, error) {
-	var files []*ast.File
-	for i, src := range cacheConfigs {
-		f, err := ast.Parse("fw.config.ts", []byte(src))
-		if err != nil {
-			return nil, fmt.Errorf("cacheConfigs[%d]: %v", i, err)
-		}
-		files = append(files, f)
-	}
-	var archives []string
-	for _, pat := range []string{"../testdata/corpus/*.txtar", "../testdata/rules/*.txtar"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			return nil, err
-		}
-		archives = append(archives, m...)
-	}
-	if len(archives) < 40 {
-		return nil, fmt.Errorf("only %d archives found", len(archives))
-	}
-	for _, name := range archives {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		for _, af := range txtar.Parse(data).Files {
-			if !compat.IsConfigName(filepath.Base(af.Name)) {
-				continue
-			}
-			if f, err := ast.Parse(af.Name, af.Data); err == nil {
-				files = append(files, f)
-			}
-		}
-	}
-	return files, nil
-})
-
-func cachePass(f *ast.File) *Pass {
-	proj := &project.Project{Layer: &project.Layer{File: f}}
-	return &Pass{Project: proj, File: f, Config: project.ConfigValues(f), Target: 4, Index: NewIndex(proj, f, 4)}
-}
-
-// TestWalkCached checks walkCached against ast.File.Walk, with every
-// property pruned or descended into by a choice that depends on its path:
-// every property descended into (seed 0), then three prunings (one with
-// -short).
-func TestWalkCached(t *testing.T) {
-	seeds := uint32(4)
-	if testing.Short() {
-		seeds = 2
-	}
-	for _, f := range cacheTestFiles(t) {
-		pass := cachePass(f)
-		for seed := uint32(0); seed < seeds; seed++ {
-			keep := func(path ast.Path) bool {
-				h := fnv.New32a()
-				h.Write([]byte(path.String()))
-				return seed == 0 || (h.Sum32()+seed)%3 != 0
-			}
-			var want, got []string
-			var wantProps, gotProps []*ast.Property
-			pass.Walk(func(path ast.Path, prop *ast.Property) bool {
-				want, wantProps = append(want, path.String()), append(wantProps, prop)
-				return keep(path)
-			})
-			pass.walkCached(func(w *walked) bool {
-				got, gotProps = append(got, w.path.String()), append(gotProps, w.prop)
-				prefix, rest := SplitEnvPrefix(w.path)
-				if !reflect.DeepEqual(prefix, w.prefix) && (len(prefix) > 0 || len(w.prefix) > 0) || !reflect.DeepEqual(rest, w.rest) && (len(rest) > 0 || len(w.rest) > 0) {
-					t.Errorf("%s: %s: prefix %q rest %q, want %q %q", f.Name, w.path, w.prefix, w.rest, prefix, rest)
-				}
-				if w.option != w.rest.String() {
-					t.Errorf("%s: %s: option %q", f.Name, w.path, w.option)
-				}
-				if cap(w.path) != len(w.path) || cap(w.prefix) != len(w.prefix) || cap(w.rest) != len(w.rest) {
-					t.Errorf("%s: %s: a shared path has spare capacity", f.Name, w.path)
-				}
-				return keep(w.path)
-			})
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProps, wantProps) {
-				t.Fatalf("%s (seed %d): walkCached visits\n%q\nWalk visits\n%q", f.Name, seed, got, want)
-			}
-		}
-	}
-}
-
-// walkOptionProps is optionProps as a walk of the config: the definition
-// the index must agree with.
-func walkOptionProps(p *Pass, option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
-	want := ast.ParsePath(option)
-	p.Walk(func(path ast.Path, prop *ast.Property) bool {
-		if len(path) == 1 && path[0] == "$env" {
-			return true
-		}
-		prefix, rest := SplitEnvPrefix(path)
-		if len(rest) > len(want) {
-			return false
-		}
-		for i := range rest {
-			if rest[i] != want[i] {
-				return false
-			}
-		}
-		if len(rest) == len(want) {
-			fn(prefix, path, prop)
-			return false
-		}
-		return true
-	})
-}
-
-// TestOptionProps checks the options index against walkOptionProps for every
-// option compat knows, every path the configs hold, and some that are not.
-func TestOptionProps(t *testing.T) {
-	var options []string
-	for _, o := range compat.Options() {
-		options = append(options, o.Path)
-	}
-	options = append(options, "", "$env", "$production", "$env.staging", "app.baseURL", `["app.baseURL"]`, "app.baseURL.x",
-		`routeRules["/api/**"]`, `routeRules["a.b"]`, `routeRules["a.b"].c`, "routeRules.a.b", "...", "a.b.c.d.e", "x", "1a", "a..b", ".a")
-	type occ struct {
-		prefix, path string
-		prop         *ast.Property
-	}
-	for _, f := range cacheTestFiles(t) {
-		pass := cachePass(f)
-		paths := options
-		pass.Walk(func(path ast.Path, prop *ast.Property) bool {
-			_, rest := SplitEnvPrefix(path)
-			paths = append(paths, rest.String(), strings.Join(rest, "."))
-			return true
-		})
-		for _, option := range paths {
-			var want, got []occ
-			walkOptionProps(pass, option, func(prefix, path ast.Path, prop *ast.Property) {
-				want = append(want, occ{prefix.String(), path.String(), prop})
-			})
-			pass.optionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
-				got = append(got, occ{prefix.String(), path.String(), prop})
-			})
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: optionProps(%q) = %v, want %v", f.Name, option, got, want)
-			}
-		}
-	}
-}
 
 func TestIsEnvOverride(t *testing.T) {
 	want := map[string]bool{"$production": true, "$development": true, "$test": true}
@@ -208,38 +18,25 @@ func TestIsEnvOverride(t *testing.T) {
 	}
 }
 
-func TestPlainPath(t *testing.T) {
-	for _, s := range []string{"", ".", "a.", ".a", "a..b", "1a", "a.1b", "a-b", "a b", `a["b"]`, "é", "a.b.c", "$env.x_1", "_", "a1.B2"} {
-		if plainPath(s) && ast.ParsePath(s).String() != s {
-			t.Errorf("plainPath(%q) is true, but the index key is %q", s, ast.ParsePath(s).String())
-		}
-	}
-	for _, s := range []string{"a", "a.b.c", "$env.x_1", "_", "a1.B2", "devServer.https.key"} {
-		if !plainPath(s) {
-			t.Errorf("plainPath(%q) = false", s)
-		}
-	}
-}
-
 // TestIndexFollowsFile checks that a project whose File is replaced (apply
 // checks its rewritten config that way) is judged by the new file: each
 // check builds its index from the file it checks.
 func TestIndexFollowsFile(t *testing.T) {
 	f1, _ := ast.Parse("fw.config.ts", []byte(`export default { ssr: false }`))
 	f2, _ := ast.Parse("fw.config.ts", []byte(`export default { app: { ssr: false }, ssr: true }`))
-	props := func(p *Pass) (out []*ast.Property) {
-		p.optionProps("ssr", func(_, _ ast.Path, prop *ast.Property) { out = append(out, prop) })
+	props := func(p *rules.Pass) (out []*ast.Property) {
+		p.OptionProps("ssr", func(_, _ ast.Path, prop *ast.Property) { out = append(out, prop) })
 		return out
 	}
 	proj := &project.Project{Layer: &project.Layer{File: f1}}
-	if got := props(&Pass{Project: proj, File: f1, Index: NewIndex(proj, f1, 4)}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
+	if got := props(&rules.Pass{Project: proj, File: f1, Index: rules.NewIndex(proj, f1, 4)}); len(got) != 1 || got[0] != f1.Lookup("ssr") {
 		t.Fatalf("first file: %v", got)
 	}
 	next := proj.WithFile(f2)
-	if got := props(&Pass{Project: next, File: f2, Index: NewIndex(next, f2, 4)}); len(got) != 1 || got[0] != f2.Lookup("ssr") {
+	if got := props(&rules.Pass{Project: next, File: f2, Index: rules.NewIndex(next, f2, 4)}); len(got) != 1 || got[0] != f2.Lookup("ssr") {
 		t.Fatalf("after the File changed: %v", got)
 	}
-	if got := props(&Pass{Project: proj, Index: NewIndex(proj, nil, 4)}); got != nil {
+	if got := props(&rules.Pass{Project: proj, Index: rules.NewIndex(proj, nil, 4)}); got != nil {
 		t.Fatalf("without a file: %v", got)
 	}
 }

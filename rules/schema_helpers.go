@@ -1,10 +1,8 @@
 package rules
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -21,10 +19,10 @@ import (
 // descended into.
 func schemaWalk(pass *Pass, fn func(w *walked) bool) {
 	pass.walkCached(func(w *walked) bool {
-		if w.prop.Kind == ast.PropSpread || w.prop.KeyKind == ast.KeyComputed {
+		if w.Prop.Kind == ast.PropSpread || w.Prop.KeyKind == ast.KeyComputed {
 			return false
 		}
-		if len(w.rest) == 0 || len(w.path) == 1 && w.path[0] == "$env" {
+		if len(w.Rest) == 0 || len(w.Path) == 1 && w.Path[0] == "$env" {
 			return true
 		}
 		return fn(w)
@@ -130,46 +128,6 @@ func (e envVal) where() string {
 	return "in `" + e.block.String() + "`"
 }
 
-// partialValue converts n into a value for compat.Type.Check: static parts
-// as ast.Static gives them, compat.DynamicValue{} for anything only known at
-// run time (which fits every type). An object with a spread or a computed
-// key is dynamic as a whole, since the spread may set any key; an array's
-// spread elements are left out, since its literal elements are there
-// whatever the spread adds.
-func partialValue(n ast.Node) any {
-	if n == nil {
-		return compat.DynamicValue{}
-	}
-	if v, bad := ast.Static(n); bad == nil {
-		return v
-	}
-	switch n := ast.Unwrap(n).(type) {
-	case *ast.Array:
-		out := make([]any, 0, len(n.Elements))
-		for i, e := range n.Elements {
-			if node.IsSpread(n, i) {
-				continue
-			}
-			out = append(out, partialValue(e))
-		}
-		return out
-	case *ast.Object:
-		if n.HasSpread() || n.HasComputedKey() {
-			return compat.DynamicValue{}
-		}
-		out := make(map[string]any, len(n.Props))
-		for _, pr := range n.Props {
-			if pr.Kind == ast.PropInit {
-				out[pr.Key] = partialValue(pr.Value)
-			} else {
-				out[pr.Key] = compat.DynamicValue{}
-			}
-		}
-		return out
-	}
-	return compat.DynamicValue{}
-}
-
 // staticString returns n's value when it is a static string.
 func staticString(n ast.Node) (string, bool) {
 	if n == nil {
@@ -210,8 +168,8 @@ var typeSkip = map[string]bool{
 // alone, since the framework's resolvers treat a null like an unset option.
 func typeProblems(pass *Pass, fn func(tp typeProblem)) {
 	schemaWalk(pass, func(w *walked) bool {
-		prefix, path, prop := w.prefix, w.path, w.prop
-		o := compat.Find(w.option)
+		prefix, path, prop := w.Prefix, w.Path, w.Prop
+		o := compat.Find(w.Option)
 		if o == nil {
 			return false
 		}
@@ -230,16 +188,16 @@ func typeProblems(pass *Pass, fn func(tp typeProblem)) {
 			}
 			return true
 		}
-		v := partialValue(prop.Value)
+		v := node.PartialValue(prop.Value)
 		if v == nil || o.Type.Check(v) {
 			return descend
 		}
-		node, where, t := narrow(o.Type, prop.Value, "")
-		nv := partialValue(node)
+		at, where, t := narrow(o.Type, prop.Value, "")
+		nv := node.PartialValue(at)
 		if nv == nil {
 			return false
 		}
-		fn(typeProblem{prefix: prefix, path: path, prop: prop, opt: o, node: node, where: where, typ: t, value: nv, enum: isEnumMiss(t, nv)})
+		fn(typeProblem{prefix: prefix, path: path, prop: prop, opt: o, node: at, where: where, typ: t, value: nv, enum: isEnumMiss(t, nv)})
 		return false
 	})
 }
@@ -273,7 +231,7 @@ func narrow(t compat.Type, n ast.Node, where string) (ast.Node, string, compat.T
 			if e == nil {
 				continue
 			}
-			if v := partialValue(e); v != nil && !elem.Check(v) {
+			if v := node.PartialValue(e); v != nil && !elem.Check(v) {
 				return narrow(elem, e, where+"["+strconv.Itoa(k-1)+"]")
 			}
 		}
@@ -305,7 +263,7 @@ func narrow(t compat.Type, n ast.Node, where string) (ast.Node, string, compat.T
 			if !found {
 				continue
 			}
-			if v := partialValue(pr.Value); v != nil && !ft.Check(v) {
+			if v := node.PartialValue(pr.Value); v != nil && !ft.Check(v) {
 				return narrow(ft, pr.Value, where+"."+pr.Key)
 			}
 		}
@@ -353,24 +311,6 @@ func stringLiterals(t compat.Type) []string {
 		if s, ok := l.(string); ok {
 			out = append(out, s)
 		}
-	}
-	return out
-}
-
-// prefixRE finds the source prefixes a compat rule text names in backticks:
-// `github:`, `https://`.
-var prefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([a-z][a-z0-9+.-]*:(?://)?)`") })
-
-// sourcePrefixes returns the remote-source prefixes the knowledge base
-// documents for option (extends, theme), read from its rule text.
-func sourcePrefixes(option string) []string {
-	o := compat.Find(option)
-	if o == nil {
-		return nil
-	}
-	var out []string
-	for _, m := range prefixRE().FindAllStringSubmatch(o.Rule, -1) {
-		out = append(out, m[1])
 	}
 	return out
 }

@@ -31,6 +31,8 @@ var layer = map[string]int{
 	"rules/internal/code":          3,
 	"rules/internal/node":          3,
 	"rules/internal/modpath":       3,
+	"rules/internal/secret":        3, // the secret checks of FW501, FW502, FW506, and their tests
+	"rules/internal/props":         3, // the index of the config's properties (rules.Index), and its tests
 	"rules":                        4,
 	"rules/ruledocs":               5,
 	"fix":                          5,

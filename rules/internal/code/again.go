@@ -30,7 +30,7 @@ import (
 //     (a trigger word), those read for the composables' names, or those
 //     read but not parsed (Rest); one whose reading fails (before or now)
 //     is not reused;
-//   - it must not define a composable, before or now (mayDefine, and its
+//   - it must not define a composable, before or now (MayDefine, and its
 //     walk finds no function named use*): the composables are what the
 //     reads of every other file depend on.
 //
@@ -97,7 +97,7 @@ func (ci *Index) Again(p *project.Project, cfg compat.Config, walk func(i int, f
 			return false
 		}
 		if c.at >= 0 {
-			if mayDefine(old.Text) || p.Memo(nf.Path, nf.Text, "code.mayDefine", func() bool { return mayDefine(nf.Text) }) {
+			if MayDefine(old.Text) || p.Memo(nf.Path, nf.Text, "code.mayDefine", func() bool { return MayDefine(nf.Text) }) {
 				return false
 			}
 			nf.triggered, nf.more = true, more

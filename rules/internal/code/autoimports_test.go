@@ -1,15 +1,17 @@
-package code
+package code_test
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
-func parsed(t *testing.T, path, src string) *File {
+func parsed(t *testing.T, path, src string) *code.File {
 	t.Helper()
-	f := &File{Path: path, Text: []byte(src)}
+	f := &code.File{Path: path, Text: []byte(src)}
 	f.Parse()
 	if f.Err != nil {
 		t.Fatalf("%s: %v", path, f.Err)
@@ -32,7 +34,7 @@ export default function () {}
 const k = 1
 export { k as default }
 `)
-	got, complete := Exports(f)
+	got, complete := code.Exports(f)
 	var b strings.Builder
 	for _, e := range got {
 		fmt.Fprintf(&b, "%s:%v:%v ", e.Name, e.Default, e.Type)
@@ -42,7 +44,7 @@ export { k as default }
 		t.Errorf("exports:\n got %s\nwant %s (complete %v)", b.String(), want, complete)
 	}
 	f = parsed(t, "/p/x.ts", "export * from './y'\n")
-	if _, complete := Exports(f); complete {
+	if _, complete := code.Exports(f); complete {
 		t.Error("export * is followed")
 	}
 }
@@ -52,7 +54,7 @@ func TestDefaultName(t *testing.T) {
 		"/p/utils/db.ts": "db", "/p/utils/my-db.ts": "myDb", "/p/utils/my_db.client.ts": "myDbClient",
 		"/p/utils/auth/index.ts": "auth", "/p/utils/Foo.ts": "Foo", "/p/utils/a-b/index.ts": "aB",
 	} {
-		if got := DefaultName(in); got != want {
+		if got := code.DefaultName(in); got != want {
 			t.Errorf("DefaultName(%s) = %s, want %s", in, got, want)
 		}
 	}
@@ -65,7 +67,7 @@ func TestSpecifier(t *testing.T) {
 		{"/p/shared/utils/a.ts", "/p/shared/types/index.d.ts", "../types/index"},
 		{"/p/server/api/a.ts", "/p/server/utils/db.mts", ""},
 	} {
-		got, ok := Specifier(c.from, c.to)
+		got, ok := code.Specifier(c.from, c.to)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("Specifier(%s, %s) = %q %v, want %q", c.from, c.to, got, ok, c.want)
 		}
@@ -73,9 +75,9 @@ func TestSpecifier(t *testing.T) {
 }
 
 func TestInsertImports(t *testing.T) {
-	apply := func(src string, groups []ImportGroup) string {
+	apply := func(src string, groups []code.ImportGroup) string {
 		f := parsed(t, "/p/a.ts", src)
-		ins, ok := InsertImports(f, 0, groups)
+		ins, ok := code.InsertImports(f, 0, groups)
 		if !ok {
 			return "!ok"
 		}
@@ -86,10 +88,10 @@ func TestInsertImports(t *testing.T) {
 		}
 		return out
 	}
-	h3 := []ImportGroup{{Module: "h3", Specs: []ImportSpec{{Name: "getQuery"}, {Name: "defineEventHandler"}}}}
+	h3 := []code.ImportGroup{{Module: "h3", Specs: []code.ImportSpec{{Name: "getQuery"}, {Name: "defineEventHandler"}}}}
 	for _, c := range []struct {
 		src    string
-		groups []ImportGroup
+		groups []code.ImportGroup
 		want   string
 	}{
 		{"export default 1\n", h3, "import { defineEventHandler, getQuery } from 'h3'\nexport default 1\n"},
@@ -98,9 +100,9 @@ func TestInsertImports(t *testing.T) {
 		{"import type { H3Event } from 'h3'\n", h3, "import type { H3Event } from 'h3'\nimport { defineEventHandler, getQuery } from 'h3'\n"},
 		{"import * as h3 from 'h3'\n", h3, "import * as h3 from 'h3'\nimport { defineEventHandler, getQuery } from 'h3'\n"},
 		{"#!/usr/bin/env node\nrun()\n", h3, "#!/usr/bin/env node\nimport { defineEventHandler, getQuery } from 'h3'\nrun()\n"},
-		{"a()\r\n", []ImportGroup{{Module: "./db", Specs: []ImportSpec{{Name: "db", Default: true}, {Name: "T", Type: true}, {Name: "x"}}}},
+		{"a()\r\n", []code.ImportGroup{{Module: "./db", Specs: []code.ImportSpec{{Name: "db", Default: true}, {Name: "T", Type: true}, {Name: "x"}}}},
 			"import db, { x } from './db'\r\nimport type { T } from './db'\r\na()\r\n"},
-		{"a()\n", []ImportGroup{{Module: "./db", Specs: []ImportSpec{{Name: "a", Default: true}, {Name: "b", Default: true}}}}, "!ok"},
+		{"a()\n", []code.ImportGroup{{Module: "./db", Specs: []code.ImportSpec{{Name: "a", Default: true}, {Name: "b", Default: true}}}}, "!ok"},
 	} {
 		if got := apply(c.src, c.groups); got != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.src, got, c.want)
@@ -117,7 +119,7 @@ func TestTypeRefs(t *testing.T) {
 		"let o: { Thing: number; Other?: string }\n"+
 		"interface Local {}\n"+
 		"let l: Local | Other\n")
-	got := TypeRefs(f, map[string]bool{"Thing": true, "Imported": true, "Local": true, "Other": true})
+	got := code.TypeRefs(f, map[string]bool{"Thing": true, "Imported": true, "Local": true, "Other": true})
 	var b strings.Builder
 	for _, name := range []string{"Thing", "Imported", "Local", "Other"} {
 		for _, s := range got[name] {
@@ -137,7 +139,7 @@ func TestSemicolons(t *testing.T) {
 		"export const a = 1;\n":         true,
 	} {
 		f := parsed(t, "/p/a.ts", src)
-		if got := Semicolons(f, f.Code.Scripts[0]); got != want {
+		if got := code.Semicolons(f, f.Code.Scripts[0]); got != want {
 			t.Errorf("Semicolons(%q) = %v", src, got)
 		}
 	}

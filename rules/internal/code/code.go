@@ -154,7 +154,7 @@ type Pass func(ci *Index) func(i int, f *File)
 // define composables, and of the files being walked, not all of them.
 //
 // The files are read in three steps. First every file's text, and the
-// files that may define a composable (a function named use*: mayDefine,
+// files that may define a composable (a function named use*: MayDefine,
 // a look at the text) are parsed and their facts taken in, in file order,
 // so that the composables, which other files' reads depend on, are known.
 // Then the files that call the composables by name are read too (the
@@ -168,6 +168,16 @@ func Read(p *project.Project, cfg compat.Config, config *File, pass Pass) *Index
 	if ci, ok := read(p, cfg, config, pass, true); ok {
 		return ci
 	}
+	return ReadAll(p, cfg, config, pass)
+}
+
+// ReadAll reads the code of p as Read does, without reading ahead: every
+// file that may hold a data call is parsed and its facts taken in before
+// the walk, and kept until its walk; it never starts over. It is what Read
+// falls back on when its reading ahead missed a composable, and what Read
+// must agree with (the same files, order, composables, calls and uses),
+// at the memory cost of every such tree parsed at once.
+func ReadAll(p *project.Project, cfg compat.Config, config *File, pass Pass) *Index {
 	ci, _ := read(p, cfg, config, pass, false)
 	return ci
 }
@@ -193,7 +203,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 		read[i] = f
 		if f.Err == nil && p.Memo(f.Path, f.Text, "code.Triggers", func() bool { return Triggered(f.Text, Triggers) }) {
 			f.triggered = true
-			f.early = !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return mayDefine(f.Text) })
+			f.early = !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return MayDefine(f.Text) })
 		}
 	})
 	if config != nil {
@@ -238,7 +248,7 @@ func read(p *project.Project, cfg compat.Config, config *File, pass Pass, ahead 
 		for _, f := range more {
 			f.triggered, f.more = true, true
 			order = append(order, f)
-			if !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return mayDefine(f.Text) }) {
+			if !ahead || p.Memo(f.Path, f.Text, "code.mayDefine", func() bool { return MayDefine(f.Text) }) {
 				f.early = true
 				early = append(early, f)
 			}
@@ -421,7 +431,7 @@ func (f *File) reset() {
 	f.decls, f.uses, f.calls, f.composables = nil, nil, nil, nil
 }
 
-// mayDefine reports whether a text may define a function named use*: a
+// MayDefine reports whether a text may define a function named use*: a
 // function declaration or expression of that name, or a declaration of
 // the name that may be bound to a function. A text it says no for that
 // does define one makes Read start over (a slower read, the same result).
@@ -429,7 +439,7 @@ func (f *File) reset() {
 // It is what the regular expression `function\s*\*?\s*use|\buse[\w$]*\s*[!:=]`
 // matches, or an escape `\u` (a name may be spelled with one), found by hand:
 // the expression took a third of a front end's CPU on every edit.
-func mayDefine(text []byte) bool {
+func MayDefine(text []byte) bool {
 	if bytes.Contains(text, []byte(`\u`)) {
 		return true
 	}

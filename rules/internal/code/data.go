@@ -190,10 +190,10 @@ func InsertProp(f *File, obj *ast.JSNode, prop string) (span ast.Span, text stri
 type Composable struct {
 	name string
 	Call *DataCall
-	// fields maps the returned object's keys to the result's fields
+	// Fields maps the returned object's keys to the result's fields
 	// (`return { posts: data, refresh }` -> posts: data, refresh:
 	// refresh); nil when the whole result is returned.
-	fields map[string]string
+	Fields map[string]string
 }
 
 // DataUse is one read of a field of a data composable's result.
@@ -425,7 +425,7 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 				}
 			}
 		case ast.JSObject:
-			out := &Composable{fields: map[string]string{}}
+			out := &Composable{Fields: map[string]string{}}
 			for _, p := range r.List {
 				switch {
 				case p.Kind == ast.JSSpread:
@@ -433,7 +433,7 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 						if c, _ := d.callOf(f, b.Init); c != nil {
 							out.Call = c
 							for k := range dataFields {
-								out.fields[k] = k
+								out.Fields[k] = k
 							}
 						}
 					}
@@ -444,7 +444,7 @@ func (d *DataIndex) returned(f *File, fn *ast.JSNode) *Composable {
 					}
 					if c, _ := d.callOf(f, b.Init); c != nil && (out.Call == nil || out.Call == c || out.Call.Key() == c.Key()) {
 						out.Call = c
-						out.fields[p.Name] = b.Path[0]
+						out.Fields[p.Name] = b.Path[0]
 					}
 				}
 			}
@@ -530,14 +530,14 @@ func bind(bound map[*ast.Binding]boundResult, target *ast.JSNode, c *DataCall, c
 		}
 		switch {
 		case len(b.Path) == 0:
-			if comp != nil && comp.fields != nil {
+			if comp != nil && comp.Fields != nil {
 				return true // an object of some fields: not followed as a whole
 			}
 			bound[b] = boundResult{call: c}
 		case len(b.Path) == 1:
 			field := b.Path[0]
-			if comp != nil && comp.fields != nil {
-				field = comp.fields[field]
+			if comp != nil && comp.Fields != nil {
+				field = comp.Fields[field]
 			}
 			if dataFields[field] {
 				bound[b] = boundResult{call: c, field: field}

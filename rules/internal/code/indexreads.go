@@ -610,3 +610,109 @@ func exits(st *ast.JSNode) bool {
 func (r *indexReader) add(span, read ast.Span, code, what string) {
 	r.out = append(r.out, IndexRead{Span: span, Read: read, Code: code, What: what})
 }
+
+// MaybeIndexRead reports text that may hold an index read used where
+// undefined is an error, read from the text alone (a file without one is
+// neither parsed nor walked for FW851): a `[` after an identifier, `)`
+// or `]` (not `[]`, a type's) whose `]` is followed by `.name`, `(`, `[`,
+// an arithmetic or order operator, or that follows `=` (a declaration or
+// assignment), `return`, `of`, `in`, an operator or a spread; or an array
+// destructured by a declaration (`const [a, b] =`).
+func MaybeIndexRead(src []byte) bool {
+	if bytes.Contains(src, []byte("const [")) || bytes.Contains(src, []byte("let [")) {
+		return true
+	}
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(src[i:], '[')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i == 0 || i+1 >= len(src) || src[i+1] == ']' {
+			continue
+		}
+		if c := src[i-1]; c == ')' || c == ']' || identChar(c) {
+			if unguardedAt(src, i) {
+				return true
+			}
+		}
+	}
+}
+
+// unguardedAt judges the index read whose `[` is at open (see
+// MaybeIndexRead).
+func unguardedAt(src []byte, open int) bool {
+	depth, end := 0, -1
+	for j := open; j < len(src) && j < open+200; j++ {
+		switch src[j] {
+		case '[', '(', '{':
+			depth++
+		case ']', ')', '}':
+			depth--
+		}
+		if depth == 0 {
+			end = j
+			break
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	j := end + 1
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+		j++
+	}
+	if j < len(src) {
+		next := byte(0)
+		if j+1 < len(src) {
+			next = src[j+1]
+		}
+		switch c := src[j]; c {
+		case '.':
+			return next == '_' || next == '$' || next >= 'a' && next <= 'z' || next >= 'A' && next <= 'Z'
+		case '(', '[', '*', '/', '%', '-', '<', '>', '^', '+':
+			return true
+		case '&':
+			return next != '&'
+		case '|':
+			return next != '|'
+		case '=', '!', '?':
+			return false
+		}
+	}
+	// What precedes the object: skip back over it.
+	k := open
+	for k > 0 {
+		c := src[k-1]
+		if c == '_' || c == '$' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			k--
+			continue
+		}
+		break
+	}
+	if k+3 <= open && string(src[k:k+3]) == "..." {
+		return true // a spread
+	}
+	for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t') {
+		k--
+	}
+	if k == 0 {
+		return false
+	}
+	switch src[k-1] {
+	case '=':
+		return k < 2 || !bytes.ContainsRune([]byte("=!<>"), rune(src[k-2]))
+	case '*', '/', '%', '-', '<', '>', '~':
+		return true
+	}
+	for _, w := range []string{"return", "of", "in"} {
+		if k >= len(w) && string(src[k-len(w):k]) == w && (k == len(w) || !identChar(src[k-len(w)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func identChar(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -1,4 +1,4 @@
-package code
+package code_test
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 // readProject writes a generated app with extra files and loads it.
@@ -40,13 +41,13 @@ func summary(t *testing.T, p *project.Project, ahead bool) (string, int) {
 	var mu sync.Mutex
 	uses := map[string][]string{}
 	passes := 0
-	pass := func(ci *Index) func(i int, f *File) {
+	pass := func(ci *code.Index) func(i int, f *code.File) {
 		passes++
-		return func(i int, f *File) {
+		return func(i int, f *code.File) {
 			var out []string
 			v := ci.Data.FileUses(f)
 			if v != nil {
-				WalkFile(f, []*Visitor{v}, nil)
+				code.WalkFile(f, []*code.Visitor{v}, nil)
 			}
 			for _, u := range f.Uses() {
 				out = append(out, fmt.Sprintf("%s %v %s %v deep=%v", u.Field, u.Ref.Loc, u.Call.Name, u.Call.Key().Start, u.Call.DeepSet()))
@@ -56,9 +57,11 @@ func summary(t *testing.T, p *project.Project, ahead bool) (string, int) {
 			mu.Unlock()
 		}
 	}
-	ci, ok := read(p, nil, nil, pass, ahead)
-	if !ok {
-		ci, _ = read(p, nil, nil, pass, false)
+	var ci *code.Index
+	if ahead {
+		ci = code.Read(p, nil, nil, pass)
+	} else {
+		ci = code.ReadAll(p, nil, nil, pass)
 	}
 	var b strings.Builder
 	for _, f := range ci.Files {
@@ -69,12 +72,12 @@ func summary(t *testing.T, p *project.Project, ahead bool) (string, int) {
 	}
 	var names []string
 	for name, c := range ci.Data.Composables {
-		names = append(names, fmt.Sprintf("%s %s %v %v", name, c.Call.File.Rel, c.Call.Span, c.fields))
+		names = append(names, fmt.Sprintf("%s %s %v %v", name, c.Call.File.Rel, c.Call.Span, c.Fields))
 	}
 	sort.Strings(names)
 	fmt.Fprintf(&b, "composables %v\n", names)
 	for _, c := range ci.Data.Calls {
-		fmt.Fprintf(&b, "call %s %v %s immediate=%v\n", c.File.Rel, c.Span, c.Name, !NotImmediate(c))
+		fmt.Fprintf(&b, "call %s %v %s immediate=%v\n", c.File.Rel, c.Span, c.Name, !code.NotImmediate(c))
 	}
 	var inside []string
 	for name, cs := range ci.Data.Inside {
@@ -134,10 +137,10 @@ func TestReleased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &File{Path: "a.vue", Rel: "a.vue", Text: src, Code: c}
+	f := &code.File{Path: "a.vue", Rel: "a.vue", Text: src, Code: c}
 	q := f.QuoteAt(ast.Span{Start: 20, End: 21}, nil)
 	pos := c.Position(40)
-	f.release()
+	f.Release()
 	if f.Code.Position(40) != pos || f.Code.Text(ast.Span{Start: 15, End: 20}) != "const" || f.QuoteAt(ast.Span{Start: 20, End: 21}, nil) != q {
 		t.Errorf("positions, texts or quotes changed")
 	}
@@ -149,10 +152,10 @@ func TestReleased(t *testing.T) {
 			t.Errorf("a walk of a released file did not panic")
 		}
 	}()
-	Walk(f, func(*ast.JSNode, []*ast.JSNode, *ast.TemplateExpr) bool { return true })
+	code.Walk(f, func(*ast.JSNode, []*ast.JSNode, *ast.TemplateExpr) bool { return true })
 }
 
-// TestMayDefine: mayDefine says what its regular expression says.
+// TestMayDefine: MayDefine says what its regular expression says.
 func TestMayDefine(t *testing.T) {
 	re := regexp.MustCompile(`function\s*\*?\s*use|\buse[A-Za-z0-9_$]*\s*[!:=]`)
 	texts := []string{
@@ -162,8 +165,8 @@ func TestMayDefine(t *testing.T) {
 		"function /* c */ useX() {}", "use", "use$ =", "use\t:\n", "x\\u0075seX", "useA(); useB = 1", "", "funct use =",
 	}
 	for _, s := range append(texts, string(appgen.Dense(8)["pages/p0.vue"]), string(appgen.Dense(8)["composables/items2.ts"])) {
-		if got, want := mayDefine([]byte(s)), re.MatchString(s) || strings.Contains(s, `\u`); got != want {
-			t.Errorf("mayDefine(%q) = %v, the expression says %v", s, got, want)
+		if got, want := code.MayDefine([]byte(s)), re.MatchString(s) || strings.Contains(s, `\u`); got != want {
+			t.Errorf("MayDefine(%q) = %v, the expression says %v", s, got, want)
 		}
 	}
 }

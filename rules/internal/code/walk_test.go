@@ -1,4 +1,4 @@
-package code
+package code_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/appgen"
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
 // seen is what a visitor saw of one node: the node, its depth, its parent
@@ -46,15 +47,15 @@ func TestWalkFile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		f := &File{Path: name, Text: src, Code: c}
+		f := &code.File{Path: name, Text: src, Code: c}
 		ks := []int{0, 3, 5, 7, 11, 2}
-		var vs []*Visitor
+		var vs []*code.Visitor
 		var got []*[]seen
 		var done []int
 		for i, k := range ks {
 			visit, out := pruner(k)
 			i := i
-			vs = append(vs, &Visitor{Visit: visit, ScriptsOnly: i%2 == 1, Done: func() {
+			vs = append(vs, &code.Visitor{Visit: visit, ScriptsOnly: i%2 == 1, Done: func() {
 				if len(done) != i {
 					t.Errorf("Done of visitor %d called after %d others", i, len(done))
 				}
@@ -62,7 +63,7 @@ func TestWalkFile(t *testing.T) {
 			}})
 			got = append(got, out)
 		}
-		WalkFile(f, vs, nil)
+		code.WalkFile(f, vs, nil)
 		if len(done) != len(vs) {
 			t.Fatalf("%d of %d Done called", len(done), len(vs))
 		}
@@ -73,7 +74,7 @@ func TestWalkFile(t *testing.T) {
 					ast.WalkJS(s.Program, func(n *ast.JSNode, up []*ast.JSNode) bool { return visit(n, up, nil) })
 				}
 			} else {
-				Walk(f, visit)
+				code.Walk(f, visit)
 			}
 			if fmt.Sprint(*got[i]) != fmt.Sprint(*want) {
 				t.Fatalf("%s: visitor %d (skips at %d) saw %d nodes in the shared walk, %d alone", name, i, k, len(*got[i]), len(*want))

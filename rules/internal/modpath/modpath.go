@@ -4,8 +4,10 @@
 // (compat's pathOptions) distinguishes, and whether those outcomes agree
 // over the versions the project may have.
 //
-// It knows nothing of the config's syntax or of the rules: the rules find
-// the option values, decide the outcome of each case, and report.
+// Specs are the path options the rules check, with where to find each in a
+// module's options objects (specs.go). It knows nothing of the rules: the
+// rules find the option values in the config, decide the outcome of each
+// case, and report.
 package modpath
 
 import (

@@ -1,11 +1,15 @@
 // Package node holds helpers over the config's syntax nodes (ast.Node)
 // that several rules share: what an array element, an extends value or an
-// expression is. Rules take them from here rather than from one another's
+// expression is, and what a value is to the knowledge base's types. Rules take them from here rather than from one another's
 // files, so that each rule file can be read, moved or deleted alone.
 package node
 
 import (
+	"regexp"
+	"sync"
+
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/compat"
 )
 
 // IsSpread reports whether element i of a is written `...x`.
@@ -45,6 +49,64 @@ func ExtendsSources(v ast.Node) []ast.Node {
 			continue
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// PartialValue converts n into a value for compat.Type.Check: static parts
+// as ast.Static gives them, compat.DynamicValue{} for anything only known at
+// run time (which fits every type). An object with a spread or a computed
+// key is dynamic as a whole, since the spread may set any key; an array's
+// spread elements are left out, since its literal elements are there
+// whatever the spread adds.
+func PartialValue(n ast.Node) any {
+	if n == nil {
+		return compat.DynamicValue{}
+	}
+	if v, bad := ast.Static(n); bad == nil {
+		return v
+	}
+	switch n := ast.Unwrap(n).(type) {
+	case *ast.Array:
+		out := make([]any, 0, len(n.Elements))
+		for i, e := range n.Elements {
+			if IsSpread(n, i) {
+				continue
+			}
+			out = append(out, PartialValue(e))
+		}
+		return out
+	case *ast.Object:
+		if n.HasSpread() || n.HasComputedKey() {
+			return compat.DynamicValue{}
+		}
+		out := make(map[string]any, len(n.Props))
+		for _, pr := range n.Props {
+			if pr.Kind == ast.PropInit {
+				out[pr.Key] = PartialValue(pr.Value)
+			} else {
+				out[pr.Key] = compat.DynamicValue{}
+			}
+		}
+		return out
+	}
+	return compat.DynamicValue{}
+}
+
+// prefixRE finds the source prefixes a compat rule text names in backticks:
+// `github:`, `https://`.
+var prefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([a-z][a-z0-9+.-]*:(?://)?)`") })
+
+// SourcePrefixes returns the remote-source prefixes the knowledge base
+// documents for option (extends, theme), read from its rule text.
+func SourcePrefixes(option string) []string {
+	o := compat.Find(option)
+	if o == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range prefixRE().FindAllStringSubmatch(o.Rule, -1) {
+		out = append(out, m[1])
 	}
 	return out
 }

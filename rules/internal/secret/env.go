@@ -1,4 +1,4 @@
-package rules
+package secret
 
 import (
 	"strings"
@@ -13,19 +13,19 @@ import (
 // ${OTHER} in them. The file's bytes come from project.EnvFile.Src: rules
 // do not read the disk.
 
-// envComment is a comment line of a .env file: a commented-out assignment
+// EnvComment is a comment line of a .env file: a commented-out assignment
 // (Name and Value set, Span the name), or prose (Name "", Value the text
 // after #, Span the text).
-type envComment struct {
+type EnvComment struct {
 	Name, Value string
 	Span        ast.Span
 }
 
-// envComments returns the comment lines of a .env file's source, in order,
+// EnvComments returns the comment lines of a .env file's source, in order,
 // reading it once. Lines inside a quoted value that spans lines (a PEM key)
 // are not comments, whatever they start with.
-func envComments(src []byte) []envComment {
-	var out []envComment
+func EnvComments(src []byte) []EnvComment {
+	var out []EnvComment
 	var inQuote byte // the quote of a value still open at the end of the previous line
 	for off := 0; off < len(src); {
 		end := off
@@ -54,10 +54,10 @@ func envComments(src []byte) []envComment {
 			continue
 		}
 		if name, value, nameAt, ok := commentedAssignment(text); ok {
-			out = append(out, envComment{Name: name, Value: value, Span: ast.Span{Start: at + nameAt, End: at + nameAt + len(name)}})
+			out = append(out, EnvComment{Name: name, Value: value, Span: ast.Span{Start: at + nameAt, End: at + nameAt + len(name)}})
 			continue
 		}
-		out = append(out, envComment{Value: text, Span: ast.Span{Start: at, End: at + len(text)}})
+		out = append(out, EnvComment{Value: text, Span: ast.Span{Start: at, End: at + len(text)}})
 	}
 	return out
 }
@@ -147,12 +147,12 @@ func commentedAssignment(text string) (name, value string, at int, ok bool) {
 	return name, value, at, true
 }
 
-// envCheckedValue is the value of a .env assignment as the secret checks
+// EnvCheckedValue is the value of a .env assignment as the secret checks
 // judge it: godotenv's, unless the line as written refers to other
 // variables (${DB_PASSWORD}, $TOKEN) outside single quotes: then the text
 // as written, so that a secret is reported where it is written, and once,
 // not again in every value that refers to it.
-func envCheckedValue(src []byte, v *project.EnvVar) string {
+func EnvCheckedValue(src []byte, v *project.EnvVar) string {
 	if v.Span.End > len(src) {
 		return v.Value
 	}

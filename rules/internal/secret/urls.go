@@ -1,4 +1,4 @@
-package rules
+package secret
 
 import (
 	"strings"
@@ -46,10 +46,10 @@ func slackWebhook(s string) bool {
 			continue
 		}
 		team, secret := parts[1], parts[len(parts)-1]
-		if len(team) < 8 || team[0] != 'T' || placeholderToken(team[1:]) {
+		if len(team) < 8 || team[0] != 'T' || PlaceholderToken(team[1:]) {
 			continue
 		}
-		if len(secret) >= 20 && mixedToken(secret) && !placeholderToken(secret) {
+		if len(secret) >= 20 && mixedToken(secret) && !PlaceholderToken(secret) {
 			return true
 		}
 	}
@@ -77,7 +77,7 @@ func discordWebhook(s string) bool {
 				end++
 			}
 			i = end
-			if tok := s[id+1 : end]; len(tok) >= 60 && mixedToken(tok) && !placeholderToken(tok) {
+			if tok := s[id+1 : end]; len(tok) >= 60 && mixedToken(tok) && !PlaceholderToken(tok) {
 				return true
 			}
 		}
@@ -99,13 +99,13 @@ var credentialSchemes = map[string]string{
 	"jdbc:postgresql": "PostgreSQL", "jdbc:mysql": "MySQL", "cloudinary": "Cloudinary",
 }
 
-// credentialURL reports whether s holds a URL with a password that is not
+// CredentialURL reports whether s holds a URL with a password that is not
 // a placeholder, for a host that is not local or a documentation example:
 // scheme://user:password@host, or a password field of a connection string
 // (Password=...; in SQL Server's, password=... in a URL's query). Loopback
 // hosts (localhost, 127.0.0.1, ::1, host.docker.internal) are where
 // development databases with throwaway passwords run: not reported.
-func credentialURL(s string) (what string, ok bool) {
+func CredentialURL(s string) (what string, ok bool) {
 	for i := 0; ; {
 		j := strings.Index(s[i:], "://")
 		if j < 0 {
@@ -200,7 +200,7 @@ var passwordWords = map[string]bool{
 // %PASS%), a template (<password>, {{pass}}, [password]), a word of
 // documentation or a local default, the user name again, shorter than 4
 // characters, words rather than generated characters (PASSWORD, DB_PASS,
-// letmein), or a placeholder by placeholder's rules.
+// letmein), or a placeholder by Placeholder's rules.
 func passwordPlaceholder(pw, user string) bool {
 	if len(pw) < 4 || strings.ContainsAny(pw[:1], "$%<{[*") || strings.Contains(pw, "${") {
 		return true
@@ -214,7 +214,7 @@ func passwordPlaceholder(pw, user string) bool {
 			return true
 		}
 	}
-	return placeholder(pw) && len(pw) >= 8 || humanWords(pw) || placeholderToken(pw)
+	return Placeholder(pw) && len(pw) >= 8 || humanWords(pw) || PlaceholderToken(pw)
 }
 
 // localHost reports whether the host part of a URL's authority (host,

@@ -1,4 +1,12 @@
-package rules
+// Package secret holds the secret checks shared by the security rules
+// (FW501 public secret, FW502 hardcoded secret, FW506 committed .env
+// secret): which key names say secret (Looking), which values are
+// stand-ins (Placeholder), tokens of known formats (FindToken), URLs with
+// passwords (CredentialURL), how random a value looks (HighEntropy), and
+// what a .env file's comments hold (EnvComments). Every check is one pass
+// over its text, whatever the input. It reads no disk: the rules hand it
+// what project loaded.
+package secret
 
 import (
 	"math"
@@ -7,8 +15,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 )
-
-// Helpers shared by the security rules (FW5xx).
 
 // Words of a key name that make its value a secret wherever they appear
 // (apiSecret, dbPassword, awsCredentials).
@@ -88,13 +94,13 @@ func keyWords(key string) []string {
 	return strings.Split(strings.ToLower(compat.EnvKey(key)), "_")
 }
 
-// secretLooking reports whether the key at rel (a runtimeConfig path) names a
+// Looking reports whether the key at rel (a runtimeConfig path) names a
 // secret, the word that says so, and whether it is certain (secret,
 // password, privateKey) or ambiguous (token, apiKey). siblings is the object
 // that holds the key, for context: an apiKey next to authDomain is a
 // Firebase web config, next to indexName an Algolia search key, both public
 // by design.
-func secretLooking(rel ast.Path, siblings *ast.Object) (word string, certain, ok bool) {
+func Looking(rel ast.Path, siblings *ast.Object) (word string, certain, ok bool) {
 	if len(rel) == 0 {
 		return "", false, false
 	}
@@ -127,10 +133,10 @@ func secretLooking(rel ast.Path, siblings *ast.Object) (word string, certain, ok
 	return "", false, false
 }
 
-// mayHoldSecret reports whether a value can be a secret: strings, templates,
+// MayHold reports whether a value can be a secret: strings, templates,
 // computed values; not booleans, numbers, arrays, objects (their keys are
 // judged one by one), functions or regular expressions.
-func mayHoldSecret(n ast.Node) bool {
+func MayHold(n ast.Node) bool {
 	switch n := ast.Unwrap(n).(type) {
 	case nil, *ast.Boolean, *ast.Number, *ast.Unary, *ast.Array, *ast.Object, *ast.RegExp:
 		return false
@@ -143,7 +149,7 @@ func mayHoldSecret(n ast.Node) bool {
 	return true
 }
 
-// placeholder reports whether a literal secret value is a stand-in rather
+// Placeholder reports whether a literal secret value is a stand-in rather
 // than a real secret: empty or shorter than 8 characters, text with spaces
 // ('your token here'), a template or a variable (<API_KEY>, ${SECRET},
 // {{ secrets.X }}, %SECRET%, $SECRET), dots (sk_live_..., sk-…), one
@@ -152,7 +158,7 @@ func mayHoldSecret(n ast.Node) bool {
 // 123456), words rather than generated characters (development,
 // my-super-secret-key, API_CLIENT_SECRET), or a documentation example.
 // Real secrets are single generated tokens of some length.
-func placeholder(s string) bool {
+func Placeholder(s string) bool {
 	t := strings.TrimSpace(s)
 	if len(t) < 8 || strings.ContainsAny(t, " \t\n") {
 		return true
@@ -230,7 +236,7 @@ func humanWords(s string) bool {
 // the secret itself: not a placeholder, not a credential made public
 // (publishable and test keys, anon JWTs).
 func secretValue(s string) bool {
-	return !placeholder(s) && !publicToken(s)
+	return !Placeholder(s) && !publicToken(s)
 }
 
 // looksLikePath reports whether s is a file path or a URL path rather than
@@ -258,36 +264,36 @@ func looksLikePath(s string) bool {
 	return true
 }
 
-// secretFinding is what the secret checks found in a literal: a token of
+// Finding is what the secret checks found in a literal: a token of
 // a known format, or a value under a key that says secret (word).
-type secretFinding struct {
-	tok   token
-	found bool   // by format
-	word  string // by key
+type Finding struct {
+	Token Token  // by format, when Found
+	Found bool   // by format
+	Word  string // by key
 }
 
-// judgeSecret judges a literal s written at site. It finds tokens of known
+// Judge judges a literal s written at site. It finds tokens of known
 // formats whatever the key; when byKey is set, it also reports a value that
 // may be a secret (secretValue) under a key that says secret (key, judged
-// by secretLooking); with generated set, such a value must also look
-// generated (highEntropy), not be a URL or a path: outside runtimeConfig
+// by Looking); with generated set, such a value must also look
+// generated (HighEntropy), not be a URL or a path: outside runtimeConfig
 // and in .env files, where keys such as password: 'admin' for a local tool
 // are common.
-func judgeSecret(s string, site valueSite, key ast.Path, byKey, generated bool) (secretFinding, bool) {
-	if tok, ok := findToken(s, site); ok {
-		return secretFinding{tok: tok, found: true}, true
+func Judge(s string, site Site, key ast.Path, byKey, generated bool) (Finding, bool) {
+	if tok, ok := FindToken(s, site); ok {
+		return Finding{Token: tok, Found: true}, true
 	}
 	if !byKey || !secretValue(s) {
-		return secretFinding{}, false
+		return Finding{}, false
 	}
-	if generated && (!highEntropy(s) || strings.Contains(s, "://") || looksLikePath(s)) {
-		return secretFinding{}, false
+	if generated && (!HighEntropy(s) || strings.Contains(s, "://") || looksLikePath(s)) {
+		return Finding{}, false
 	}
-	word, _, ok := secretLooking(key, site.siblings)
+	word, _, ok := Looking(key, site.Siblings)
 	if !ok {
-		return secretFinding{}, false
+		return Finding{}, false
 	}
-	return secretFinding{word: word}, true
+	return Finding{Word: word}, true
 }
 
 // publicByDesign reports whether a value at path is meant for the browser:
@@ -313,12 +319,12 @@ func publicByDesign(path ast.Path, siblings *ast.Object) bool {
 	return !private && siblings != nil && (siblings.Get("authDomain") != nil || siblings.Get("indexName") != nil)
 }
 
-// highEntropy reports whether s looks random enough to be a generated
+// HighEntropy reports whether s looks random enough to be a generated
 // secret: 16 characters or more, one token (no spaces), and a Shannon
 // entropy of at least 3.5 bits per character, or 3.0 when s is all
 // hexadecimal digits (whose alphabet has 16 symbols, so 4 bits at most).
 // These are gitleaks' generic-secret and detect-secrets' hex thresholds.
-func highEntropy(s string) bool {
+func HighEntropy(s string) bool {
 	if len(s) < 16 || strings.ContainsAny(s, " \t\r\n") {
 		return false
 	}

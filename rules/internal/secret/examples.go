@@ -1,4 +1,4 @@
-package rules
+package secret
 
 import "strings"
 
@@ -25,7 +25,7 @@ var documentedTokens = []string{
 	"pk_test_TYooMQauvdEDq54NiTphI7jx",
 	"pk_test_6pRNASCoBOKtIshFeQd4XMUh",
 	// AWS's documented key ID and secret key hold EXAMPLE, which
-	// placeholderToken catches.
+	// PlaceholderToken catches.
 }
 
 // documented reports whether s holds one of the documentation's example

@@ -1,4 +1,4 @@
-package rules
+package secret
 
 import (
 	"encoding/base64"
@@ -15,8 +15,8 @@ import (
 // over the text (or a few, one per format): no backtracking, no quadratic
 // rescans, whatever the input.
 
-// A token found by its format.
-type token struct {
+// A Token is a token found by its format.
+type Token struct {
 	What string // "a Stripe live restricted key"
 	// Certain: the format is a secret by itself (Stripe, GitHub, AWS, Slack,
 	// private keys, passwords in URLs). Google API keys and JWTs are also
@@ -25,36 +25,36 @@ type token struct {
 	Certain bool
 }
 
-// valueSite is where a value is written, for the formats whose meaning
+// Site is where a value is written, for the formats whose meaning
 // depends on it: the key path (a runtimeConfig or option path, or a .env
 // variable's name), the object that holds the value (nil in .env files),
 // and whether an AWS access key ID is written beside it (in the same
 // object, or the same .env file), which makes a 40-character base64 run an
 // AWS secret access key.
-type valueSite struct {
-	path     ast.Path
-	siblings *ast.Object
-	awsID    bool
-	// awsObjects caches, per object, whether it holds an AWS access key ID
+type Site struct {
+	Path     ast.Path
+	Siblings *ast.Object
+	AWSID    bool
+	// AWSObjects (optional) caches, per object, whether it holds an AWS access key ID
 	// (siblingAWSKeyID), so that an object of many properties is read once.
-	awsObjects map[*ast.Object]bool
+	AWSObjects map[*ast.Object]bool
 }
 
 // besideAWSKeyID reports whether the site says AWS: an AWS access key ID
 // beside the value, or the word aws in its key path.
-func (site valueSite) besideAWSKeyID() bool {
-	if site.awsID || pathSays(site.path, "aws") {
+func (site Site) besideAWSKeyID() bool {
+	if site.AWSID || pathSays(site.Path, "aws") {
 		return true
 	}
-	if site.siblings == nil {
+	if site.Siblings == nil {
 		return false
 	}
-	if v, ok := site.awsObjects[site.siblings]; ok {
+	if v, ok := site.AWSObjects[site.Siblings]; ok {
 		return v
 	}
-	v := siblingAWSKeyID(site.siblings)
-	if site.awsObjects != nil {
-		site.awsObjects[site.siblings] = v
+	v := siblingAWSKeyID(site.Siblings)
+	if site.AWSObjects != nil {
+		site.AWSObjects[site.Siblings] = v
 	}
 	return v
 }
@@ -172,43 +172,43 @@ type formatPrefix struct {
 	prefix string
 }
 
-// findToken returns the token s holds, if any: a format of tokenFormats,
+// FindToken returns the token s holds, if any: a format of tokenFormats,
 // a private key, a JSON Web Token, a URL or connection string with a
 // password, a webhook URL, a Telegram bot token, and, where the site says
 // AWS, a secret access key. Documented examples and placeholders are not
 // tokens.
-func findToken(s string, site valueSite) (token, bool) {
+func FindToken(s string, site Site) (Token, bool) {
 	if tok, ok := findPrefixed(s, site); ok {
 		return tok, true
 	}
 	if privateKeyBlock(s) {
-		return token{What: "a private key", Certain: true}, true
+		return Token{What: "a private key", Certain: true}, true
 	}
-	if role, ok := jwtRole(s); ok && role != "anon" && !publicByDesign(site.path, site.siblings) {
+	if role, ok := jwtRole(s); ok && role != "anon" && !publicByDesign(site.Path, site.Siblings) {
 		// Supabase's anon key is a JWT with role anon, made for browsers.
 		what := "a JSON Web Token"
 		if role != "" {
 			what += " with role " + strconv.Quote(role)
 		}
-		return token{What: what, Certain: role == "service_role"}, true
+		return Token{What: what, Certain: role == "service_role"}, true
 	}
 	if what, ok := webhookURL(s); ok {
-		return token{What: what, Certain: true}, true
+		return Token{What: what, Certain: true}, true
 	}
-	if what, ok := credentialURL(s); ok {
-		return token{What: what, Certain: true}, true
+	if what, ok := CredentialURL(s); ok {
+		return Token{What: what, Certain: true}, true
 	}
 	if telegramToken(s) {
-		return token{What: "a Telegram bot token", Certain: true}, true
+		return Token{What: "a Telegram bot token", Certain: true}, true
 	}
 	if awsSecretKey(s) && site.besideAWSKeyID() {
-		return token{What: "an AWS secret access key", Certain: true}, true
+		return Token{What: "an AWS secret access key", Certain: true}, true
 	}
-	return token{}, false
+	return Token{}, false
 }
 
 // findPrefixed finds a token of tokenFormats in s, reading s once.
-func findPrefixed(s string, site valueSite) (token, bool) {
+func findPrefixed(s string, site Site) (Token, bool) {
 	for start := 0; start < len(s); start++ {
 		cands := formatsByByte[s[start]]
 		if len(cands) == 0 || start > 0 && isAlnum(s[start-1]) {
@@ -228,16 +228,16 @@ func findPrefixed(s string, site valueSite) (token, bool) {
 			if n := len(body); n < f.min || n > f.max {
 				continue
 			}
-			if f.shape != nil && !f.shape(body) || placeholderToken(body) || documented(s[start:end]) {
+			if f.shape != nil && !f.shape(body) || PlaceholderToken(body) || documented(s[start:end]) {
 				continue
 			}
-			if !f.certain && publicByDesign(site.path, site.siblings) {
+			if !f.certain && publicByDesign(site.Path, site.Siblings) {
 				continue
 			}
-			return token{What: f.what, Certain: f.certain}, true
+			return Token{What: f.what, Certain: f.certain}, true
 		}
 	}
-	return token{}, false
+	return Token{}, false
 }
 
 // mixedToken reports whether a token's body looks generated: letters and
@@ -266,7 +266,7 @@ func slackShape(body string) bool {
 			return false
 		}
 	}
-	return !placeholderToken(parts[len(parts)-1])
+	return !PlaceholderToken(parts[len(parts)-1])
 }
 
 // slackAppShape: an app-level token, xapp-1-A0123ABCD-1234567890-<hex>.
@@ -274,7 +274,7 @@ func slackAppShape(body string) bool {
 	parts := strings.Split(body, "-")
 	return len(parts) == 4 && parts[0] != "" && strings.Trim(parts[0], "0123456789") == "" &&
 		len(parts[1]) >= 8 && parts[2] != "" && strings.Trim(parts[2], "0123456789") == "" &&
-		len(parts[3]) >= 32 && !placeholderToken(parts[3])
+		len(parts[3]) >= 32 && !PlaceholderToken(parts[3])
 }
 
 // sendgridShape: SG.<22 characters>.<43 characters>.
@@ -289,11 +289,11 @@ func resendShape(body string) bool {
 	return ok && len(a) == 8 && len(b) >= 20 && !strings.Contains(b, "_") && mixedToken(a+b)
 }
 
-// placeholderToken reports whether a token's body is a stand-in: a run of
+// PlaceholderToken reports whether a token's body is a stand-in: a run of
 // one character (xxxx, 0000, ****), a word such as example or your (AWS's
 // documented AKIAIOSFODNN7EXAMPLE), or six characters or more in
 // alphabetical or numerical order (abcdef, 123456: typed, not generated).
-func placeholderToken(body string) bool {
+func PlaceholderToken(body string) bool {
 	l := strings.ToLower(body)
 	if l == "" || strings.Trim(l, l[:1]) == "" {
 		return true
@@ -356,7 +356,7 @@ func privateKeyBlock(s string) bool {
 				b.WriteByte(c)
 			}
 		}
-		if b.Len() >= 64 && !placeholderToken(b.String()) {
+		if b.Len() >= 64 && !PlaceholderToken(b.String()) {
 			return true
 		}
 	}
@@ -435,7 +435,7 @@ func telegramToken(s string) bool {
 		for end < len(s) && isURLBase64(s[end]) && end-colon <= 36 {
 			end++
 		}
-		if body := s[colon+1 : end]; len(body) == 35 && mixedToken(body) && !placeholderToken(body[2:]) {
+		if body := s[colon+1 : end]; len(body) == 35 && mixedToken(body) && !PlaceholderToken(body[2:]) {
 			return true
 		}
 	}
@@ -459,7 +459,7 @@ func awsSecretKey(s string) bool {
 		if j < len(s) && s[j] == '=' {
 			continue
 		}
-		if len(run) == 40 && mixedToken(run) && highEntropy(run) && !placeholderToken(run) && !documented(run) {
+		if len(run) == 40 && mixedToken(run) && HighEntropy(run) && !PlaceholderToken(run) && !documented(run) {
 			return true
 		}
 	}
@@ -478,9 +478,9 @@ func pathSays(path ast.Path, w string) bool {
 	return false
 }
 
-// holdsAWSKeyID reports whether s holds an AWS access key ID.
-func holdsAWSKeyID(s string) bool {
-	tok, ok := findPrefixed(s, valueSite{})
+// HoldsAWSKeyID reports whether s holds an AWS access key ID.
+func HoldsAWSKeyID(s string) bool {
+	tok, ok := findPrefixed(s, Site{})
 	return ok && tok.What == "an AWS access key ID"
 }
 
@@ -491,9 +491,19 @@ func siblingAWSKeyID(o *ast.Object) bool {
 		return false
 	}
 	for _, pr := range o.Props {
-		if s, ok := staticString(pr.Value); ok && holdsAWSKeyID(s) {
+		if s, ok := staticString(pr.Value); ok && HoldsAWSKeyID(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// staticString returns n's value when it is a static string.
+func staticString(n ast.Node) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	v, bad := ast.Static(n)
+	s, ok := v.(string)
+	return s, bad == nil && ok
 }

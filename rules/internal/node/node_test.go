@@ -1,4 +1,4 @@
-package rules
+package node_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 func TestSourcePrefixes(t *testing.T) {
@@ -13,8 +14,8 @@ func TestSourcePrefixes(t *testing.T) {
 		"extends": "github: gh: gitlab: bitbucket:",
 		"theme":   "github: gitlab: bitbucket: https://",
 	} {
-		if got := strings.Join(sourcePrefixes(option), " "); got != want {
-			t.Errorf("sourcePrefixes(%s) = %q, want %q", option, got, want)
+		if got := strings.Join(node.SourcePrefixes(option), " "); got != want {
+			t.Errorf("SourcePrefixes(%s) = %q, want %q", option, got, want)
 		}
 	}
 }
@@ -38,7 +39,7 @@ func TestPartialValue(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.expr, err)
 		}
-		v := partialValue(f.Lookup("v").Value)
+		v := node.PartialValue(f.Lookup("v").Value)
 		if got := compat.MustParseType(tc.typ).Check(v); got != tc.fits {
 			t.Errorf("%s against %s: fits %v, want %v (value %#v)", tc.expr, tc.typ, got, tc.fits, v)
 		}

@@ -1,10 +1,11 @@
-package rules
+package secret_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/rules/internal/secret"
 )
 
 // FuzzFindToken: the token, private-key, JWT and entropy checks take any
@@ -25,13 +26,13 @@ func FuzzFindToken(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if tok, ok := findToken(s, valueSite{path: ast.Path{"runtimeConfig", "x"}, awsID: true}); ok && tok.What == "" {
-			t.Errorf("findToken(%q): a token without a name", s)
+		if tok, ok := secret.FindToken(s, secret.Site{Path: ast.Path{"runtimeConfig", "x"}, AWSID: true}); ok && tok.What == "" {
+			t.Errorf("secret.FindToken(%q): a token without a name", s)
 		}
-		highEntropy(s)
-		placeholderToken(s)
-		placeholder(s)
-		envComments([]byte(s))
+		secret.HighEntropy(s)
+		secret.PlaceholderToken(s)
+		secret.Placeholder(s)
+		secret.EnvComments([]byte(s))
 	})
 }
 
@@ -59,9 +60,9 @@ func TestCredentialURL(t *testing.T) {
 		{"ftp://", ""},
 		{"://:@", ""},
 	} {
-		got, _ := credentialURL(c.s)
+		got, _ := secret.CredentialURL(c.s)
 		if got != c.want {
-			t.Errorf("credentialURL(%q) = %q, want %q", c.s, got, c.want)
+			t.Errorf("CredentialURL(%q) = %q, want %q", c.s, got, c.want)
 		}
 	}
 }
@@ -76,15 +77,15 @@ func TestEnvComments(t *testing.T) {
 		"ONE='single # not a comment'\n" +
 		"#\n" +
 		"# Note: prose with a colon\n"
-	got := envComments([]byte(src))
-	want := []envComment{
+	got := secret.EnvComments([]byte(src))
+	want := []secret.EnvComment{
 		{Value: "settings"},
 		{Name: "STRIPE_KEY", Value: "sk_live_x"},
 		{Name: "TOKEN", Value: `a b"c`},
 		{Value: "Note: prose with a colon"},
 	}
 	if len(got) != len(want) {
-		t.Fatalf("envComments: got %d comments %+v, want %d", len(got), got, len(want))
+		t.Fatalf("EnvComments: got %d comments %+v, want %d", len(got), got, len(want))
 	}
 	for i, w := range want {
 		g := got[i]
@@ -119,8 +120,8 @@ func TestPlaceholder(t *testing.T) {
 		"qhxvtrmzkwplbfgdnjcsqhxvtrmzkwpl":     false, // lower-case letters without words' vowels
 		"9f86d081884c7d659a2feaa0c55ad015":     false,
 	} {
-		if got := placeholder(s); got != want {
-			t.Errorf("placeholder(%q) = %v, want %v", s, got, want)
+		if got := secret.Placeholder(s); got != want {
+			t.Errorf("Placeholder(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
@@ -131,8 +132,8 @@ func TestSecretLookingNames(t *testing.T) {
 		"secretName": false, "passwordResetUrl": false, "tokenHeader": false, "API_KEY_FILE": false,
 		"ALGOLIA_SEARCH_KEY": false, "firebaseApiKey": false, "cacheKey": false,
 	} {
-		if _, _, got := secretLooking(ast.Path{key}, nil); got != want {
-			t.Errorf("secretLooking(%s) = %v, want %v", key, got, want)
+		if _, _, got := secret.Looking(ast.Path{key}, nil); got != want {
+			t.Errorf("Looking(%s) = %v, want %v", key, got, want)
 		}
 	}
 	for _, c := range []struct {
@@ -146,8 +147,8 @@ func TestSecretLookingNames(t *testing.T) {
 		{ast.Path{"public", "apiSecret"}, true}, // the section is not a word of the key: FW501's case
 		{ast.Path{"publicKeys", "apiSecret"}, false},
 	} {
-		if _, _, got := secretLooking(c.path, nil); got != c.want {
-			t.Errorf("secretLooking(%s) = %v, want %v", c.path, got, c.want)
+		if _, _, got := secret.Looking(c.path, nil); got != c.want {
+			t.Errorf("Looking(%s) = %v, want %v", c.path, got, c.want)
 		}
 	}
 }
@@ -168,12 +169,12 @@ func TestSecretChecksLinear(t *testing.T) {
 		"https://api.acme.io/v1 ", "https://h/?next=://", "password=password=",
 	} {
 		s := strings.Repeat(unit, n)
-		site := valueSite{path: ast.Path{"aws", "x"}, awsID: true}
-		findToken(s, site)
-		placeholder(s)
-		highEntropy(s)
-		envComments([]byte(s))
-		judgeSecret(s, site, ast.Path{"apiSecret"}, true, true)
+		site := secret.Site{Path: ast.Path{"aws", "x"}, AWSID: true}
+		secret.FindToken(s, site)
+		secret.Placeholder(s)
+		secret.HighEntropy(s)
+		secret.EnvComments([]byte(s))
+		secret.Judge(s, site, ast.Path{"apiSecret"}, true, true)
 	}
 }
 
@@ -188,10 +189,10 @@ func BenchmarkSecretChecks(b *testing.B) {
 	} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(s)))
-			site := valueSite{path: ast.Path{"aws", "x"}, awsID: true}
+			site := secret.Site{Path: ast.Path{"aws", "x"}, AWSID: true}
 			for i := 0; i < b.N; i++ {
-				judgeSecret(s, site, ast.Path{"apiSecret"}, true, true)
-				envComments([]byte(s))
+				secret.Judge(s, site, ast.Path{"apiSecret"}, true, true)
+				secret.EnvComments([]byte(s))
 			}
 		})
 	}

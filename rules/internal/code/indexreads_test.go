@@ -1,6 +1,10 @@
-package rules
+package code_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fwmigrate/fwmigrate/rules/internal/code"
+)
 
 // TestMaybeIndexRead: the text filter that keeps FW851 from parsing and
 // walking files whose index reads are all used where undefined is fine.
@@ -30,8 +34,8 @@ func TestMaybeIndexRead(t *testing.T) {
 		"-arr[0]":                           true,
 		"const x: number = 1":               false,
 	} {
-		if got := maybeIndexRead([]byte(src)); got != want {
-			t.Errorf("maybeIndexRead(%q) = %v, want %v", src, got, want)
+		if got := code.MaybeIndexRead([]byte(src)); got != want {
+			t.Errorf("MaybeIndexRead(%q) = %v, want %v", src, got, want)
 		}
 	}
 }
