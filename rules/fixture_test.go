@@ -35,7 +35,7 @@ import (
 //     as `fwmigrate apply --unsafe` makes them (safe and unsafe alike): the
 //     Ops of every fix, one all-or-nothing group per diagnostic, applied by
 //     rewrite.ApplyGroups to the parsed config and proved by rewrite.Verify,
-//     as migrate's applyConfig does. A case has it when any of its fixes has
+//     as migrate.ApplyConfig does. A case has it when any of its fixes has
 //     Ops and all of them hold whatever the layout (rules.AnyLayout).
 //   - <case>/fixed-move/<config> and <case>/fixed-keep/<config> instead,
 //     when a fix holds for one of apply's layout choices only (MoveOnly,
