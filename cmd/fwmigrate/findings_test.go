@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/cmd/fwmigrate/internal/sarif"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -208,10 +207,10 @@ func TestJSONList(t *testing.T) {
 	hostile := []string{"plain", "<a href=\"x\">&amp;</a>", "##[warning]forged", "bidi \u202e txt", "nl\nand\x1b[2J esc", "ümlaut \u2028"}
 	for n := 0; n <= len(hostile); n++ {
 		var diags []jsonDiagnostic
-		var results []sarif.Result
+		var results []sarifResult
 		for _, h := range hostile[:n] {
 			diags = append(diags, jsonDiagnostic{Code: "FW1", Message: h, Notes: []string{h, ""}, Fix: &jsonFix{Description: h}})
-			results = append(results, sarif.Result{RuleID: "FW1", Message: sarif.Message{Text: h}, Locations: []sarif.Location{{PhysicalLocation: sarif.Physical{ArtifactLocation: sarif.ArtifactLocation{URI: h}}}}})
+			results = append(results, sarifResult{RuleID: "FW1", Message: sarifMessage{Text: h}, Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifactLoc{URI: h}}}}})
 		}
 		type doc struct {
 			Version     int              `json:"version"`
@@ -248,9 +247,9 @@ func TestJSONList(t *testing.T) {
 		for _, r := range results {
 			elems = append(elems, r)
 		}
-		run := func(rs []sarif.Result) sarif.Log {
-			return sarif.Log{Version: "2.1.0", Runs: []sarif.Run{{ColumnKind: "utf16CodeUnits", Results: rs, OriginalURIBaseIDs: map[string]sarif.ArtifactLocation{"SRCROOT": {URI: "file:///x/"}}}}}
+		run := func(rs []sarifResult) sarifLog {
+			return sarifLog{Version: "2.1.0", Runs: []sarifRun{{ColumnKind: "utf16CodeUnits", Results: rs, OriginalURIBaseIDs: map[string]sarifArtifactLoc{"SRCROOT": {URI: "file:///x/"}}}}}
 		}
-		check("sarif", run(append([]sarif.Result{}, results...)), run([]sarif.Result{}), "results", elems)
+		check("sarif", run(append([]sarifResult{}, results...)), run([]sarifResult{}), "results", elems)
 	}
 }

@@ -351,8 +351,3 @@ func (e *editor) actions(uri lsp.DocumentURI, d lsp.Diagnostic) []lsp.CodeAction
 	}
 	return out
 }
-
-// fileURI is the file: URI of the absolute path abs.
-func fileURI(abs string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
-}

@@ -9,14 +9,18 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fwmigrate/fwmigrate/internal/schematest"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
-// TestSARIF: check --format=sarif over projects that are fine, have
-// findings, cannot be read and sit in a folder with a space: the output is
-// JSON with their results, its URIs relative and escaped. The document is
-// validated against SARIF's schema in package sarif, on the same projects.
-func TestSARIF(t *testing.T) {
+// TestSARIFSchema validates fwmigrate's SARIF output against the SARIF
+// 2.1.0 JSON schema (testdata/sarif/sarif-schema-2.1.0.json, from the
+// OASIS specification as published in @microsoft/jest-sarif, MIT).
+func TestSARIFSchema(t *testing.T) {
+	schema := schematest.Compile(t, "../../testdata/sarif/sarif-schema-2.1.0.json")
+
 	dir := t.TempDir()
 	testtree.Map(t, dir, map[string]string{
 		"ok/fw.config.ts":        "export default defineFwConfig({ ssr: true })\n",
@@ -35,6 +39,13 @@ func TestSARIF(t *testing.T) {
 	os.Chdir(cwd)
 	if code != exitError { // broken/ has a syntax error
 		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitError, errOut.String())
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Fatalf("SARIF output does not validate: %v\n%s", err, out.String())
 	}
 	var log struct {
 		Runs []struct {

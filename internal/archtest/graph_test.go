@@ -21,34 +21,33 @@ const module = "github.com/fwmigrate/fwmigrate/"
 // project -> {compat, ast}, with fix -> rewrite -> ast and the move's plan
 // (rewrite/move) beside the rules that ask about it.
 var layer = map[string]int{
-	"ast":                          1,
-	"compat":                       1,
-	"txn":                          1,
-	"rewrite":                      2,
-	"project":                      2,
-	"rewrite/move":                 3,
-	"rewrite/move/internal/specs":  2, // the move's specifier scanner (JS, CSS, .vue), a unit of its own
-	"rules/internal/code":          3,
-	"rules/internal/node":          3,
-	"rules/internal/modpath":       3,
-	"rules/internal/secret":        3, // the secret checks of FW501, FW502, FW506, and their tests
-	"rules/internal/props":         3, // the index of the config's properties (rules.Index), and its tests
-	"rules":                        4,
-	"rules/ruledocs":               5,
-	"fix":                          5,
-	"settings":                     5,
-	"workspace":                    6,
-	"lsp":                          7,
-	"migrate":                      7,
-	"migrate/internal/knobs":       1, // apply's settings that only migrate's tests turn (issue 19: its tests external)
-	"cmd/fwmigrate/internal/sarif": 7, // the SARIF document, its schema test outside the command's test binary
-	"cmd/fwmigrate":                8,
-	"bench":                        9,
-	"bench/floor":                  9,
-	"bench/editloop":               9, // go test -short ./... after an edit, by hand
-	"tools/release":                9,
-	"tools/tscompare":              9, // the types rules against the real type checker, by hand
-	"tools/realapps":               9, // real apps rebuilt and measured, by hand
+	"ast":                         1,
+	"compat":                      1,
+	"txn":                         1,
+	"rewrite":                     2,
+	"project":                     2,
+	"rewrite/move":                3,
+	"rewrite/move/internal/specs": 2, // the move's specifier scanner (JS, CSS, .vue), a unit of its own
+	"rules/internal/code":         3,
+	"rules/internal/node":         3,
+	"rules/internal/modpath":      3,
+	"rules/internal/secret":       3, // the secret checks of FW501, FW502, FW506, and their tests
+	"rules/internal/props":        3, // the index of the config's properties (rules.Index), and its tests
+	"rules":                       4,
+	"rules/ruledocs":              5,
+	"fix":                         5,
+	"settings":                    5,
+	"workspace":                   6,
+	"lsp":                         7,
+	"migrate":                     7,
+	"migrate/internal/knobs":      1, // apply's settings that only migrate's tests turn (issue 19: its tests external)
+	"cmd/fwmigrate":               8,
+	"bench":                       9,
+	"bench/floor":                 9,
+	"bench/editloop":              9, // go test -short ./... after an edit, by hand
+	"tools/release":               9,
+	"tools/tscompare":             9, // the types rules against the real type checker, by hand
+	"tools/realapps":              9, // real apps rebuilt and measured, by hand
 }
 
 func TestImportGraph(t *testing.T) {
