@@ -618,12 +618,12 @@ func (e *editor) multiline(s ast.Span) bool {
 
 // equalValues compares a static value from ast.Static with an Op value.
 func equalValues(static, v any) bool {
-	n, ok := normalize(v)
+	n, ok := Normalize(v)
 	return ok && reflect.DeepEqual(static, n)
 }
 
-// normalize converts an Op value to the types ast.Static returns.
-func normalize(v any) (any, bool) {
+// Normalize converts an Op value to the types ast.Static returns.
+func Normalize(v any) (any, bool) {
 	switch v := v.(type) {
 	case nil, bool, string, float64:
 		return v, true
@@ -648,7 +648,7 @@ func normalize(v any) (any, bool) {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			n, ok := normalize(x)
+			n, ok := Normalize(x)
 			if !ok {
 				return nil, false
 			}
@@ -658,7 +658,7 @@ func normalize(v any) (any, bool) {
 	case Object:
 		out := make(map[string]any, len(v))
 		for _, kv := range v {
-			n, ok := normalize(kv.Value)
+			n, ok := Normalize(kv.Value)
 			if !ok {
 				return nil, false
 			}
@@ -668,7 +668,7 @@ func normalize(v any) (any, bool) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			n, ok := normalize(x)
+			n, ok := Normalize(x)
 			if !ok {
 				return nil, false
 			}

@@ -113,8 +113,8 @@ func checkComments(t *testing.T, name string, before, after *ast.File, ops []rew
 			if op.Kind == rewrite.OpMove && k == len(op.Path) {
 				continue // a moved property keeps its comments
 			}
-			p := lookup(before, op.Path[:k])
-			if p == nil || lookup(after, op.Path[:k]) != nil {
+			p := rewrite.Lookup(before, op.Path[:k])
+			if p == nil || rewrite.Lookup(after, op.Path[:k]) != nil {
 				break
 			}
 			deleted = append(deleted, p.Extent(before))

@@ -32,7 +32,7 @@ func loadFuzzFiles(t testing.TB) []fuzzFile {
 				if isNamed(p) {
 					ff.paths = append(ff.paths, path)
 				}
-				eachNode(p.Value, func(n ast.Node) {
+				rewrite.EachNode(p.Value, func(n ast.Node) {
 					switch n.(type) {
 					case *ast.String, *ast.Number:
 						ff.lits = append(ff.lits, n.Span())

@@ -198,7 +198,7 @@ func simulate(f *ast.File, v any, ops []rewrite.Op) (any, error) {
 	for _, op := range ops {
 		switch op.Kind {
 		case rewrite.OpSet:
-			n, _ := normalize(op.Value)
+			n, _ := rewrite.Normalize(op.Value)
 			setPath(root, op.Path, n)
 		case rewrite.OpDelete:
 			if _, ok := getPath(root, op.Path); ok {
@@ -261,7 +261,7 @@ func deletePath(f *ast.File, root map[string]any, p ast.Path) {
 		if mm, isMap := m.(map[string]any); !isMap || len(mm) != 1 {
 			break
 		}
-		if parent := lookup(f, p[:k-1]); parent != nil {
+		if parent := rewrite.Lookup(f, p[:k-1]); parent != nil {
 			if o, ok := ast.Unwrap(parent.Value).(*ast.Object); ok && dynamicIn(o) != nil {
 				break
 			}

@@ -42,7 +42,7 @@ func detectLayout(f *ast.File) layout {
 		return l
 	}
 	var single, multi, spaced, tight int
-	eachNode(f.Config, func(n ast.Node) {
+	EachNode(f.Config, func(n ast.Node) {
 		o, ok := n.(*ast.Object)
 		if !ok || len(o.Props) == 0 {
 			return
@@ -89,8 +89,8 @@ func smallObject(o *ast.Object) bool {
 	return true
 }
 
-// eachNode calls fn for n and every value node inside it.
-func eachNode(n ast.Node, fn func(ast.Node)) {
+// EachNode calls fn for n and every value node inside it.
+func EachNode(n ast.Node, fn func(ast.Node)) {
 	if n == nil {
 		return
 	}
@@ -98,18 +98,18 @@ func eachNode(n ast.Node, fn func(ast.Node)) {
 	switch n := n.(type) {
 	case *ast.Object:
 		for _, p := range n.Props {
-			eachNode(p.Value, fn)
+			EachNode(p.Value, fn)
 		}
 	case *ast.Array:
 		for _, e := range n.Elements {
-			eachNode(e, fn)
+			EachNode(e, fn)
 		}
 	case *ast.Unary:
-		eachNode(n.Operand, fn)
+		EachNode(n.Operand, fn)
 	case *ast.Expr:
-		eachNode(n.Inner, fn)
+		EachNode(n.Inner, fn)
 		for _, a := range n.Args {
-			eachNode(a, fn)
+			EachNode(a, fn)
 		}
 	}
 }
@@ -411,7 +411,7 @@ func protected(off int, spans []ast.Span) bool {
 func literalSpans(f *ast.File, n ast.Node) []ast.Span {
 	src := f.Src
 	var out []ast.Span
-	eachNode(n, func(n ast.Node) {
+	EachNode(n, func(n ast.Node) {
 		s := n.Span()
 		if s.Start < 0 || s.End > len(src) || s.Start > s.End {
 			return

@@ -117,7 +117,7 @@ func (v *verifier) checkOps() {
 		earlier := v.overlaps(v.ops[:i], op)
 		switch op.Kind {
 		case OpSet:
-			p := lookup(v.a, op.Path)
+			p := Lookup(v.a, op.Path)
 			if p == nil || p.Value == nil {
 				v.fail("%s was set but is missing", op.Path)
 				continue
@@ -127,17 +127,17 @@ func (v *verifier) checkOps() {
 				v.fail("%s holds %s, not the value set", op.Path, v.a.Text(p.Value.Span()))
 			}
 		case OpDelete:
-			if lookup(v.a, op.Path) != nil {
+			if Lookup(v.a, op.Path) != nil {
 				v.fail("%s was deleted but is still there", op.Path)
 			}
 		case OpMove, OpRename:
 			if len(op.Path) == len(op.To) && hasPrefix(op.Path, op.To) {
 				continue
 			}
-			if lookup(v.a, op.Path) != nil {
+			if Lookup(v.a, op.Path) != nil {
 				v.fail("%s was moved to %s but is still there", op.Path, op.To)
 			}
-			q := lookup(v.a, op.To)
+			q := Lookup(v.a, op.To)
 			if q == nil {
 				v.fail("%s was moved but %s is missing", op.Path, op.To)
 				continue
@@ -145,7 +145,7 @@ func (v *verifier) checkOps() {
 			if earlier {
 				continue
 			}
-			p := lookup(v.b, op.Path)
+			p := Lookup(v.b, op.Path)
 			if p == nil {
 				continue // nothing to move: To was already there
 			}
@@ -156,9 +156,9 @@ func (v *verifier) checkOps() {
 	}
 }
 
-// lookup returns the effective (last) property at path, seen through
+// Lookup returns the effective (last) property at path, seen through
 // wrappers, or nil.
-func lookup(f *ast.File, path ast.Path) *ast.Property {
+func Lookup(f *ast.File, path ast.Path) *ast.Property {
 	if f.Config == nil || len(path) == 0 {
 		return nil
 	}
@@ -367,11 +367,11 @@ func (v *verifier) comments() {
 			gone = append(gone, op.Span)
 			replaced = true
 		case OpSet:
-			if p := lookup(v.b, op.Path); p != nil && p.Value != nil {
+			if p := Lookup(v.b, op.Path); p != nil && p.Value != nil {
 				gone = append(gone, p.Value.Span())
 			}
 		case OpDelete:
-			if p := lookup(v.b, op.Path); p != nil {
+			if p := Lookup(v.b, op.Path); p != nil {
 				gone = append(gone, p.Extent(v.b))
 			}
 			gone = append(gone, v.emptiedParents(op.Path)...)
@@ -382,7 +382,7 @@ func (v *verifier) comments() {
 			gone = append(gone, v.emptiedParents(op.Path)...)
 			// The moved property keeps its comments, when what moved is
 			// what the original held and no later op replaced it.
-			if p := lookup(v.b, op.Path); p != nil {
+			if p := Lookup(v.b, op.Path); p != nil {
 				switch {
 				case v.overlaps(v.ops[i+1:], op):
 					gone = append(gone, p.Extent(v.b))
@@ -431,12 +431,12 @@ func (v *verifier) comments() {
 func (v *verifier) emptiedParents(path ast.Path) []ast.Span {
 	var out []ast.Span
 	for k := len(path) - 1; k > 0; k-- {
-		p := lookup(v.b, path[:k])
+		p := Lookup(v.b, path[:k])
 		if p == nil {
 			break
 		}
 		o, _ := ast.Unwrap(p.Value).(*ast.Object)
-		if lookup(v.a, path[:k]) != nil && (o == nil || len(o.Props) != 1) {
+		if Lookup(v.a, path[:k]) != nil && (o == nil || len(o.Props) != 1) {
 			break
 		}
 		out = append(out, p.Extent(v.b))
