@@ -50,12 +50,22 @@ var layer = map[string]int{
 	"tools/realapps":              9, // real apps rebuilt and measured, by hand
 }
 
-func TestImportGraph(t *testing.T) {
+// tree is the module's packages as the tests see them.
+type tree struct {
+	imports  map[string]map[string]bool // package -> our packages it imports (not in tests)
+	internal map[string][]string        // package -> its internal test files (package x in x_test.go)
+	mains    map[string]bool            // the main packages
+}
+
+// scan reads the package clause and imports of every Go file of the
+// module (testdata, node_modules and dot folders left out, and programs
+// that go generate runs, which are in no build).
+func scan(t *testing.T) tree {
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	imports := map[string]map[string]bool{} // package -> our packages it imports
+	tr := tree{imports: map[string]map[string]bool{}, internal: map[string][]string{}, mains: map[string]bool{}}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -66,7 +76,7 @@ func TestImportGraph(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
@@ -78,13 +88,22 @@ func TestImportGraph(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		pkg := filepath.ToSlash(rel)
-		if imports[pkg] == nil {
-			imports[pkg] = map[string]bool{}
+		if strings.HasSuffix(path, "_test.go") {
+			if !strings.HasSuffix(f.Name.Name, "_test") {
+				tr.internal[pkg] = append(tr.internal[pkg], filepath.Base(path))
+			}
+			return nil
+		}
+		if f.Name.Name == "main" {
+			tr.mains[pkg] = true
+		}
+		if tr.imports[pkg] == nil {
+			tr.imports[pkg] = map[string]bool{}
 		}
 		for _, im := range f.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
 			if strings.HasPrefix(p, module) {
-				imports[pkg][strings.TrimPrefix(p, module)] = true
+				tr.imports[pkg][strings.TrimPrefix(p, module)] = true
 			}
 		}
 		return nil
@@ -92,6 +111,11 @@ func TestImportGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tr
+}
+
+func TestImportGraph(t *testing.T) {
+	imports := scan(t).imports
 	var pkgs []string
 	for p := range imports {
 		pkgs = append(pkgs, p)

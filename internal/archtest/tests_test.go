@@ -1,12 +1,8 @@
 package archtest
 
 import (
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -23,55 +19,8 @@ import (
 // after one in ast/. Main packages are imported by nobody and are not
 // concerned; neither are packages the edits do not rebuild.
 func TestExternalTests(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	imports := map[string][]string{}  // package -> our packages it imports (not in tests)
-	internal := map[string][]string{} // package -> its internal test files
-	mains := map[string]bool{}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		if len(f.Comments) > 0 && f.Comments[0].List[0].Text == "//go:build ignore" {
-			return nil // a program run by go generate, in no build
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		pkg := filepath.ToSlash(rel)
-		if strings.HasSuffix(path, "_test.go") {
-			if !strings.HasSuffix(f.Name.Name, "_test") {
-				internal[pkg] = append(internal[pkg], filepath.Base(path))
-			}
-			return nil
-		}
-		if f.Name.Name == "main" {
-			mains[pkg] = true
-		}
-		for _, im := range f.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			if ours, ok := strings.CutPrefix(p, module); ok {
-				imports[pkg] = append(imports[pkg], ours)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := scan(t)
+	imports, internal, mains := tr.imports, tr.internal, tr.mains
 
 	// rebuilt: the packages an edit of ast/ or rules/ compiles again.
 	rebuilt := map[string]bool{}
@@ -84,7 +33,7 @@ func TestExternalTests(t *testing.T) {
 			return false
 		}
 		seen[pkg] = true
-		for _, im := range imports[pkg] {
+		for im := range imports[pkg] {
 			if reaches(im, seen) {
 				return true
 			}
