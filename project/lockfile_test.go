@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/internal/semver"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -143,10 +144,10 @@ func TestLockfilesLinear(t *testing.T) {
 		"package-lock": "{\"lockfileVersion\": 3, \"packages\": {" + strings.Repeat("\"node_modules/a\": {\"version\": \"1.0.0\"},", n/5) + "\"x\": {}}}",
 	}
 	for kind, in := range inputs {
-		start := cpuTime()
+		start := testtree.CPUTime()
 		lockReaders[kind]([]byte(in))
 		lockReaders[kind]([]byte(strings.Repeat("/*", n) + in + strings.Repeat("\"", n)))
-		if d := cpuTime() - start; d > 3*time.Second {
+		if d := testtree.CPUTime() - start; d > 3*time.Second {
 			t.Errorf("%s: %v for %d bytes", kind, d, len(in))
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -311,9 +312,9 @@ func TestNodePlacesLinear(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".github", "workflows", "big.yml"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start := cpuTime()
+	start := testtree.CPUTime()
 	places := load(t, dir).NodePlaces()
-	if d := cpuTime() - start; d > 3*time.Second {
+	if d := testtree.CPUTime() - start; d > 3*time.Second {
 		t.Errorf("%v for %d bytes", d, b.Len())
 	}
 	if len(places) != n {

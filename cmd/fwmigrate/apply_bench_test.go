@@ -67,11 +67,11 @@ func BenchmarkApplyDense(b *testing.B) {
 						args = append(args, "--dry-run")
 					}
 					b.StartTimer()
-					start := cpuTime()
+					start := testtree.CPUTime()
 					if code := run(args, io.Discard, io.Discard); code > 1 {
 						b.Fatalf("exit %d", code)
 					}
-					cpu += cpuTime() - start
+					cpu += testtree.CPUTime() - start
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(findings), "ns/finding")
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(findings), "cpu-ns/finding")
