@@ -523,6 +523,17 @@ func Unwrap(n Node) Node {
 	}
 }
 
+// StaticString returns n's value when it is a static string (Static gives a
+// string); n may be nil.
+func StaticString(n Node) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	v, bad := Static(n)
+	s, ok := v.(string)
+	return s, bad == nil && ok
+}
+
 // Static evaluates a literal subtree to a Go value: string, float64, bool,
 // nil (for null), []any or map[string]any (never an infinite number). When the subtree is not static,
 // bad is its first node that is not: a spread, a computed key, a method, an

@@ -193,14 +193,14 @@ func isSpreadAt(arr *ast.Array, i int) bool {
 // moduleSpec is a modules entry's module name: the string, or the first
 // element of a [module, options] tuple.
 func moduleSpec(n ast.Node) (string, ast.Span, bool) {
-	if s, ok := staticString(n); ok {
+	if s, ok := ast.StaticString(n); ok {
 		return s, n.Span(), true
 	}
 	arr, ok := ast.Unwrap(n).(*ast.Array)
 	if !ok || len(arr.Elements) == 0 || arr.Elements[0] == nil || isSpreadAt(arr, 0) {
 		return "", ast.Span{}, false
 	}
-	s, ok := staticString(arr.Elements[0])
+	s, ok := ast.StaticString(arr.Elements[0])
 	return s, arr.Elements[0].Span(), ok
 }
 

@@ -34,7 +34,7 @@ func init() { Register(ruleRelativeBaseURL) }
 
 func runRelativeBaseURL(pass *Pass) {
 	pass.OptionProps("app.baseURL", func(prefix, path ast.Path, prop *ast.Property) {
-		s, ok := staticString(prop.Value)
+		s, ok := ast.StaticString(prop.Value)
 		if !ok || s == "" || strings.HasPrefix(s, "/") {
 			return
 		}

@@ -73,7 +73,7 @@ func duplicates(pass *Pass, path ast.Path, prop *ast.Property, key func(ast.Node
 
 // pluginSrc is a plugins entry's src: the string, or the src of an object.
 func pluginSrc(n ast.Node) (string, bool) {
-	if s, ok := staticString(n); ok {
+	if s, ok := ast.StaticString(n); ok {
 		return s, true
 	}
 	obj, ok := ast.Unwrap(n).(*ast.Object)
@@ -81,7 +81,7 @@ func pluginSrc(n ast.Node) (string, bool) {
 		return "", false
 	}
 	if src := obj.Get("src"); src != nil {
-		return staticString(src.Value)
+		return ast.StaticString(src.Value)
 	}
 	return "", false
 }
@@ -89,12 +89,12 @@ func pluginSrc(n ast.Node) (string, bool) {
 // moduleName is a modules entry's module: the string, or the first element
 // of a [module, options] tuple.
 func moduleName(n ast.Node) (string, bool) {
-	if s, ok := staticString(n); ok {
+	if s, ok := ast.StaticString(n); ok {
 		return s, true
 	}
 	arr, ok := ast.Unwrap(n).(*ast.Array)
 	if !ok || len(arr.Elements) == 0 || node.IsSpread(arr, 0) {
 		return "", false
 	}
-	return staticString(arr.Elements[0])
+	return ast.StaticString(arr.Elements[0])
 }

@@ -60,7 +60,7 @@ func runServerHandler(pass *Pass) {
 			if item.Get("handler") == nil {
 				d := pass.Report(item.Loc, path.String(), "`%s` has no `handler`: the item registers nothing", name)
 				if r := item.Get("route"); r != nil {
-					if s, ok := staticString(r.Value); ok {
+					if s, ok := ast.StaticString(r.Value); ok {
 						d.Notes = append(d.Notes, "route "+quote(s)+" gets no handler")
 					}
 				}
@@ -69,7 +69,7 @@ func runServerHandler(pass *Pass) {
 			if m == nil {
 				continue
 			}
-			s, ok := staticString(m.Value)
+			s, ok := ast.StaticString(m.Value)
 			if !ok {
 				continue
 			}

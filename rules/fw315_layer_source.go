@@ -57,7 +57,7 @@ func runLayerSource(pass *Pass) {
 }
 
 func checkLayerSource(pass *Pass, option string, path ast.Path, n ast.Node, accepted []string) {
-	s, ok := staticString(n)
+	s, ok := ast.StaticString(n)
 	if !ok {
 		return
 	}

@@ -61,7 +61,7 @@ func runUnknownBuilder(pass *Pass) {
 		}
 		names := builderNames(o)
 		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
-			s, ok := staticString(prop.Value)
+			s, ok := ast.StaticString(prop.Value)
 			if !ok {
 				return
 			}

@@ -89,7 +89,7 @@ func runHardcodedSecret(pass *Pass) {
 		prefix, _ := envPrefixOf(pass)
 		for _, k := range set.Keys {
 			seen[k.Prop] = true
-			lit, ok := staticString(k.Prop.Value)
+			lit, ok := ast.StaticString(k.Prop.Value)
 			if !ok {
 				continue
 			}
@@ -170,7 +170,7 @@ func (s secretSite) scan(pass *Pass, n ast.Node) {
 		}
 		return
 	}
-	lit, ok := staticString(n)
+	lit, ok := ast.StaticString(n)
 	if !ok {
 		return
 	}

@@ -128,16 +128,6 @@ func (e envVal) where() string {
 	return "in `" + e.block.String() + "`"
 }
 
-// staticString returns n's value when it is a static string.
-func staticString(n ast.Node) (string, bool) {
-	if n == nil {
-		return "", false
-	}
-	v, bad := ast.Static(n)
-	s, ok := v.(string)
-	return s, bad == nil && ok
-}
-
 // typeProblem is a static value that does not fit its option's type.
 type typeProblem struct {
 	prefix, path ast.Path // the occurrence's override prefix and full path

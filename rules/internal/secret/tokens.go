@@ -491,19 +491,9 @@ func siblingAWSKeyID(o *ast.Object) bool {
 		return false
 	}
 	for _, pr := range o.Props {
-		if s, ok := staticString(pr.Value); ok && HoldsAWSKeyID(s) {
+		if s, ok := ast.StaticString(pr.Value); ok && HoldsAWSKeyID(s) {
 			return true
 		}
 	}
 	return false
-}
-
-// staticString returns n's value when it is a static string.
-func staticString(n ast.Node) (string, bool) {
-	if n == nil {
-		return "", false
-	}
-	v, bad := ast.Static(n)
-	s, ok := v.(string)
-	return s, bad == nil && ok
 }
