@@ -231,7 +231,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	ts = live()
 	var dirs []string
 	for _, t := range ts {
-		dirs = append(dirs, t.Plan.touchedDirs()...)
+		dirs = append(dirs, t.Plan.forwardDirs()...)
 	}
 	if err := barrierDirs(dirs, devs); err != nil {
 		for _, t := range ts {

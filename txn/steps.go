@@ -867,9 +867,19 @@ func (p *Plan) changedDirs(fsys FS) []string {
 	return dirs
 }
 
-// touchedDirs are the directories whose entries the plan changes, sorted,
-// whether they exist now or not.
-func (p *Plan) touchedDirs() []string {
+// touchedDirs are the directories whose entries the plan changes, going
+// forward or back, sorted, whether they exist now or not.
+func (p *Plan) touchedDirs() []string { return p.dirsChanged(true) }
+
+// forwardDirs are the directories whose entries a forward pass changes,
+// sorted: touchedDirs but the folders of the edited files' old paths. An
+// edit is written where the moves put its file (NewPath's folder); its old
+// path's folder changes only by a move of the file itself (whose From's
+// folder is here), else it moved whole with its entries as they were, and
+// is gone from where it was: CommitAll's barrier need not look for it.
+func (p *Plan) forwardDirs() []string { return p.dirsChanged(false) }
+
+func (p *Plan) dirsChanged(back bool) []string {
 	seen := map[string]bool{}
 	add := func(path string) { seen[filepath.Dir(path)] = true }
 	for _, d := range p.Mkdirs {
@@ -883,7 +893,9 @@ func (p *Plan) touchedDirs() []string {
 		add(d.Path)
 	}
 	for _, e := range p.Edits {
-		add(e.Path)
+		if back {
+			add(e.Path)
+		}
 		add(e.NewPath)
 	}
 	dirs := make([]string, 0, len(seen))
