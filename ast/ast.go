@@ -94,6 +94,16 @@ type Array struct {
 	Spreads []int
 }
 
+// IsSpread reports whether Elements[i] is written as `...x`.
+func (a *Array) IsSpread(i int) bool {
+	for _, s := range a.Spreads {
+		if s == i {
+			return true
+		}
+	}
+	return false
+}
+
 // QuoteKind says how a string literal was quoted.
 type QuoteKind uint8
 

@@ -381,20 +381,11 @@ func (e *editor) lineEnd(off, limit int) int {
 	return end
 }
 
-func isSpread(a *ast.Array, i int) bool {
-	for _, s := range a.Spreads {
-		if s == i {
-			return true
-		}
-	}
-	return false
-}
-
 // elemStart is where element i begins, its `...` included.
 func (e *editor) elemStart(a *ast.Array, i int) int {
 	src := e.f.Src
 	s := a.Elements[i].Span().Start
-	if isSpread(a, i) {
+	if a.IsSpread(i) {
 		k := s
 		for k > a.Loc.Start && isSpace(src[k-1]) {
 			k--

@@ -163,7 +163,7 @@ func (p *Pass) ConfigModules() []ConfigModule {
 			return
 		}
 		for i, e := range arr.Elements {
-			if e == nil || isSpreadAt(arr, i) {
+			if e == nil || arr.IsSpread(i) {
 				continue
 			}
 			spec, span, ok := moduleSpec(e)
@@ -181,15 +181,6 @@ func (p *Pass) ConfigModules() []ConfigModule {
 	return out
 }
 
-func isSpreadAt(arr *ast.Array, i int) bool {
-	for _, s := range arr.Spreads {
-		if s == i {
-			return true
-		}
-	}
-	return false
-}
-
 // moduleSpec is a modules entry's module name: the string, or the first
 // element of a [module, options] tuple.
 func moduleSpec(n ast.Node) (string, ast.Span, bool) {
@@ -197,7 +188,7 @@ func moduleSpec(n ast.Node) (string, ast.Span, bool) {
 		return s, n.Span(), true
 	}
 	arr, ok := ast.Unwrap(n).(*ast.Array)
-	if !ok || len(arr.Elements) == 0 || arr.Elements[0] == nil || isSpreadAt(arr, 0) {
+	if !ok || len(arr.Elements) == 0 || arr.Elements[0] == nil || arr.IsSpread(0) {
 		return "", ast.Span{}, false
 	}
 	s, ok := ast.StaticString(arr.Elements[0])

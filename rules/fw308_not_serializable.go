@@ -2,7 +2,6 @@ package rules
 
 import (
 	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleNotSerializable = &Rule{
@@ -69,7 +68,7 @@ func notSerializable(n ast.Node, fn func(n ast.Node, what string)) {
 		}
 	case *ast.Array:
 		for i, e := range n.Elements {
-			if e != nil && !node.IsSpread(n, i) {
+			if e != nil && !n.IsSpread(i) {
 				notSerializable(e, fn)
 			}
 		}

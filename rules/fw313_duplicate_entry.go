@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fwmigrate/fwmigrate/ast"
-	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleDuplicateEntry = &Rule{
@@ -54,7 +53,7 @@ func duplicates(pass *Pass, path ast.Path, prop *ast.Property, key func(ast.Node
 	}
 	first := map[string]ast.Node{}
 	for i, e := range arr.Elements {
-		if e == nil || node.IsSpread(arr, i) {
+		if e == nil || arr.IsSpread(i) {
 			continue
 		}
 		k, ok := key(e)
@@ -93,7 +92,7 @@ func moduleName(n ast.Node) (string, bool) {
 		return s, true
 	}
 	arr, ok := ast.Unwrap(n).(*ast.Array)
-	if !ok || len(arr.Elements) == 0 || node.IsSpread(arr, 0) {
+	if !ok || len(arr.Elements) == 0 || arr.IsSpread(0) {
 		return "", false
 	}
 	return ast.StaticString(arr.Elements[0])

@@ -6,7 +6,6 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
-	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
 
 var ruleServerHandler = &Rule{
@@ -48,7 +47,7 @@ func runServerHandler(pass *Pass) {
 		}
 		k := -1
 		for i, e := range arr.Elements {
-			if node.IsSpread(arr, i) {
+			if arr.IsSpread(i) {
 				continue
 			}
 			k++

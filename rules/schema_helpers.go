@@ -214,7 +214,7 @@ func narrow(t compat.Type, n ast.Node, where string) (ast.Node, string, compat.T
 		elem := *arr[0].Elem
 		k := 0
 		for i, e := range u.Elements {
-			if node.IsSpread(u, i) {
+			if u.IsSpread(i) {
 				continue
 			}
 			k++

@@ -148,7 +148,7 @@ func modOneOrElems(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
 		}
 		if a, ok := ast.Unwrap(pr.Value).(*ast.Array); ok {
 			for i, e := range a.Elements {
-				if e != nil && !isSpread(a, i) {
+				if e != nil && !a.IsSpread(i) {
 					emit(ast.Path{key}, e)
 				}
 			}
@@ -167,7 +167,7 @@ func modStringOrHead(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
 			return
 		}
 		if a, ok := ast.Unwrap(pr.Value).(*ast.Array); ok {
-			if len(a.Elements) > 0 && a.Elements[0] != nil && !isSpread(a, 0) {
+			if len(a.Elements) > 0 && a.Elements[0] != nil && !a.IsSpread(0) {
 				emit(ast.Path{key}, a.Elements[0])
 			}
 			return
@@ -188,7 +188,7 @@ func modElemsField(key, field string) func(*ast.Object, func(ast.Path, ast.Node)
 			return
 		}
 		for i, e := range a.Elements {
-			if e == nil || isSpread(a, i) {
+			if e == nil || a.IsSpread(i) {
 				continue
 			}
 			if o, ok := ast.Unwrap(e).(*ast.Object); ok {
@@ -212,7 +212,7 @@ func modElemStrings(key string) func(*ast.Object, func(ast.Path, ast.Node)) {
 			return
 		}
 		for i, e := range a.Elements {
-			if e != nil && !isSpread(a, i) {
+			if e != nil && !a.IsSpread(i) {
 				if _, ok := StringOf(e); ok {
 					emit(ast.Path{key}, e)
 				}
@@ -238,7 +238,7 @@ func modSourceBases(obj *ast.Object, emit func(ast.Path, ast.Node)) {
 	switch v := ast.Unwrap(pr.Value).(type) {
 	case *ast.Array:
 		for i, e := range v.Elements {
-			if e != nil && !isSpread(v, i) {
+			if e != nil && !v.IsSpread(i) {
 				each(fmt.Sprint(i), e)
 			}
 		}
@@ -312,16 +312,6 @@ func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, string,
 		return compat.BaseRoot, dir, true
 	}
 	return o.Base, "", true
-}
-
-// isSpread reports whether element i of a is written `...x`.
-func isSpread(a *ast.Array, i int) bool {
-	for _, s := range a.Spreads {
-		if s == i {
-			return true
-		}
-	}
-	return false
 }
 
 // staticValue returns the static Go value of a property's value.

@@ -12,16 +12,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/compat"
 )
 
-// IsSpread reports whether element i of a is written `...x`.
-func IsSpread(a *ast.Array, i int) bool {
-	for _, s := range a.Spreads {
-		if s == i {
-			return true
-		}
-	}
-	return false
-}
-
 // CommaExpression reports whether n is a comma (sequence) expression,
 // parentheses and type wrappers seen through: (a, b).
 func CommaExpression(n ast.Node) bool {
@@ -39,11 +29,11 @@ func ExtendsSources(v ast.Node) []ast.Node {
 	}
 	var out []ast.Node
 	for i, e := range arr.Elements {
-		if e == nil || IsSpread(arr, i) {
+		if e == nil || arr.IsSpread(i) {
 			continue
 		}
 		if t, ok := ast.Unwrap(e).(*ast.Array); ok {
-			if len(t.Elements) > 0 && !IsSpread(t, 0) && t.Elements[0] != nil {
+			if len(t.Elements) > 0 && !t.IsSpread(0) && t.Elements[0] != nil {
 				out = append(out, t.Elements[0])
 			}
 			continue
@@ -70,7 +60,7 @@ func PartialValue(n ast.Node) any {
 	case *ast.Array:
 		out := make([]any, 0, len(n.Elements))
 		for i, e := range n.Elements {
-			if IsSpread(n, i) {
+			if n.IsSpread(i) {
 				continue
 			}
 			out = append(out, PartialValue(e))
