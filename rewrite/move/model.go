@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
+	"github.com/fwmigrate/fwmigrate/rewrite/move/internal/specs"
 )
 
 // within reports whether p is dir or lies inside it; both clean and
@@ -57,18 +58,15 @@ func (m *Paths) moved(p string) bool {
 	return false
 }
 
-var scriptExts = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".json", ".d.ts"}
-var styleExts = []string{".css", ".scss", ".sass", ".less", ".styl", ".pcss", ".postcss"}
-
 // probe returns the file an import of p names, trying extensions (and
 // Sass partials in style sheets) the way bundlers do; "" when none exists.
 func (m *Paths) probe(p string, style bool) string {
 	if m.known[p] {
 		return p
 	}
-	exts := scriptExts
+	exts := specs.ScriptExts
 	if style {
-		exts = styleExts
+		exts = specs.StyleExts
 	}
 	for _, e := range exts {
 		if m.known[p+e] {
@@ -77,7 +75,7 @@ func (m *Paths) probe(p string, style bool) string {
 	}
 	if style {
 		dir, base := filepath.Split(p)
-		for _, e := range styleExts {
+		for _, e := range specs.StyleExts {
 			if q := dir + "_" + base + e; m.known[q] {
 				return q
 			}
@@ -167,7 +165,7 @@ func (m *Paths) RewriteSpecifier(s, fromDir, toDir string, style, prefix, foreig
 	}
 	trailing := strings.HasSuffix(body, "/")
 	relative := body == "." || body == ".." || strings.HasPrefix(body, "./") || strings.HasPrefix(body, "../")
-	if !relative && style && isBarePath(body) {
+	if !relative && style && specs.IsBarePath(body) {
 		// url(img/a.png) is relative in CSS; @import 'vars' in Sass too,
 		// unless it is a load-path import, which the existence check
 		// tells apart. Otherwise it may be an alias.
@@ -244,18 +242,6 @@ func (m *Paths) RewriteSpecifier(s, fromDir, toDir string, style, prefix, foreig
 	return s, false, "no alias reaches " + now
 }
 
-// isBarePath reports a specifier without scheme, alias or root: a path in
-// CSS, a package or a removed alias in scripts.
-func isBarePath(s string) bool {
-	if s == "" || s[0] == '/' || s[0] == '~' || s[0] == '@' || s[0] == '#' || s[0] == '.' {
-		return false
-	}
-	if i := strings.IndexByte(s, ':'); i >= 0 && (strings.IndexByte(s, '/') < 0 || i < strings.IndexByte(s, '/')) {
-		return false // data:, http:, sass:math
-	}
-	return true
-}
-
 // RewriteAliasValue rewrites a path-like string of the config (an alias
 // value, a components or imports dir, a css entry, a module path) so that
 // it names the same file after the moves of paths, and reports whether it
@@ -277,7 +263,7 @@ func RewriteAliasValue(v string, paths *Paths, base Base) (string, bool) {
 		return now, now != filepath.Clean(v)
 	}
 	s := v
-	bare := isBarePath(s)
+	bare := specs.IsBarePath(s)
 	if bare {
 		if base != FromSrc {
 			return v, false

@@ -230,22 +230,6 @@ func StaysAtRoot(name string) bool { return staysAtRoot[name] || strings.HasPref
 // or vendored code.
 const maxScan = 4 << 20
 
-func fileLang(name string) (lang string, ok bool) {
-	switch ext := filepath.Ext(name); ext {
-	case ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts":
-		return "js", true
-	case ".tsx", ".jsx":
-		return "jsx", true
-	case ".vue":
-		return "vue", true
-	case ".css", ".pcss", ".postcss":
-		return "css", true
-	case ".scss", ".sass", ".less", ".styl":
-		return ext[1:], true
-	}
-	return "", false
-}
-
 // srcFile is a file scanned for specifiers.
 type srcFile struct {
 	path     string
@@ -388,7 +372,7 @@ func PlanMove(in Input) (*Plan, error) {
 		if !d.Type().IsRegular() {
 			return nil // symlinks are not followed
 		}
-		lang, ok := fileLang(d.Name())
+		lang, ok := specs.FileLang(d.Name())
 		if !ok && filepath.Dir(path) == root && jsonToolConfigs[d.Name()] {
 			lang, ok = "json", true // its strings are globs and paths (toolcfg.go)
 		}

@@ -20,11 +20,11 @@ import (
 func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 bool) (ok, broken []string) {
 	exists := func(p string, style bool) bool {
 		cands := []string{p}
-		exts := scriptExts
+		exts := specs.ScriptExts
 		if style {
-			exts = styleExts
+			exts = specs.StyleExts
 			d, b := filepath.Split(p)
-			for _, e := range styleExts {
+			for _, e := range specs.StyleExts {
 				cands = append(cands, d+"_"+b+e)
 			}
 		}
@@ -49,7 +49,7 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 			}
 			return nil
 		}
-		lang, isSrc := fileLang(d.Name())
+		lang, isSrc := specs.FileLang(d.Name())
 		if !isSrc {
 			return nil
 		}
@@ -93,7 +93,7 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 				target = filepath.Join(src, strings.TrimPrefix(body, "~"))
 			case v3 && (strings.HasPrefix(body, "public/") || strings.HasPrefix(body, "~public/")):
 				target = filepath.Join(src, strings.TrimPrefix(body, "~"))
-			case r.Style && isBarePath(body) && exists(filepath.Join(filepath.Dir(path), body), true):
+			case r.Style && specs.IsBarePath(body) && exists(filepath.Join(filepath.Dir(path), body), true):
 				target = filepath.Join(filepath.Dir(path), body)
 			default:
 				continue // a package
@@ -117,40 +117,3 @@ func resolveAll(t *testing.T, dir string, srcOf func(root string) string, v3 boo
 // The resolver's own statement of what the move reads (move.go, model.go):
 // the files it scans by language, the extensions a specifier may omit, and
 // the bare paths a style sheet resolves relatively.
-
-// scriptExts and styleExts are the extensions bundlers try on a script's
-// and on a style sheet's specifier.
-var (
-	scriptExts = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".json", ".d.ts"}
-	styleExts  = []string{".css", ".scss", ".sass", ".less", ".styl", ".pcss", ".postcss"}
-)
-
-// fileLang returns the language of a source file by its name, and whether
-// it is one whose specifiers are read.
-func fileLang(name string) (lang string, ok bool) {
-	switch ext := filepath.Ext(name); ext {
-	case ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts":
-		return "js", true
-	case ".tsx", ".jsx":
-		return "jsx", true
-	case ".vue":
-		return "vue", true
-	case ".css", ".pcss", ".postcss":
-		return "css", true
-	case ".scss", ".sass", ".less", ".styl":
-		return ext[1:], true
-	}
-	return "", false
-}
-
-// isBarePath reports a specifier that is neither absolute, nor an alias,
-// nor relative, nor a URL or a scheme: in a style sheet, a relative path.
-func isBarePath(s string) bool {
-	if s == "" || s[0] == '/' || s[0] == '~' || s[0] == '@' || s[0] == '#' || s[0] == '.' {
-		return false
-	}
-	if i := strings.IndexByte(s, ':'); i >= 0 && (strings.IndexByte(s, '/') < 0 || i < strings.IndexByte(s, '/')) {
-		return false // data:, http:, sass:math
-	}
-	return true
-}
