@@ -122,11 +122,11 @@ func checkComments(t *testing.T, name string, before, after *ast.File, ops []rew
 	}
 	have := map[string]int{}
 	for _, c := range after.Comments {
-		have[normText(c.Text)]++
+		have[rewrite.NormText(c.Text)]++
 	}
 	for _, c := range before.Comments {
-		if have[normText(c.Text)] > 0 {
-			have[normText(c.Text)]--
+		if have[rewrite.NormText(c.Text)] > 0 {
+			have[rewrite.NormText(c.Text)]--
 			continue
 		}
 		inDeleted := false

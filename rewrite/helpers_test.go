@@ -3,7 +3,6 @@ package rewrite_test
 import (
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -46,16 +45,4 @@ func dynamicIn(o *ast.Object) *ast.Property {
 // hasPrefix reports whether p starts with prefix.
 func hasPrefix(p, prefix ast.Path) bool {
 	return len(p) >= len(prefix) && reflect.DeepEqual([]string(p[:len(prefix)]), []string(prefix))
-}
-
-// normText drops the indentation of every line: what a move may change.
-func normText(s string) string {
-	if !strings.Contains(s, "\n") {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(strings.TrimLeft(l, " \t"), "\r")
-	}
-	return strings.Join(lines, "\n")
 }

@@ -256,7 +256,7 @@ func (v *verifier) sameCode(s, t ast.Span, prop bool) bool {
 	}
 	// Without a template literal or a line continuation, no line break is
 	// inside a literal, so texts equal but for indentation are equal code.
-	if normText(a) == normText(b) && !strings.ContainsAny(a, "`\\") {
+	if NormText(a) == NormText(b) && !strings.ContainsAny(a, "`\\") {
 		return true
 	}
 	open, close := "(", "\n)"
@@ -274,8 +274,8 @@ func (v *verifier) sameCode(s, t ast.Span, prop bool) bool {
 	return len(ra.Errors) == 0 && len(rb.Errors) == 0 && bytes.Equal(ra.Code, rb.Code)
 }
 
-// normText drops the indentation of every line: what a move may change.
-func normText(s string) string {
+// NormText drops the indentation of every line: what a move may change.
+func NormText(s string) string {
 	if !strings.Contains(s, "\n") {
 		return s
 	}
@@ -402,10 +402,10 @@ func (v *verifier) comments() {
 	}
 	have := map[string]int{}
 	for _, c := range v.a.Comments {
-		have[normText(c.Text)]++
+		have[NormText(c.Text)]++
 	}
 	for _, c := range v.b.Comments {
-		t := normText(c.Text)
+		t := NormText(c.Text)
 		if have[t] > 0 {
 			have[t]--
 			continue
