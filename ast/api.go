@@ -523,6 +523,16 @@ func Unwrap(n Node) Node {
 	}
 }
 
+// StaticValue returns the static value of a property's value (Static);
+// prop or its value may be nil (a method, a shorthand): then it has none.
+func StaticValue(prop *Property) (any, bool) {
+	if prop == nil || prop.Value == nil {
+		return nil, false
+	}
+	v, bad := Static(prop.Value)
+	return v, bad == nil
+}
+
 // StaticString returns n's value when it is a static string (Static gives a
 // string); n may be nil.
 func StaticString(n Node) (string, bool) {

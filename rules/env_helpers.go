@@ -129,7 +129,7 @@ func declaresModules(pr *project.Project, f *ast.File, root string) bool {
 	f.Walk(func(path ast.Path, prop *ast.Property) bool {
 		_, rest := SplitEnvPrefix(path)
 		if len(rest) == 1 && rest[0] == "modules" {
-			if v, ok := staticValue(prop); !ok || !emptyValue(v) {
+			if v, ok := ast.StaticValue(prop); !ok || !emptyValue(v) {
 				found = true
 			}
 		}

@@ -64,7 +64,7 @@ func reportRemoved(pass *Pass, r compat.Removal, path ast.Path, prop *ast.Proper
 	if r.When == compat.RemovedNextMajor {
 		when = "framework major 4"
 	}
-	v, static := staticValue(prop)
+	v, static := ast.StaticValue(prop)
 	behaves := ""
 	if r.V4.Set {
 		behaves = fmt.Sprintf(" and behaves as `%s`", jsLiteral(r.V4.Value))

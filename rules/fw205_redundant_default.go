@@ -52,7 +52,7 @@ func runRedundantDefault(pass *Pass) {
 			continue
 		}
 		c.optionProps(f.Path, func(prefix, path ast.Path, prop *ast.Property) {
-			v, ok := staticValue(prop)
+			v, ok := ast.StaticValue(prop)
 			if !ok || !sameValue(v, f.V4.Value) {
 				return
 			}

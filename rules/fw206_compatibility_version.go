@@ -107,7 +107,7 @@ func addLayerNote(pass *Pass, d *Diagnostic, major int) {
 
 // checkCompatValue judges one written future.compatibilityVersion.
 func checkCompatValue(pass *Pass, major int, path ast.Path, prop *ast.Property) {
-	v, ok := staticValue(prop)
+	v, ok := ast.StaticValue(prop)
 	if !ok {
 		pass.CannotCheck(prop.Loc, path.String(), "`future.compatibilityVersion` is computed at run time")
 		return

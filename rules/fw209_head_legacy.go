@@ -51,7 +51,7 @@ func runHeadLegacy(pass *Pass) {
 	cv := projectCompat(pass)
 	legacy := false
 	pass.OptionProps("headmgr.legacy", func(prefix, path ast.Path, prop *ast.Property) {
-		v, ok := staticValue(prop)
+		v, ok := ast.StaticValue(prop)
 		if !ok || v != true {
 			return
 		}
@@ -109,12 +109,12 @@ func headLegacyFix(pass *Pass, entry *ast.Object, kp *ast.Property, at string) *
 	}
 	switch kp.Key {
 	case "hid", "vmid":
-		v, ok := staticValue(kp)
+		v, ok := ast.StaticValue(kp)
 		if _, isString := v.(string); !ok || !isString {
 			return nil
 		}
 		for _, by := range []string{"name", "property"} {
-			if w, ok := staticValue(entry.Get(by)); ok && sameValue(w, v) {
+			if w, ok := ast.StaticValue(entry.Get(by)); ok && sameValue(w, v) {
 				span, ok := deletionKeepingComments(pass.File, kp)
 				if !ok {
 					return nil

@@ -39,7 +39,7 @@ func runCDNURLNotAbsolute(pass *Pass) {
 			continue
 		}
 		pass.OptionProps(option, func(prefix, path ast.Path, prop *ast.Property) {
-			v, ok := staticValue(prop)
+			v, ok := ast.StaticValue(prop)
 			if !ok || v == nil || o.Type.Check(v) {
 				return
 			}

@@ -31,7 +31,7 @@ func init() { Register(ruleHashModeSSR) }
 
 func runHashModeSSR(pass *Pass) {
 	pass.OptionProps("router.options.hashMode", func(prefix, path ast.Path, prop *ast.Property) {
-		if v, ok := staticValue(prop); !ok || v != true {
+		if v, ok := ast.StaticValue(prop); !ok || v != true {
 			return
 		}
 		var notes []string

@@ -33,7 +33,7 @@ func init() { Register(ruleViewTransitionDisabled) }
 
 func runViewTransitionDisabled(pass *Pass) {
 	pass.OptionProps("app.viewTransition", func(prefix, path ast.Path, prop *ast.Property) {
-		v, ok := staticValue(prop)
+		v, ok := ast.StaticValue(prop)
 		if !ok || v == false || v == nil {
 			return
 		}

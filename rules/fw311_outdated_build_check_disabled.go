@@ -31,7 +31,7 @@ func init() { Register(ruleOutdatedBuildCheckDisabled) }
 
 func runOutdatedBuildCheckDisabled(pass *Pass) {
 	pass.OptionProps("experimental.checkOutdatedBuildInterval", func(prefix, path ast.Path, prop *ast.Property) {
-		if v, ok := staticValue(prop); ok && (v == false || v == nil) {
+		if v, ok := ast.StaticValue(prop); ok && (v == false || v == nil) {
 			return
 		}
 		vals := envValues(pass, prefix, "experimental.checkOutdatedBuildInterval", "experimental.appManifest")

@@ -38,7 +38,7 @@ func runInlineStylesBuilder(pass *Pass) {
 		return
 	}
 	pass.OptionProps("features.inlineStyles", func(prefix, path ast.Path, prop *ast.Property) {
-		if v, ok := staticValue(prop); ok && (v == false || v == nil) {
+		if v, ok := ast.StaticValue(prop); ok && (v == false || v == nil) {
 			return
 		}
 		vals := envValues(pass, prefix, "features.inlineStyles", "builder")

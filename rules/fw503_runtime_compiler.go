@@ -34,7 +34,7 @@ func runRuntimeCompiler(pass *Pass) {
 		if len(prefix) == 1 && (prefix[0] == "$development" || prefix[0] == "$test") {
 			return
 		}
-		if v, ok := staticValue(prop); !ok || v != true {
+		if v, ok := ast.StaticValue(prop); !ok || v != true {
 			return
 		}
 		d := pass.ReportValue(prop, path, "`ui.runtimeCompiler: true` ships the template compiler and compiles templates at run time: untrusted template text becomes cross-site scripting or code execution")

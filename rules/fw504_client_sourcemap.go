@@ -45,7 +45,7 @@ func runClientSourcemap(pass *Pass) {
 		if prop.KeyKind == ast.KeyComputed || isAccessor(prop) {
 			return
 		}
-		if v, ok := staticValue(prop); ok && v == true {
+		if v, ok := ast.StaticValue(prop); ok && v == true {
 			d := pass.ReportValue(prop, path, "`sourcemap: true` publishes the client source maps in production: anyone can read the app's original source")
 			d.Fix = &Fix{
 				Description:   "generate the client maps as 'hidden' (not referenced from the bundles); the server maps stay",
@@ -63,7 +63,7 @@ func runClientSourcemap(pass *Pass) {
 		if client == nil || client.KeyKind == ast.KeyComputed {
 			return
 		}
-		if v, ok := staticValue(client); !ok || v != true {
+		if v, ok := ast.StaticValue(client); !ok || v != true {
 			return
 		}
 		cpath := join(path, "client")

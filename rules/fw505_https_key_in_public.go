@@ -56,7 +56,7 @@ func runHTTPSKeyInPublic(pass *Pass) {
 	}
 	for _, field := range []string{"key", "cert"} {
 		pass.OptionProps("devServer.https."+field, func(prefix, path ast.Path, prop *ast.Property) {
-			v, ok := staticValue(prop)
+			v, ok := ast.StaticValue(prop)
 			s, isStr := v.(string)
 			if !ok || !isStr || s == "" {
 				return

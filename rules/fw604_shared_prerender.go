@@ -68,7 +68,7 @@ func prerendered(x *Index) string {
 	found := ""
 	for _, opt := range prerenderOptions {
 		x.optionProps(opt, func(_, p ast.Path, prop *ast.Property) {
-			if v, ok := staticValue(prop); found == "" && (!ok || !emptyValue(v) && v != false) {
+			if v, ok := ast.StaticValue(prop); found == "" && (!ok || !emptyValue(v) && v != false) {
 				found = p.String()
 			}
 		})
@@ -88,7 +88,7 @@ func prerendered(x *Index) string {
 					if pr.Key != "prerender" || pr.KeyKind == ast.KeyComputed {
 						continue
 					}
-					if v, ok := staticValue(pr); found == "" && (!ok || v == true) {
+					if v, ok := ast.StaticValue(pr); found == "" && (!ok || v == true) {
 						found = join(p, rule.Key, "prerender").String()
 					}
 				}

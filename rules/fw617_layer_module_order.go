@@ -117,7 +117,7 @@ func staticModules(pr *project.Project, f *ast.File, root string) ([]string, boo
 	f.Walk(func(path ast.Path, prop *ast.Property) bool {
 		prefix, rest := SplitEnvPrefix(path)
 		if len(rest) == 1 && rest[0] == "modules" {
-			v, ok := staticValue(prop)
+			v, ok := ast.StaticValue(prop)
 			if !ok || len(prefix) > 0 {
 				known = false
 			} else {

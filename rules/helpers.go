@@ -25,12 +25,3 @@ func join(prefix ast.Path, segs ...string) ast.Path {
 func (p *Pass) OptionProps(option string, fn func(prefix, path ast.Path, prop *ast.Property)) {
 	p.Index.optionProps(option, fn)
 }
-
-// staticValue returns the static Go value of a property's value.
-func staticValue(prop *ast.Property) (any, bool) {
-	if prop == nil || prop.Value == nil {
-		return nil, false
-	}
-	v, bad := ast.Static(prop.Value)
-	return v, bad == nil
-}

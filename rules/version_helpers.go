@@ -62,7 +62,7 @@ func removedPath(path string) bool {
 func layerSources(pass *Pass) string {
 	var what []string
 	if p := pass.Lookup("extends"); p != nil {
-		if v, ok := staticValue(p); !ok || !emptyValue(v) {
+		if v, ok := ast.StaticValue(p); !ok || !emptyValue(v) {
 			what = append(what, "`extends`")
 		}
 	}
@@ -142,8 +142,8 @@ func mergeConflict(src, dst *ast.Object) string {
 		if sa && ta {
 			continue
 		}
-		a, ok1 := staticValue(sp)
-		b, ok2 := staticValue(tp)
+		a, ok1 := ast.StaticValue(sp)
+		b, ok2 := ast.StaticValue(tp)
 		if !ok1 || !ok2 || !reflect.DeepEqual(a, b) {
 			return sp.Key
 		}

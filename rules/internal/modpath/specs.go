@@ -278,7 +278,7 @@ func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, string,
 			continue
 		}
 		if pr != nil {
-			val, ok := staticValue(pr)
+			val, ok := ast.StaticValue(pr)
 			if !ok {
 				unsure = true
 				continue
@@ -312,13 +312,4 @@ func i18nBase(o compat.PathOption, objs []*ast.Object) (compat.PathBase, string,
 		return compat.BaseRoot, dir, true
 	}
 	return o.Base, "", true
-}
-
-// staticValue returns the static Go value of a property's value.
-func staticValue(prop *ast.Property) (any, bool) {
-	if prop == nil || prop.Value == nil {
-		return nil, false
-	}
-	v, bad := ast.Static(prop.Value)
-	return v, bad == nil
 }
