@@ -6,14 +6,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/migrate"
+	"github.com/fwmigrate/fwmigrate/migrate/internal/knobs"
+	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
+	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/txn"
+	"golang.org/x/tools/txtar"
 )
 
 // BenchmarkJournal measures what the journal and the syncs cost apply's
@@ -185,13 +192,14 @@ const benchWriters = 32
 
 // writeWay writes p through the journal, or as apply wrote before it.
 func writeWay(p *move.Plan, journal bool) error {
-	if !journal {
-		return executeBefore(p)
-	}
 	tx, err := p.Txn()
-	if err == nil {
-		_, err = txn.Commit(tx, "fw.config.ts", nil)
+	if err != nil {
+		return err
 	}
+	if !journal {
+		return executeBefore(tx)
+	}
+	_, err = txn.Commit(tx, "fw.config.ts", nil)
 	return err
 }
 
@@ -203,11 +211,11 @@ func reportJournal(b *testing.B, base, jour time.Duration) {
 }
 
 // executeBefore is how rewrite/move executed a plan before the journal
-// (as of 7a566f9, its undo records left out), kept as the benchmark's
+// (as of 7a566f9, its undo records left out), kept as the benchmarks'
 // yardstick: the tree checked against the plan, the directories created,
 // the renames, every edit staged as a temporary file beside its
 // destination, then each renamed over it; nothing synced.
-func executeBefore(p *move.Plan) error {
+func executeBefore(p *txn.Plan) error {
 	for _, mv := range p.Moves {
 		if _, err := os.Lstat(mv.From); err != nil {
 			return err
@@ -233,7 +241,7 @@ func executeBefore(p *move.Plan) error {
 		}
 	}
 	for _, d := range p.Rmdirs {
-		if err := os.Remove(d); err != nil {
+		if err := os.Remove(d.Path); err != nil {
 			return err
 		}
 	}
@@ -261,4 +269,121 @@ func executeBefore(p *move.Plan) error {
 		}
 	}
 	return nil
+}
+
+// BenchmarkApplyProjects measures what the journal and its syncs cost a
+// whole apply of a monorepo (issue 25: at most 1.2x a plain apply on 1,000
+// projects): 1,000 projects, project i the corpus archive i mod its size
+// at p<i>/ (as bench/ builds its monorepos), each loaded and migrated
+// (migrate.Run: the checks, the fixes, the layout move, the writes), two
+// ways in turns on two fresh copies: as apply writes (journal) and with
+// the same plans written by executeBefore (plain: no journal, no sync,
+// benchWriters projects at once), through knobs.Commit. The two trees
+// must come out the same. It reports the two times per operation,
+// journal/plain over the whole run and the median of the iterations'
+// (each pair side by side), and the ratio of the process's CPU time in
+// the two ways (user and system, which other processes' load disturbs
+// less than the wall time; the syncs' waits are not in it).
+func BenchmarkApplyProjects(b *testing.B) {
+	const projects = 1000
+	type archive struct {
+		files map[string]string
+		cfg   string
+	}
+	var archives []archive
+	names, _ := filepath.Glob("../testdata/corpus/*.txtar")
+	for _, name := range names {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a := archive{files: map[string]string{}}
+		for _, f := range ar.Files {
+			a.files[f.Name] = string(f.Data)
+			if a.cfg == "" && !strings.Contains(f.Name, "/") && compat.IsConfigName(f.Name) {
+				a.cfg = f.Name
+			}
+		}
+		if a.cfg != "" {
+			archives = append(archives, a)
+		}
+	}
+	if len(archives) == 0 {
+		b.Fatal("no corpus")
+	}
+	plain := func(txs []*txn.Tx, _ func(string, int)) {
+		par.ForN(len(txs), benchWriters, func(k int) {
+			txs[k].Kept, txs[k].Err = false, executeBefore(txs[k].Plan)
+		})
+	}
+	ways := []string{"plain", "journal"}
+	times, cpus := map[string]time.Duration{}, map[string]time.Duration{}
+	var ratios []float64 // journal/plain of each iteration
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		dirs := map[string]string{}
+		pair := map[string]time.Duration{}
+		tree := map[string]string{}
+		for k := 0; k < projects; k++ {
+			for name, src := range archives[k%len(archives)].files {
+				tree[fmt.Sprintf("p%04d/%s", k, name)] = src
+			}
+		}
+		for _, way := range ways {
+			dirs[way] = b.TempDir()
+			testtree.WriteMap(b, dirs[way], tree)
+		}
+		written, fatal := map[string]int{}, map[string]int{}
+		for n := range ways {
+			way := ways[(i+n)%len(ways)] // neither always runs first, on a colder cache
+			dir := dirs[way]
+			txn.OS.SyncFS(dir)
+			knobs.Commit = nil
+			if way == "plain" {
+				knobs.Commit = plain
+			}
+			b.StartTimer()
+			start, cpu := time.Now(), testtree.CPUTime()
+			l := project.NewLoader()
+			ps := make([]*project.Project, projects)
+			par.For(projects, func(k int) {
+				rel := fmt.Sprintf("p%04d/%s", k, archives[k%len(archives)].cfg)
+				ps[k] = l.Load(filepath.Join(dir, filepath.FromSlash(rel)), rel)
+			})
+			rs := migrate.Run(ps, nil, migrate.Options{Rules: rules.Options{Target: 4}, Layout: migrate.LayoutMove, AllowDirty: true})
+			took := time.Since(start)
+			times[way] += took
+			cpus[way] += testtree.CPUTime() - cpu
+			b.StopTimer()
+			knobs.Commit = nil
+			pair[way] = took
+			for _, r := range rs {
+				if r.Fatal {
+					fatal[way]++ // a major apply does not migrate (FW907), in both ways
+				}
+				if r.Written {
+					written[way]++
+				}
+			}
+		}
+		if written["plain"] != written["journal"] || written["plain"] == 0 || fatal["plain"] != fatal["journal"] {
+			b.Fatalf("projects written: %v, failed: %v", written, fatal)
+		}
+		if d := testtree.DiffSnapshots(testtree.Snapshot(b, dirs["plain"]), testtree.Snapshot(b, dirs["journal"])); d != "" {
+			b.Fatalf("the trees differ:\n%s", d)
+		}
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
+		ratios = append(ratios, float64(pair["journal"])/float64(pair["plain"]))
+		b.Logf("%d: plain %v, journal %v", i, pair["plain"].Round(time.Millisecond), pair["journal"].Round(time.Millisecond))
+	}
+	sort.Float64s(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "median-journal/plain")
+	if cpus["plain"] > 0 {
+		b.ReportMetric(float64(cpus["journal"])/float64(cpus["plain"]), "cpu-journal/plain")
+	}
+	b.ReportMetric(float64(times["plain"].Nanoseconds())/float64(b.N), "plain-ns/op")
+	b.ReportMetric(float64(times["journal"].Nanoseconds())/float64(b.N), "journal-ns/op")
+	b.ReportMetric(float64(times["journal"])/float64(times["plain"]), "journal/plain")
 }

@@ -78,6 +78,10 @@ func writeBatch(rs []*Result, o Options) {
 	// All the journals of a batch are on disk at once, each holding its
 	// project's old and new texts: a batch stops at knobs.MaxBatchBytes of them
 	// (a project bigger than that is a batch alone).
+	commit := CommitAll
+	if knobs.Commit != nil {
+		commit = knobs.Commit
+	}
 	var run []*txn.Tx
 	size := 0
 	for _, t := range txs {
@@ -89,13 +93,13 @@ func writeBatch(rs []*Result, o Options) {
 			n += len(e.Old) + len(e.New)
 		}
 		if len(run) > 0 && size+n > knobs.MaxBatchBytes {
-			CommitAll(run, o.Hook)
+			commit(run, o.Hook)
 			run, size = nil, 0
 		}
 		run = append(run, t)
 		size += n
 	}
-	CommitAll(run, o.Hook)
+	commit(run, o.Hook)
 	for k, r := range rs {
 		t := txs[k]
 		if t == nil {

@@ -40,7 +40,7 @@ var layer = map[string]int{
 	"workspace":                   6,
 	"lsp":                         7,
 	"migrate":                     7,
-	"migrate/internal/knobs":      1, // apply's settings that only migrate's tests turn (issue 19: its tests external)
+	"migrate/internal/knobs":      2, // apply's settings that only migrate's tests turn (issue 19: its tests external); its Commit is a txn writer
 	"cmd/fwmigrate":               8,
 	"bench":                       9,
 	"bench/floor":                 9,

@@ -7,6 +7,8 @@
 // them to migrate's API.
 package knobs
 
+import "github.com/fwmigrate/fwmigrate/txn"
+
 // LaneMin is the fewest transactions of a lane: migrate.CommitAll runs up
 // to four lanes of txn.CommitAll at once, each of at least LaneMin
 // transactions (a test lowers it to run lanes on a few projects).
@@ -25,3 +27,9 @@ var PerProjectGuard = false
 // project's checks (migrate's share.go); the tests compare the results
 // with and without.
 var ShareFindings = true
+
+// Commit, when set, commits a batch of apply's transactions instead of
+// migrate.CommitAll. Only BenchmarkApplyProjects sets it: to a writer
+// without journal or syncs, the plain apply that issue 25 measures the
+// journal's cost against, on the same checks, fixes and plans.
+var Commit func(txs []*txn.Tx, hook func(point string, i int))
