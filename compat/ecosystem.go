@@ -243,8 +243,11 @@ type Ecosystem struct {
 	lockstep  []LockstepPackage
 	ownLine   []OwnLinePackage
 	modules   map[string]*Module
-	names     []string
-	paths     []PathOption
+	// lazy, when set, holds the modules instead: each read at its first
+	// Module call (Eco's reading; see parseEcosystem).
+	lazy  map[string]func() *Module
+	names []string
+	paths []PathOption
 }
 
 var (
@@ -257,7 +260,7 @@ var (
 // the program: a file that does not read is a build error, which a test
 // catches; Eco panics on it.
 func Eco() *Ecosystem {
-	ecoOnce.Do(func() { eco, ecoErr = ParseEcosystem(ecosystemJSON) })
+	ecoOnce.Do(func() { eco, ecoErr = parseEcosystem(ecosystemJSON, true) })
 	if ecoErr != nil {
 		panic("compat/ecosystem.json: " + ecoErr.Error())
 	}
@@ -282,12 +285,21 @@ func fwKey(k string) (int, bool) {
 // type of its meaning (null is the zero value). It reads in one pass
 // without reflection: Eco reads the data in every process that checks a
 // package.json, and encoding/json cost such a run a fifth of its CPU.
-func ParseEcosystem(data []byte) (*Ecosystem, error) {
+func ParseEcosystem(data []byte) (*Ecosystem, error) { return parseEcosystem(data, false) }
+
+// parseEcosystem is ParseEcosystem; with lazy, each module is only checked
+// to be JSON and its name read, and is read at its first Module call (a
+// check asks for the few its package.json names, of the 55; reading them
+// all was most of the data's cost). A module that does not read then
+// panics: Eco reads the embedded data lazily, which a test reads both
+// ways.
+func parseEcosystem(data []byte, lazy bool) (*Ecosystem, error) {
 	r := &jsonReader{b: data}
 	e := &Ecosystem{byVersion: map[string]*FwRelease{}, majors: map[int]FwMajor{}, modules: map[string]*Module{}}
 	var pkg string
 	var releases []releaseText
 	var modules []*Module
+	var lazyModules []lazyModule
 	_, err := r.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "generated":
@@ -316,8 +328,13 @@ func ParseEcosystem(data []byte) (*Ecosystem, error) {
 				return err
 			})
 		case "modules":
-			modules = nil
+			modules, lazyModules = nil, nil
 			_, err = r.array(func() error {
+				if lazy {
+					m, err := skipModule(r)
+					lazyModules = append(lazyModules, m)
+					return err
+				}
 				m, err := readModule(r)
 				modules = append(modules, m)
 				return err
@@ -343,6 +360,9 @@ func ParseEcosystem(data []byte) (*Ecosystem, error) {
 	if pkg != FrameworkPackage {
 		return nil, fmt.Errorf("framework.package is %q, not %q", pkg, FrameworkPackage)
 	}
+	// The 113 releases have 9 engines.node ranges: each is parsed once
+	// (a Range is a value nothing changes; the releases share it).
+	nodeRanges := map[string]*semver.Range{}
 	for _, v := range releases {
 		ver, err := semver.Parse(v.version)
 		if err != nil {
@@ -350,8 +370,15 @@ func ParseEcosystem(data []byte) (*Ecosystem, error) {
 		}
 		r := v.r
 		r.Version = ver
-		if rng, err := semver.ParseRange(r.EnginesNode); err == nil && r.EnginesNode != "" {
-			r.Node, r.NodeOK = rng, true
+		rng, seen := nodeRanges[r.EnginesNode]
+		if !seen {
+			if x, err := semver.ParseRange(r.EnginesNode); err == nil && r.EnginesNode != "" {
+				rng = &x
+			}
+			nodeRanges[r.EnginesNode] = rng
+		}
+		if rng != nil {
+			r.Node, r.NodeOK = *rng, true
 		}
 		e.releases = append(e.releases, r)
 		e.byVersion[ver.String()] = r
@@ -366,8 +393,47 @@ func ParseEcosystem(data []byte) (*Ecosystem, error) {
 		e.modules[mod.Name] = mod
 		e.names = append(e.names, mod.Name)
 	}
+	if lazy {
+		e.modules, e.lazy = nil, map[string]func() *Module{}
+	}
+	for _, m := range lazyModules {
+		if e.lazy[m.name] != nil {
+			return nil, fmt.Errorf("module %s listed twice", m.name)
+		}
+		e.lazy[m.name] = sync.OnceValue(func() *Module {
+			mod, err := readModule(&jsonReader{b: m.raw})
+			if err != nil {
+				panic("compat: ecosystem data: " + err.Error())
+			}
+			return mod
+		})
+		e.names = append(e.names, m.name)
+	}
 	sort.Strings(e.names)
 	return e, nil
+}
+
+// lazyModule is a module of the data not read yet: its name and its JSON.
+type lazyModule struct {
+	name string
+	raw  []byte
+}
+
+// skipModule reads a module's name and checks that the rest is JSON.
+func skipModule(r *jsonReader) (lazyModule, error) {
+	var m lazyModule
+	r.ws()
+	start := r.i
+	_, err := r.object(func(key []byte) (err error) {
+		if string(key) == "name" {
+			m.name, err = r.str()
+		} else {
+			err = r.skip()
+		}
+		return err
+	})
+	m.raw = r.b[start:r.i]
+	return m, err
 }
 
 // releaseText is a framework release as read, its version not yet parsed.
@@ -785,7 +851,15 @@ func (e *Ecosystem) OwnLine(name string) (OwnLinePackage, bool) {
 
 // Module returns the module package name, nil when the table does not
 // know it.
-func (e *Ecosystem) Module(name string) *Module { return e.modules[name] }
+func (e *Ecosystem) Module(name string) *Module {
+	if e.lazy != nil {
+		if f := e.lazy[name]; f != nil {
+			return f()
+		}
+		return nil
+	}
+	return e.modules[name]
+}
 
 // ModuleNames returns the names of the table's modules, sorted.
 func (e *Ecosystem) ModuleNames() []string { return append([]string(nil), e.names...) }

@@ -229,9 +229,15 @@ func TestParseEcosystemAgreesWithEncodingJSON(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseEcosystem differs from encoding/json's reading:\n got %s\nwant %s", dump(got), dump(want))
 	}
-	if !reflect.DeepEqual(Eco(), want) {
-		t.Error("Eco differs from encoding/json's reading")
+	lazy, err := parseEcosystem(ecosystemJSON, true)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if lazy.lazy == nil {
+		t.Fatal("parseEcosystem(lazy) read the modules")
+	}
+	sameEcosystem(t, "parseEcosystem(lazy)", lazy, want)
+	sameEcosystem(t, "Eco", Eco(), want)
 	if len(want.modules) != 55 || len(want.releases) != 113 || len(want.paths) == 0 {
 		t.Fatalf("%d modules, %d releases, %d path options: not the data", len(want.modules), len(want.releases), len(want.paths))
 	}
@@ -323,6 +329,36 @@ func TestParseEcosystemAgreesOnEdges(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %s\nwant %s", doc, dump(got), dump(want))
 		}
+		if wantErr == nil {
+			lazy, err := parseEcosystem([]byte(doc), true)
+			if err != nil {
+				t.Errorf("%s: lazily: %v", doc, err)
+				continue
+			}
+			sameEcosystem(t, doc, lazy, want)
+		}
+	}
+}
+
+// sameEcosystem compares got, read lazily, with want, read at once: the
+// same module names, each Module the same, and every other field.
+func sameEcosystem(t *testing.T, what string, got, want *Ecosystem) {
+	t.Helper()
+	if !reflect.DeepEqual(got.ModuleNames(), want.ModuleNames()) {
+		t.Errorf("%s: module names %v, want %v", what, got.ModuleNames(), want.ModuleNames())
+	}
+	for _, n := range want.ModuleNames() {
+		if g, w := got.Module(n), want.Module(n); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: module %s:\n got %+v\nwant %+v", what, n, g, w)
+		}
+	}
+	if got.Module("no such module") != nil {
+		t.Errorf("%s: a module for a name not in the data", what)
+	}
+	g, w := *got, *want
+	g.modules, g.lazy, w.modules, w.lazy = nil, nil, nil, nil
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s differs from encoding/json's reading:\n got %+v\nwant %+v", what, g, w)
 	}
 }
 
@@ -333,7 +369,7 @@ func dump(e *Ecosystem) string {
 	}
 	s := fmt.Sprintf("%+v\n", *e)
 	for _, n := range e.names {
-		s += fmt.Sprintf("module %+v\n", *e.modules[n])
+		s += fmt.Sprintf("module %+v\n", *e.Module(n))
 	}
 	return s
 }
