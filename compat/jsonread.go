@@ -21,6 +21,37 @@ type jsonReader struct {
 	b   []byte
 	i   int
 	buf []byte // scratch for keys with escapes
+	// interned holds the strings of stringMap and strings, which repeat
+	// (the same package names and versions in every release's pins).
+	interned map[string]string
+}
+
+// intern returns b as a string, the same string for the same bytes.
+func (r *jsonReader) intern(b []byte) string {
+	if s, ok := r.interned[string(b)]; ok {
+		return s
+	}
+	if r.interned == nil {
+		r.interned = make(map[string]string, 256)
+	}
+	s := string(b)
+	r.interned[s] = s
+	return s
+}
+
+// internStr is str, interned.
+func (r *jsonReader) internStr() (string, error) {
+	if r.literal("null") {
+		return "", nil
+	}
+	if r.peek() != '"' {
+		return "", r.errorf("want a string")
+	}
+	b, err := r.rawString(true)
+	if err != nil {
+		return "", err
+	}
+	return r.intern(b), nil
 }
 
 var errJSONDepth = errors.New("JSON nested too deep")
@@ -198,7 +229,7 @@ func (r *jsonReader) integer() (int, error) {
 func (r *jsonReader) strings() ([]string, error) {
 	var out []string
 	null, err := r.array(func() error {
-		s, err := r.str()
+		s, err := r.internStr()
 		out = append(out, s)
 		return err
 	})
@@ -212,8 +243,8 @@ func (r *jsonReader) strings() ([]string, error) {
 func (r *jsonReader) stringMap() (map[string]string, error) {
 	m := map[string]string{}
 	null, err := r.object(func(key []byte) error {
-		k := string(key)
-		v, err := r.str()
+		k := r.intern(key)
+		v, err := r.internStr()
 		m[k] = v
 		return err
 	})
