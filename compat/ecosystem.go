@@ -1,10 +1,12 @@
 package compat
 
 import (
+	"bytes"
 	_ "embed"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -241,8 +243,11 @@ type Ecosystem struct {
 	lockstep  []LockstepPackage
 	ownLine   []OwnLinePackage
 	modules   map[string]*Module
-	names     []string
-	paths     []PathOption
+	// lazy, when set, holds the modules instead: each read at its first
+	// Module call (Eco's reading; see parseEcosystem).
+	lazy  map[string]func() *Module
+	names []string
+	paths []PathOption
 }
 
 var (
@@ -255,173 +260,497 @@ var (
 // the program: a file that does not read is a build error, which a test
 // catches; Eco panics on it.
 func Eco() *Ecosystem {
-	ecoOnce.Do(func() { eco, ecoErr = ParseEcosystem(ecosystemJSON) })
+	ecoOnce.Do(func() { eco, ecoErr = parseEcosystem(ecosystemJSON, true) })
 	if ecoErr != nil {
 		panic("compat/ecosystem.json: " + ecoErr.Error())
 	}
 	return eco
 }
 
-// ecosystemFile is the JSON's shape.
-type ecosystemFile struct {
-	Generated string `json:"generated"`
-	Framework struct {
-		Package  string `json:"package"`
-		Versions []struct {
-			Version           string            `json:"version"`
-			EnginesNode       string            `json:"enginesNode"`
-			Released          string            `json:"released"`
-			Pins              map[string]string `json:"pins"`
-			LockstepPublished []string          `json:"lockstepPublished"`
-		} `json:"versions"`
-		Majors map[string]struct {
-			Latest      string            `json:"latest"`
-			EnginesNode string            `json:"enginesNode"`
-			Pins        map[string]string `json:"pins"`
-		} `json:"majors"`
-		LockstepPackages map[string]struct {
-			FirstWithFw string   `json:"firstWithFw"`
-			MissingFor  []string `json:"missingFor"`
-		} `json:"lockstepPackages"`
-		OwnLinePackages map[string]struct {
-			First  string `json:"first"`
-			Latest string `json:"latest"`
-			Majors []int  `json:"majors"`
-		} `json:"ownLinePackages"`
-	} `json:"framework"`
-	Modules []struct {
-		Name                  string             `json:"name"`
-		Group                 string             `json:"group"`
-		Latest                string             `json:"latest"`
-		DeclaresCompatibility bool               `json:"declaresCompatibility"`
-		LastExcluding         map[string]*string `json:"lastExcluding"`
-		FirstCompatible       map[string]*string `json:"firstCompatible"`
-		NewestAdmits          map[string]*bool   `json:"newestAdmits"`
-		Versions              []map[string]json.RawMessage
-	} `json:"modules"`
-	PathOptions []struct {
-		Module       string          `json:"module"`
-		Versions     string          `json:"versions"`
-		Option       string          `json:"option"`
-		ResolvesFrom string          `json:"resolvesFrom"`
-		Default      json.RawMessage `json:"default"`
-		Kind         string          `json:"kind"`
-		Note         string          `json:"note"`
-		Evidence     []struct {
-			Version string   `json:"version"`
-			Refs    []string `json:"refs"`
-		} `json:"evidence"`
-	} `json:"pathOptions"`
-}
-
 // fwKey reads "fw4" as 4.
 func fwKey(k string) (int, bool) {
-	var m int
-	if _, err := fmt.Sscanf(k, "fw%d", &m); err != nil || fmt.Sprintf("fw%d", m) != k {
+	rest, ok := strings.CutPrefix(k, "fw")
+	if !ok {
+		return 0, false
+	}
+	m, err := strconv.Atoi(rest)
+	if err != nil || strconv.Itoa(m) != rest {
 		return 0, false
 	}
 	return m, true
 }
 
-// ParseEcosystem reads data in ecosystem.json's shape.
-func ParseEcosystem(data []byte) (*Ecosystem, error) {
-	var f ecosystemFile
-	if err := json.Unmarshal(data, &f); err != nil {
+// ParseEcosystem reads data in ecosystem.json's shape: the keys below,
+// others skipped, each value read as encoding/json reads it into the Go
+// type of its meaning (null is the zero value). It reads in one pass
+// without reflection: Eco reads the data in every process that checks a
+// package.json, and encoding/json cost such a run a fifth of its CPU.
+func ParseEcosystem(data []byte) (*Ecosystem, error) { return parseEcosystem(data, false) }
+
+// parseEcosystem is ParseEcosystem; with lazy, each module is only checked
+// to be JSON and its name read, and is read at its first Module call (a
+// check asks for the few its package.json names, of the 55; reading them
+// all was most of the data's cost). A module that does not read then
+// panics: Eco reads the embedded data lazily, which a test reads both
+// ways.
+func parseEcosystem(data []byte, lazy bool) (*Ecosystem, error) {
+	r := &jsonReader{b: data}
+	e := &Ecosystem{byVersion: map[string]*FwRelease{}, majors: map[int]FwMajor{}, modules: map[string]*Module{}}
+	var pkg string
+	var releases []releaseText
+	var modules []*Module
+	var lazyModules []lazyModule
+	_, err := r.object(func(key []byte) (err error) {
+		switch string(key) {
+		case "generated":
+			e.Generated, err = r.str()
+		case "framework":
+			_, err = r.object(func(key []byte) (err error) {
+				switch string(key) {
+				case "package":
+					pkg, err = r.str()
+				case "versions":
+					releases = nil
+					_, err = r.array(func() error {
+						v, err := readRelease(r)
+						releases = append(releases, v)
+						return err
+					})
+				case "majors":
+					err = readMajors(r, e)
+				case "lockstepPackages":
+					err = readLockstep(r, e)
+				case "ownLinePackages":
+					err = readOwnLine(r, e)
+				default:
+					err = r.skip()
+				}
+				return err
+			})
+		case "modules":
+			modules, lazyModules = nil, nil
+			_, err = r.array(func() error {
+				if lazy {
+					m, err := skipModule(r)
+					lazyModules = append(lazyModules, m)
+					return err
+				}
+				m, err := readModule(r)
+				modules = append(modules, m)
+				return err
+			})
+		case "pathOptions":
+			e.paths = nil
+			_, err = r.array(func() error {
+				o, err := readPathOption(r)
+				e.paths = append(e.paths, o)
+				return err
+			})
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
 		return nil, err
 	}
-	if f.Framework.Package != FrameworkPackage {
-		return nil, fmt.Errorf("framework.package is %q, not %q", f.Framework.Package, FrameworkPackage)
+	if pkg != FrameworkPackage {
+		return nil, fmt.Errorf("framework.package is %q, not %q", pkg, FrameworkPackage)
 	}
-	e := &Ecosystem{Generated: f.Generated, byVersion: map[string]*FwRelease{}, majors: map[int]FwMajor{}, modules: map[string]*Module{}}
-	for _, v := range f.Framework.Versions {
-		ver, err := semver.Parse(v.Version)
+	// The 113 releases have 9 engines.node ranges: each is parsed once
+	// (a Range is a value nothing changes; the releases share it).
+	nodeRanges := map[string]*semver.Range{}
+	for _, v := range releases {
+		ver, err := semver.Parse(v.version)
 		if err != nil {
 			return nil, fmt.Errorf("framework version: %w", err)
 		}
-		r := &FwRelease{Version: ver, EnginesNode: v.EnginesNode, Released: v.Released, Pins: v.Pins, LockstepPublished: v.LockstepPublished}
-		if rng, err := semver.ParseRange(v.EnginesNode); err == nil && v.EnginesNode != "" {
-			r.Node, r.NodeOK = rng, true
+		r := v.r
+		r.Version = ver
+		rng, seen := nodeRanges[r.EnginesNode]
+		if !seen {
+			if x, err := semver.ParseRange(r.EnginesNode); err == nil && r.EnginesNode != "" {
+				rng = &x
+			}
+			nodeRanges[r.EnginesNode] = rng
+		}
+		if rng != nil {
+			r.Node, r.NodeOK = *rng, true
 		}
 		e.releases = append(e.releases, r)
 		e.byVersion[ver.String()] = r
 	}
 	sort.Slice(e.releases, func(i, j int) bool { return e.releases[i].Version.Less(e.releases[j].Version) })
-	for k, m := range f.Framework.Majors {
-		var n int
-		if _, err := fmt.Sscanf(k, "%d", &n); err != nil {
-			return nil, fmt.Errorf("framework.majors: key %q", k)
-		}
-		e.majors[n] = FwMajor{Major: n, Latest: m.Latest, EnginesNode: m.EnginesNode, Pins: m.Pins}
-	}
-	for name, p := range f.Framework.LockstepPackages {
-		e.lockstep = append(e.lockstep, LockstepPackage{Name: name, FirstWithFw: p.FirstWithFw, MissingFor: p.MissingFor})
-	}
 	sort.Slice(e.lockstep, func(i, j int) bool { return e.lockstep[i].Name < e.lockstep[j].Name })
-	for name, p := range f.Framework.OwnLinePackages {
-		e.ownLine = append(e.ownLine, OwnLinePackage{Name: name, First: p.First, Latest: p.Latest, Majors: p.Majors})
-	}
 	sort.Slice(e.ownLine, func(i, j int) bool { return e.ownLine[i].Name < e.ownLine[j].Name })
-
-	for _, m := range f.Modules {
-		mod := &Module{Name: m.Name, Group: m.Group, Latest: m.Latest, DeclaresCompatibility: m.DeclaresCompatibility,
-			lastExcluding: map[int]string{}, firstCompatible: map[int]string{}, newestAdmits: map[int]Answer{}}
-		for k, v := range m.LastExcluding {
-			if n, ok := fwKey(k); ok && v != nil {
-				mod.lastExcluding[n] = *v
-			}
+	for _, mod := range modules {
+		if e.modules[mod.Name] != nil {
+			return nil, fmt.Errorf("module %s listed twice", mod.Name)
 		}
-		for k, v := range m.FirstCompatible {
-			if n, ok := fwKey(k); ok && v != nil {
-				mod.firstCompatible[n] = *v
-			}
+		e.modules[mod.Name] = mod
+		e.names = append(e.names, mod.Name)
+	}
+	if lazy {
+		e.modules, e.lazy = nil, map[string]func() *Module{}
+	}
+	for _, m := range lazyModules {
+		if e.lazy[m.name] != nil {
+			return nil, fmt.Errorf("module %s listed twice", m.name)
 		}
-		for k, v := range m.NewestAdmits {
-			if n, ok := fwKey(k); ok {
-				a := Unknown
-				if v != nil {
-					a = answer(*v)
-				}
-				mod.newestAdmits[n] = a
-			}
-		}
-		for _, raw := range m.Versions {
-			mv, err := moduleVersion(raw)
+		e.lazy[m.name] = sync.OnceValue(func() *Module {
+			mod, err := readModule(&jsonReader{b: m.raw})
 			if err != nil {
-				return nil, fmt.Errorf("module %s: %w", m.Name, err)
+				panic("compat: ecosystem data: " + err.Error())
 			}
-			mod.Versions = append(mod.Versions, mv)
-		}
-		sort.Slice(mod.Versions, func(i, j int) bool { return mod.Versions[i].Version.Less(mod.Versions[j].Version) })
-		if e.modules[m.Name] != nil {
-			return nil, fmt.Errorf("module %s listed twice", m.Name)
-		}
-		e.modules[m.Name] = mod
-		e.names = append(e.names, m.Name)
+			return mod
+		})
+		e.names = append(e.names, m.name)
 	}
 	sort.Strings(e.names)
-
-	for _, p := range f.PathOptions {
-		o := PathOption{Module: p.Module, Versions: p.Versions, Option: p.Option, Kind: p.Kind, ResolvesFrom: p.ResolvesFrom, Note: p.Note}
-		// "0.9.x (the only line read)": the range is before the remark.
-		text, _, _ := strings.Cut(p.Versions, " (")
-		if r, err := semver.ParseRange(text); err == nil {
-			o.Range, o.RangeOK = r, true
-		}
-		o.Base = pathBase(p.ResolvesFrom)
-		var s string
-		if len(p.Default) > 0 && string(p.Default) != "null" {
-			if err := json.Unmarshal(p.Default, &s); err != nil {
-				return nil, fmt.Errorf("pathOptions %s %s: default is not a string", p.Module, p.Option)
-			}
-			o.Default, o.HasDefault = s, true
-		}
-		for _, ev := range p.Evidence {
-			o.Evidence = append(o.Evidence, PathEvidence{Version: ev.Version, Refs: ev.Refs})
-		}
-		e.paths = append(e.paths, o)
-	}
 	return e, nil
 }
+
+// lazyModule is a module of the data not read yet: its name and its JSON.
+type lazyModule struct {
+	name string
+	raw  []byte
+}
+
+// skipModule reads a module's name and checks that the rest is JSON.
+func skipModule(r *jsonReader) (lazyModule, error) {
+	var m lazyModule
+	r.ws()
+	start := r.i
+	_, err := r.object(func(key []byte) (err error) {
+		if string(key) == "name" {
+			m.name, err = r.str()
+		} else {
+			err = r.skip()
+		}
+		return err
+	})
+	m.raw = r.b[start:r.i]
+	return m, err
+}
+
+// releaseText is a framework release as read, its version not yet parsed.
+type releaseText struct {
+	version string
+	r       *FwRelease
+}
+
+func readRelease(r *jsonReader) (releaseText, error) {
+	v := releaseText{r: &FwRelease{}}
+	_, err := r.object(func(key []byte) (err error) {
+		switch string(key) {
+		case "version":
+			v.version, err = r.str()
+		case "enginesNode":
+			v.r.EnginesNode, err = r.str()
+		case "released":
+			v.r.Released, err = r.str()
+		case "pins":
+			v.r.Pins, err = r.stringMap()
+		case "lockstepPublished":
+			v.r.LockstepPublished, err = r.strings()
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	return v, err
+}
+
+func readMajors(r *jsonReader, e *Ecosystem) error {
+	byKey := map[string]FwMajor{}
+	_, err := r.object(func(key []byte) error {
+		k := string(key)
+		var m FwMajor
+		_, err := r.object(func(key []byte) (err error) {
+			switch string(key) {
+			case "latest":
+				m.Latest, err = r.str()
+			case "enginesNode":
+				m.EnginesNode, err = r.str()
+			case "pins":
+				m.Pins, err = r.stringMap()
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+		byKey[k] = m
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for k, m := range byKey {
+		var n int
+		if _, err := fmt.Sscanf(k, "%d", &n); err != nil {
+			return fmt.Errorf("framework.majors: key %q", k)
+		}
+		m.Major = n
+		e.majors[n] = m
+	}
+	return nil
+}
+
+func readLockstep(r *jsonReader, e *Ecosystem) error {
+	byName := map[string]LockstepPackage{}
+	_, err := r.object(func(key []byte) error {
+		p := LockstepPackage{Name: string(key)}
+		_, err := r.object(func(key []byte) (err error) {
+			switch string(key) {
+			case "firstWithFw":
+				p.FirstWithFw, err = r.str()
+			case "missingFor":
+				p.MissingFor, err = r.strings()
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+		byName[p.Name] = p
+		return err
+	})
+	for _, p := range byName {
+		e.lockstep = append(e.lockstep, p)
+	}
+	return err
+}
+
+func readOwnLine(r *jsonReader, e *Ecosystem) error {
+	byName := map[string]OwnLinePackage{}
+	_, err := r.object(func(key []byte) error {
+		p := OwnLinePackage{Name: string(key)}
+		_, err := r.object(func(key []byte) (err error) {
+			switch string(key) {
+			case "first":
+				p.First, err = r.str()
+			case "latest":
+				p.Latest, err = r.str()
+			case "majors":
+				var majors []int
+				var null bool
+				null, err = r.array(func() error {
+					n, err := r.integer()
+					majors = append(majors, n)
+					return err
+				})
+				if !null && majors == nil {
+					majors = []int{}
+				}
+				p.Majors = majors
+			default:
+				err = r.skip()
+			}
+			return err
+		})
+		byName[p.Name] = p
+		return err
+	})
+	for _, p := range byName {
+		e.ownLine = append(e.ownLine, p)
+	}
+	return err
+}
+
+// readFwMap reads an object keyed "fw<major>", calling set for each key
+// to read its value, with the major and whether the key is one (the
+// values of other keys are read, to their type, and dropped).
+func readFwMap(r *jsonReader, set func(major int, ok bool) error) error {
+	_, err := r.object(func(key []byte) error {
+		n, ok := fwKey(string(key))
+		return set(n, ok)
+	})
+	return err
+}
+
+func readModule(r *jsonReader) (*Module, error) {
+	mod := &Module{lastExcluding: map[int]string{}, firstCompatible: map[int]string{}, newestAdmits: map[int]Answer{}}
+	// A string or null per major, as the data writes lastExcluding and
+	// firstCompatible: a null names no version.
+	versionOrNull := func(m map[int]string) func(int, bool) error {
+		return func(n int, ok bool) error {
+			s, null, err := r.strOrNull()
+			switch {
+			case !ok:
+			case null:
+				delete(m, n)
+			default:
+				m[n] = s
+			}
+			return err
+		}
+	}
+	_, err := r.object(func(key []byte) (err error) {
+		switch string(key) {
+		case "name":
+			mod.Name, err = r.str()
+		case "group":
+			mod.Group, err = r.str()
+		case "latest":
+			mod.Latest, err = r.str()
+		case "declaresCompatibility":
+			mod.DeclaresCompatibility, err = r.boolean()
+		case "lastExcluding":
+			err = readFwMap(r, versionOrNull(mod.lastExcluding))
+		case "firstCompatible":
+			err = readFwMap(r, versionOrNull(mod.firstCompatible))
+		case "newestAdmits":
+			err = readFwMap(r, func(n int, ok bool) error {
+				b, null, err := r.boolOrNull()
+				a := Unknown
+				if !null {
+					a = answer(b)
+				}
+				if ok {
+					mod.newestAdmits[n] = a
+				}
+				return err
+			})
+		case "versions":
+			mod.Versions = nil
+			_, err = r.array(func() error {
+				mv, err := readModuleVersion(r)
+				if err != nil {
+					return fmt.Errorf("module %s: %w", mod.Name, err)
+				}
+				mod.Versions = append(mod.Versions, mv)
+				return nil
+			})
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	sort.Slice(mod.Versions, func(i, j int) bool { return mod.Versions[i].Version.Less(mod.Versions[j].Version) })
+	return mod, err
+}
+
+func readModuleVersion(r *jsonReader) (ModuleVersion, error) {
+	var mv ModuleVersion
+	var version string
+	// The texts read as strings; any other value is "" (the data's
+	// readers take only strings there).
+	loose := func(s *string) error {
+		if r.peek() == '"' {
+			var err error
+			*s, err = r.str()
+			return err
+		}
+		*s = ""
+		return r.skip()
+	}
+	_, err := r.object(func(key []byte) error {
+		switch string(key) {
+		case "version":
+			return loose(&version)
+		case "compatibilityFw":
+			return loose(&mv.CompatibilityFw)
+		case "peerFw":
+			return loose(&mv.PeerFw)
+		case "kitRange":
+			return loose(&mv.KitRange)
+		case "metaFrom":
+			return loose(&mv.MetaFrom)
+		}
+		rest, ok := bytes.CutPrefix(key, []byte("admitsFw"))
+		if !ok {
+			return r.skip()
+		}
+		n, ok := fwKey("fw" + string(rest))
+		if !ok {
+			return r.skip()
+		}
+		k := string(key)
+		b, err := r.boolean()
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", version, k, err)
+		}
+		if mv.admits == nil {
+			mv.admits = map[int]Answer{}
+		}
+		mv.admits[n] = answer(b)
+		return nil
+	})
+	if err != nil {
+		return mv, err
+	}
+	mv.Version, err = semver.Parse(version)
+	return mv, err
+}
+
+func readPathOption(r *jsonReader) (PathOption, error) {
+	var o PathOption
+	var evidence []PathEvidence
+	_, err := r.object(func(key []byte) (err error) {
+		switch string(key) {
+		case "module":
+			o.Module, err = r.str()
+		case "versions":
+			o.Versions, err = r.str()
+		case "option":
+			o.Option, err = r.str()
+		case "resolvesFrom":
+			o.ResolvesFrom, err = r.str()
+		case "kind":
+			o.Kind, err = r.str()
+		case "note":
+			o.Note, err = r.str()
+		case "default":
+			var null bool
+			if c := r.peek(); c != '"' && c != 'n' {
+				// Read after the other keys, as the error names the option.
+				o.Default, o.HasDefault = "", false
+				return errNotString
+			}
+			o.Default, null, err = r.strOrNull()
+			o.HasDefault = !null
+		case "evidence":
+			evidence = nil
+			_, err = r.array(func() error {
+				var ev PathEvidence
+				_, err := r.object(func(key []byte) (err error) {
+					switch string(key) {
+					case "version":
+						ev.Version, err = r.str()
+					case "refs":
+						ev.Refs, err = r.strings()
+					default:
+						err = r.skip()
+					}
+					return err
+				})
+				evidence = append(evidence, ev)
+				return err
+			})
+		default:
+			err = r.skip()
+		}
+		return err
+	})
+	if errors.Is(err, errNotString) {
+		return o, fmt.Errorf("pathOptions %s %s: default is not a string", o.Module, o.Option)
+	}
+	if err != nil {
+		return o, err
+	}
+	// "0.9.x (the only line read)": the range is before the remark.
+	text, _, _ := strings.Cut(o.Versions, " (")
+	if rng, err := semver.ParseRange(text); err == nil {
+		o.Range, o.RangeOK = rng, true
+	}
+	o.Base = pathBase(o.ResolvesFrom)
+	o.Evidence = evidence
+	return o, nil
+}
+
+var errNotString = errors.New("not a string")
 
 func pathBase(s string) PathBase {
 	switch {
@@ -433,42 +762,6 @@ func pathBase(s string) PathBase {
 		return BaseAsGiven
 	}
 	return BaseUnknown
-}
-
-func moduleVersion(raw map[string]json.RawMessage) (ModuleVersion, error) {
-	var mv ModuleVersion
-	str := func(k string) string {
-		var s string
-		if b, ok := raw[k]; ok {
-			_ = json.Unmarshal(b, &s)
-		}
-		return s
-	}
-	v, err := semver.Parse(str("version"))
-	if err != nil {
-		return mv, err
-	}
-	mv.Version = v
-	mv.CompatibilityFw, mv.PeerFw, mv.KitRange, mv.MetaFrom = str("compatibilityFw"), str("peerFw"), str("kitRange"), str("metaFrom")
-	for k, b := range raw {
-		rest, ok := strings.CutPrefix(k, "admitsFw")
-		if !ok {
-			continue
-		}
-		n, ok := fwKey("fw" + rest)
-		if !ok {
-			continue
-		}
-		var a bool
-		if err := json.Unmarshal(b, &a); err != nil {
-			return mv, fmt.Errorf("%s %s: %w", v, k, err)
-		}
-		if mv.admits == nil {
-			mv.admits = map[int]Answer{}
-		}
-		mv.admits[n] = answer(a)
-	}
-	return mv, nil
 }
 
 // Releases returns the framework's releases, oldest first (pre-releases
@@ -558,7 +851,15 @@ func (e *Ecosystem) OwnLine(name string) (OwnLinePackage, bool) {
 
 // Module returns the module package name, nil when the table does not
 // know it.
-func (e *Ecosystem) Module(name string) *Module { return e.modules[name] }
+func (e *Ecosystem) Module(name string) *Module {
+	if e.lazy != nil {
+		if f := e.lazy[name]; f != nil {
+			return f()
+		}
+		return nil
+	}
+	return e.modules[name]
+}
 
 // ModuleNames returns the names of the table's modules, sorted.
 func (e *Ecosystem) ModuleNames() []string { return append([]string(nil), e.names...) }

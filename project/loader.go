@@ -45,7 +45,9 @@ func (k SourceKind) String() string {
 var remotePrefixes = []string{"github:", "gh:", "gitlab:", "bitbucket:", "https://", "http://"}
 
 // npmName is what the framework's loader tries as a package before a path.
-var npmName = regexp.MustCompile(`^(@[\da-z~-][\d._a-z~-]*/)?[\da-z~-][\d._a-z~-]*($|/.*)`)
+var npmName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(@[\da-z~-][\d._a-z~-]*/)?[\da-z~-][\d._a-z~-]*($|/.*)`)
+})
 
 // Layer is a local layer: a directory, with or without a config of its own.
 // A Loader loads each layer once, however many projects extend it, and
@@ -432,7 +434,7 @@ func (l *Loader) classify(r *LayerRef, dir string) {
 			return
 		}
 	}
-	if !strings.HasPrefix(s, ".") && !filepath.IsAbs(s) && npmName.MatchString(s) {
+	if !strings.HasPrefix(s, ".") && !filepath.IsAbs(s) && npmName().MatchString(s) {
 		if installed(dir, s) {
 			r.Kind = SourcePackage
 			return

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
@@ -185,7 +186,7 @@ func firstToken(b []byte) []byte {
 
 // plainNode is a plain Node version: "20", "20.11", "20.11.1", with or
 // without a "v".
-var plainNode = regexp.MustCompile(`^v?\d+(\.\d+){0,2}$`)
+var plainNode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?\d+(\.\d+){0,2}$`) })
 
 // ltsNames are the Node LTS code names (nvm's lts/<name>), with their
 // majors.
@@ -204,7 +205,7 @@ func nodePlace(kind string, f *TextFile, start, end int) *NodePlace {
 			text = s
 		}
 	}
-	np.Plain = plainNode.MatchString(text)
+	np.Plain = plainNode().MatchString(text)
 	if name, ok := strings.CutPrefix(strings.ToLower(text), "lts/"); ok {
 		if m, ok := ltsNames[name]; ok {
 			np.Range, np.Known = semver.MustParseRange(strconv.Itoa(m)), true
@@ -224,8 +225,8 @@ type span struct {
 }
 
 var (
-	yamlKeyLine = regexp.MustCompile(`^(\s*)(?:-\s+)?([A-Za-z0-9_.-]+)\s*:(?:\s+|$)`)
-	matrixRef   = regexp.MustCompile(`^\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}$`)
+	yamlKeyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(?:-\s+)?([A-Za-z0-9_.-]+)\s*:(?:\s+|$)`) })
+	matrixRef   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}$`) })
 )
 
 // workflowNodeSpans finds the Node versions of a GitHub Actions workflow:
@@ -254,7 +255,7 @@ func workflowNodeSpans(src []byte) []span {
 			matrixIndent = -1
 		}
 		if listOf != nil {
-			if rest, ok := strings.CutPrefix(trimmed, "- "); ok && indent >= listIndent && !yamlKeyLine.MatchString(trimmed) {
+			if rest, ok := strings.CutPrefix(trimmed, "- "); ok && indent >= listIndent && !yamlKeyLine().MatchString(trimmed) {
 				start := off + strings.Index(s, rest)
 				st, en := scalarSpan(src, start, start+len(stripComment(rest)))
 				listOf.spans = append(listOf.spans, span{start: st, end: en})
@@ -262,7 +263,7 @@ func workflowNodeSpans(src []byte) []span {
 			}
 			listOf = nil
 		}
-		m := yamlKeyLine.FindStringSubmatchIndex(s)
+		m := yamlKeyLine().FindStringSubmatchIndex(s)
 		if m == nil {
 			return true
 		}
@@ -320,7 +321,7 @@ func workflowNodeSpans(src []byte) []span {
 			continue
 		}
 		for _, s := range kv.spans {
-			ref := matrixRef.FindStringSubmatch(string(src[s.start:s.end]))
+			ref := matrixRef().FindStringSubmatch(string(src[s.start:s.end]))
 			if ref == nil {
 				out = append(out, s)
 				continue
@@ -383,7 +384,9 @@ func scalarSpan(src []byte, start, end int) (int, int) {
 // dockerNodeImages are the names of the official Node image.
 var dockerNodeImages = map[string]bool{"node": true, "library/node": true, "docker.io/node": true, "docker.io/library/node": true, "index.docker.io/library/node": true}
 
-var dockerArg = regexp.MustCompile(`(?i)^\s*ARG\s+([A-Za-z_][A-Za-z0-9_]*)=("?)([^"\s]*)`)
+var dockerArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*ARG\s+([A-Za-z_][A-Za-z0-9_]*)=("?)([^"\s]*)`)
+})
 
 // dockerNodeSpans finds the version part of each FROM node:<tag> ("20" of
 // node:20-alpine); a tag from an ARG (node:${NODE_VERSION}-slim) is the
@@ -394,7 +397,7 @@ func dockerNodeSpans(src []byte) []span {
 	args := map[string]span{}
 	forLines(src, func(off int, line []byte) bool {
 		s := string(line)
-		if m := dockerArg.FindStringSubmatchIndex(s); m != nil {
+		if m := dockerArg().FindStringSubmatchIndex(s); m != nil {
 			v := s[m[6]:m[7]]
 			if i := strings.IndexByte(v, '-'); i >= 0 {
 				v = v[:i] // "20-alpine": the version is before the variant

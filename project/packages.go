@@ -334,7 +334,7 @@ func (ps *Packages) readManifest(src []byte) error {
 
 // npmPackageName is a name npm publishes: no path tricks ("..", "/" but
 // the scope's), no upper case.
-var npmPackageName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`)
+var npmPackageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`) })
 
 // installed reads node_modules/<name>/package.json and, for a module, its
 // dist/module.json; nil when the package is not installed there or its
@@ -362,7 +362,7 @@ func (p *Project) upDirs() []string {
 // installed is the package name as installed in dir/node_modules, nil
 // when it is not there (or cannot be read).
 func (p *Project) installed(dir, name string) *Installed {
-	if !npmPackageName.MatchString(name) || len(name) > 214 {
+	if !npmPackageName().MatchString(name) || len(name) > 214 {
 		return nil
 	}
 	dir = filepath.Join(dir, "node_modules", filepath.FromSlash(name))

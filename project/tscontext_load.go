@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
@@ -188,12 +189,16 @@ func (p *Project) readDecl(abs, rel string, decl, regular bool) *DeclFile {
 }
 
 var (
-	reDeclGlobal = regexp.MustCompile(`(?m)^\s*declare\s+global\s*\{`)
-	reDeclModule = regexp.MustCompile(`(?m)^\s*declare\s+module\s+(['"])([^'"\n]+)['"]`)
-	reTopExport  = regexp.MustCompile(`(?m)^\s*(?:import\s|export\s|export\{|import\{)`)
-	reDeclName   = regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:declare\s+)?(interface|type|const|let|var|function|namespace|class|enum)\s+([A-Za-z_$][\w$]*)`)
-	reMember     = regexp.MustCompile(`(?m)^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*[:(]`)
-	reComment    = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
+	reDeclGlobal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*declare\s+global\s*\{`) })
+	reDeclModule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*declare\s+module\s+(['"])([^'"\n]+)['"]`) })
+	reTopExport  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(?:import\s|export\s|export\{|import\{)`) })
+	reDeclName   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:declare\s+)?(interface|type|const|let|var|function|namespace|class|enum)\s+([A-Za-z_$][\w$]*)`)
+	})
+	reMember = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*[:(]`)
+	})
+	reComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`) })
 )
 
 // ParseDecl reads what a file declares for others, nil when it declares
@@ -206,19 +211,19 @@ func ParseDecl(src []byte, decl bool) *DeclFile {
 		// through them on each check, a fifth of an editor's check).
 		return nil
 	}
-	text := reComment.ReplaceAll(src, nil)
+	text := reComment().ReplaceAll(src, nil)
 	d := &DeclFile{}
-	for _, m := range reDeclModule.FindAllSubmatch(text, -1) {
+	for _, m := range reDeclModule().FindAllSubmatch(text, -1) {
 		d.Modules = append(d.Modules, string(m[2]))
 	}
 	var global []byte
-	if loc := reDeclGlobal.FindIndex(text); loc != nil {
+	if loc := reDeclGlobal().FindIndex(text); loc != nil {
 		d.Global = true
 		global = block(text, loc[1]-1)
-	} else if decl && !reTopExport.Match(text) {
+	} else if decl && !reTopExport().Match(text) {
 		d.Global = true // a script .d.ts: its declarations are global
 		global = text
-		for _, loc := range reDeclModule.FindAllIndex(text, -1) {
+		for _, loc := range reDeclModule().FindAllIndex(text, -1) {
 			// A module block's declarations are the module's.
 			if open := bytes.IndexByte(text[loc[1]:], '{'); open >= 0 {
 				b := block(text, loc[1]+open)
@@ -242,7 +247,7 @@ func ParseDecl(src []byte, decl bool) *DeclFile {
 	// Top-level names only: a block's contents (an interface's members, a
 	// namespace's) are skipped but for the members of interfaces.
 	for pos := 0; pos < len(global); {
-		m := reDeclName.FindSubmatchIndex(global[pos:])
+		m := reDeclName().FindSubmatchIndex(global[pos:])
 		if m == nil {
 			break
 		}
@@ -253,7 +258,7 @@ func ParseDecl(src []byte, decl bool) *DeclFile {
 			if open := bytes.IndexByte(global[next:], '{'); open >= 0 {
 				body := block(global, next+open)
 				if kind == "interface" && len(body) > 2 {
-					for _, mm := range reMember.FindAllSubmatch(body[1:len(body)-1], -1) {
+					for _, mm := range reMember().FindAllSubmatch(body[1:len(body)-1], -1) {
 						add(&d.Members, string(mm[1]))
 					}
 				}

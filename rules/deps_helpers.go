@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -89,14 +90,16 @@ func placeName(np *project.NodePlace) string {
 // rangeForm is a package.json range in a form whose version a fix can
 // replace keeping its style: an optional operator (^, ~, =, >=), an
 // optional v, and a version of one to three parts, each a number or x.
-var rangeForm = regexp.MustCompile(`^(\^|~|=|>=)?(v?)(\d+)((?:\.(?:\d+|x|X|\*)){0,2})(-[0-9A-Za-z.-]+)?$`)
+var rangeForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\^|~|=|>=)?(v?)(\d+)((?:\.(?:\d+|x|X|\*)){0,2})(-[0-9A-Za-z.-]+)?$`)
+})
 
 // restyle returns rng with its version replaced by v in rng's style ("^3.12.0"
 // and 4.5.2 give "^4.5.2", "~3.12" gives "~4.5", "3.x" gives "4.x"), and
 // false when rng is not of a form kept (a union, a hyphen range, a tag, a
 // protocol).
 func restyle(rng string, v semver.Version) (string, bool) {
-	m := rangeForm.FindStringSubmatch(strings.TrimSpace(rng))
+	m := rangeForm().FindStringSubmatch(strings.TrimSpace(rng))
 	if m == nil || strings.TrimSpace(rng) != rng {
 		return "", false
 	}
@@ -148,7 +151,9 @@ type ConfigModule struct {
 }
 
 // npmSpec is a module given by package name, with or without a subpath.
-var npmSpec = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(/[A-Za-z0-9._~/-]*)?$`)
+var npmSpec = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(/[A-Za-z0-9._~/-]*)?$`)
+})
 
 // ConfigModules returns the modules of the config's modules option (its
 // $env overrides too) given by package name, each package once, in order.
@@ -167,7 +172,7 @@ func (p *Pass) ConfigModules() []ConfigModule {
 				continue
 			}
 			spec, span, ok := moduleSpec(e)
-			if !ok || !npmSpec.MatchString(spec) {
+			if !ok || !npmSpec().MatchString(spec) {
 				continue
 			}
 			pkg := packageOf(spec)

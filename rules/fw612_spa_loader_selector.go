@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -73,7 +74,7 @@ func scanSpaLoaderSelectors(ci *codeIndex) *fileScan {
 			m.loader = s
 		}
 	}
-	for _, g := range htmlNameRe.FindAllSubmatch(tmpl.Text, -1) {
+	for _, g := range htmlNameRe().FindAllSubmatch(tmpl.Text, -1) {
 		prefix := "."
 		if strings.EqualFold(string(g[1]), "id") {
 			prefix = "#"
@@ -97,7 +98,7 @@ func scanSpaLoaderSelectors(ci *codeIndex) *fileScan {
 				continue
 			}
 			open := f.Text[b.Loc.Start:b.Content.Start]
-			if scopedRe.Match(open) {
+			if scopedRe().Match(open) {
 				continue
 			}
 			*out = append(*out, m.css(f, b.Content)...)
@@ -145,10 +146,10 @@ func globalStyleSites(ci *codeIndex, m *loaderMatcher) []*site {
 }
 
 // htmlNameRe finds the class and id attributes of an HTML file.
-var htmlNameRe = regexp.MustCompile(`(?i)\s(class|id)\s*=\s*(["'])([^"']*)["']`)
+var htmlNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\s(class|id)\s*=\s*(["'])([^"']*)["']`) })
 
 // scopedRe finds the scoped and module attributes of a <style> tag.
-var scopedRe = regexp.MustCompile(`\s(scoped|module)(\s|=|>|$)`)
+var scopedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s(scoped|module)(\s|=|>|$)`) })
 
 // spaLoadingTemplate returns the loading template the project shows with
 // ssr: false, nil when there is none (or only the framework's default).

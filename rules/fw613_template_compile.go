@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
@@ -52,7 +53,7 @@ func init() {
 var templateCalls = []string{"addTemplate", "addPluginTemplate", "addTypeTemplate"}
 
 // templateUtils are the template utilities version 4 removed.
-var templateUtils = regexp.MustCompile(`\b(serialize|importName|importSources)\s*\(`)
+var templateUtils = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(serialize|importName|importSources)\s*\(`) })
 
 func scanTemplateCompile(ci *codeIndex) *fileScan {
 	if ci.index == nil || ci.index.project == nil {
@@ -131,7 +132,7 @@ func utilsIn(text []byte) []string {
 		if j < 0 {
 			j = len(rest)
 		}
-		for _, m := range templateUtils.FindAllSubmatch(rest[:j], -1) {
+		for _, m := range templateUtils().FindAllSubmatch(rest[:j], -1) {
 			seen["`"+string(m[1])+"`"] = true
 		}
 		rest = rest[j:]

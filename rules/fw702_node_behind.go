@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
@@ -57,10 +58,10 @@ Unsafe: the project's Node changes for development, CI and deployment alike.`,
 func init() { Register(ruleNodeBehind) }
 
 // nodeFull is an exact Node version: "22.19.0", "v22.19.0".
-var nodeFull = regexp.MustCompile(`^(v?)(\d+)\.(\d+)\.(\d+)$`)
+var nodeFull = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(v?)(\d+)\.(\d+)\.(\d+)$`) })
 
 // nodeLine is a Node version written as a line: "22", "22.19", "22.x".
-var nodeLine = regexp.MustCompile(`^(v?)(\d+)(?:\.(\d+))?(\.x)?$`)
+var nodeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(v?)(\d+)(?:\.(\d+))?(\.x)?$`) })
 
 func runNodeBehind(pass *Pass) {
 	major := depsMajor(pass)
@@ -189,7 +190,7 @@ func lineTop(np *project.NodePlace) (semver.Version, bool) {
 		lo, _ := np.Range.Floor()
 		return semver.Version{Major: lo.Major, Minor: top, Patch: top}, true
 	}
-	m := nodeLine.FindStringSubmatch(text)
+	m := nodeLine().FindStringSubmatch(text)
 	if m == nil {
 		return semver.Version{}, false
 	}
@@ -204,8 +205,8 @@ func lineTop(np *project.NodePlace) (semver.Version, bool) {
 // nodeFixText is the version to write at a plain place: the lowest that
 // need admits at or above the place's, in its precision.
 func nodeFixText(np *project.NodePlace, need semver.Range) (string, bool) {
-	full := nodeFull.FindStringSubmatch(np.Text)
-	line := nodeLine.FindStringSubmatch(np.Text)
+	full := nodeFull().FindStringSubmatch(np.Text)
+	line := nodeLine().FindStringSubmatch(np.Text)
 	if full == nil && line == nil {
 		return "", false
 	}
@@ -469,7 +470,7 @@ func blockItem(line []byte, at int) (int, bool) {
 		return 0, false
 	}
 	v := bytes.TrimLeft(rest, " \t")
-	if len(bytes.TrimSpace(v)) == 0 || yamlKey.Match(v) {
+	if len(bytes.TrimSpace(v)) == 0 || yamlKey().Match(v) {
 		return 0, false
 	}
 	if pos := len(line) - len(v); at >= 0 && at != pos && (at != pos+1 || v[0] != '\'' && v[0] != '"') {
@@ -479,7 +480,7 @@ func blockItem(line []byte, at int) (int, bool) {
 }
 
 // yamlKey is the start of a mapping entry ("node: 18").
-var yamlKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+\s*:(\s|$)`)
+var yamlKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+\s*:(\s|$)`) })
 
 // stripYAMLComment is v without a trailing comment (" # ...") and the
 // spaces around it; a # inside quotes stays.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
@@ -43,8 +44,10 @@ Not reported for a command with -p/--project (another tsconfig), -b or
 func init() { Register(ruleTypecheckScript) }
 
 var (
-	reChecker = regexp.MustCompile(`(^|[\s;&|(])((?:npx|bunx|pnpx)\s+|(?:pnpm|yarn)\s+(?:exec\s+)?)?(vue-tsc|tsc)(\s|$)`)
-	reCmdEnd  = regexp.MustCompile(`&&|\|\||[;|]`)
+	reChecker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|[\s;&|(])((?:npx|bunx|pnpx)\s+|(?:pnpm|yarn)\s+(?:exec\s+)?)?(vue-tsc|tsc)(\s|$)`)
+	})
+	reCmdEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||[;|]`) })
 )
 
 func runTypecheckScript(pass *Pass) {
@@ -111,10 +114,10 @@ func packageScripts(pass *Pass, v tsView, pkg *project.TextFile, solution bool) 
 		}
 		raw := string(data[val+1 : end-1])
 		name := s.Key(data[scripts.ValStart:scripts.ValEnd])
-		for _, loc := range reChecker.FindAllStringSubmatchIndex(raw, -1) {
+		for _, loc := range reChecker().FindAllStringSubmatchIndex(raw, -1) {
 			tool := raw[loc[6]:loc[7]]
 			rest := raw[loc[7]:]
-			if e := reCmdEnd.FindStringIndex(rest); e != nil {
+			if e := reCmdEnd().FindStringIndex(rest); e != nil {
 				rest = rest[:e[0]]
 			}
 			if !needsBuild(rest) {
@@ -156,7 +159,7 @@ func needsBuild(args string) bool {
 	return true
 }
 
-var reRunKey = regexp.MustCompile(`^(\s*)(?:-\s+)?run:\s*(.*)$`)
+var reRunKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(?:-\s+)?run:\s*(.*)$`) })
 
 // workflowSteps reports the checker runs without -b in a CI workflow's
 // run steps (a `run:` line, or the lines of a `run: |` block).
@@ -186,7 +189,7 @@ func workflowSteps(pass *Pass, v tsView, wf *project.TextFile, solution bool) {
 			}
 		}
 		if cmdAt < 0 {
-			m := reRunKey.FindStringSubmatchIndex(line)
+			m := reRunKey().FindStringSubmatchIndex(line)
 			if m == nil {
 				continue
 			}
@@ -197,10 +200,10 @@ func workflowSteps(pass *Pass, v tsView, wf *project.TextFile, solution bool) {
 			}
 			cmd, cmdAt = line[m[4]:], m[4]
 		}
-		for _, loc := range reChecker.FindAllStringSubmatchIndex(cmd, -1) {
+		for _, loc := range reChecker().FindAllStringSubmatchIndex(cmd, -1) {
 			tool := cmd[loc[6]:loc[7]]
 			rest := cmd[loc[7]:]
-			if e := reCmdEnd.FindStringIndex(rest); e != nil {
+			if e := reCmdEnd().FindStringIndex(rest); e != nil {
 				rest = rest[:e[0]]
 			}
 			if !needsBuild(strings.Trim(rest, "'\"\r")) {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/joho/godotenv"
 
@@ -46,7 +47,9 @@ type suppression struct {
 
 const suppressMarker = "fwmigrate-ignore"
 
-var suppressRE = regexp.MustCompile(`^fwmigrate-ignore(-file)?(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
+var suppressRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^fwmigrate-ignore(-file)?(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
+})
 
 // suppressions finds the fwmigrate-ignore comments of the config and the
 // .env files.
@@ -190,7 +193,7 @@ func parseSuppression(text string, marker int) *suppression {
 	if !strings.HasPrefix(text, suppressMarker) {
 		return nil
 	}
-	m := suppressRE.FindStringSubmatchIndex(text)
+	m := suppressRE().FindStringSubmatchIndex(text)
 	if m == nil {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -86,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return ec.code
 	}
 	msg := err.Error()
-	if m := unknownCommand.FindStringSubmatch(msg); m != nil {
+	if m := unknownCommand().FindStringSubmatch(msg); m != nil {
 		// cobra's "unknown command "chek" for "fwmigrate"\n\nDid you mean
 		// this?\n\tcheck\n", on one line like the other errors.
 		msg = fmt.Sprintf("unknown command %q", m[1])
@@ -103,7 +104,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitError
 }
 
-var unknownCommand = regexp.MustCompile(`^unknown command "([^"]*)" for "[^"]*"(?:\s+Did you mean this\?\s+((?:\S+\s*)+))?`)
+var unknownCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown command "([^"]*)" for "[^"]*"(?:\s+Did you mean this\?\s+((?:\S+\s*)+))?`)
+})
 
 func main() {
 	os.Exit(Main())

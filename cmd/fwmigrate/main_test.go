@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -127,7 +128,9 @@ func hostileName(ts *testscript.TestScript, neg bool, args []string) {
 
 // ourCommand is a workflow command fwmigrate's github format writes: the
 // only lines of any output that may start with "::".
-var ourCommand = regexp.MustCompile(`^::(error|warning|notice) file=[^:,]*(,(line|col|endLine|endColumn)=\d+)*,title=[^:,]*::`)
+var ourCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^::(error|warning|notice) file=[^:,]*(,(line|col|endLine|endColumn)=\d+)*,title=[^:,]*::`)
+})
 
 // noRaw fails when the file (stdout, stderr or a path) holds a byte a
 // terminal or a log would obey: a control byte other than newline and
@@ -172,7 +175,7 @@ func noRaw(ts *testscript.TestScript, neg bool, args []string) {
 		if strings.Contains(line, "##[") {
 			ts.Fatalf("noraw: %s line %d holds a ##[ command: %q", args[0], n, line)
 		}
-		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") && !(github && ourCommand.MatchString(line)) {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") && !(github && ourCommand().MatchString(line)) {
 			ts.Fatalf("noraw: %s line %d is a workflow command fwmigrate did not write: %q", args[0], n, line)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -247,7 +248,7 @@ func writeStatistics(w io.Writer, r *report, o textOptions) error {
 
 // esbuildLocation matches the location line esbuild prints above its code
 // frame ("    file:12:2:", with a 0-based column).
-var esbuildLocation = regexp.MustCompile(`^\s+\S.*:\d+:\d+:$`)
+var esbuildLocation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+\S.*:\d+:\d+:$`) })
 
 // codeFrame renders the source line of d with its span underlined, using
 // esbuild's formatter so that our messages look like esbuild's syntax errors.
@@ -277,7 +278,7 @@ func codeFrame(d *rules.Diagnostic, fs frameSource, color bool, width int) strin
 	lines := strings.Split(strings.TrimRight(msgs[0], "\n"), "\n")
 	var b strings.Builder
 	for i, l := range lines {
-		if i == 0 || l == "" || esbuildLocation.MatchString(stripANSI(l)) {
+		if i == 0 || l == "" || esbuildLocation().MatchString(stripANSI(l)) {
 			continue
 		}
 		// esbuild prints the source line in white (37), which is invisible
@@ -367,9 +368,9 @@ func printable(line []byte) string {
 	return string(b)
 }
 
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+var ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
 
-func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
+func stripANSI(s string) string { return ansi().ReplaceAllString(s, "") }
 
 type palette struct{ on bool }
 

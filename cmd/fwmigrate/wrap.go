@@ -3,6 +3,7 @@ package main
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -26,7 +27,7 @@ func wrapLines(s string, width int) string {
 
 // marker matches what a hanging indent goes under: a list item's dash, a
 // "= note: " or "= fix (unsafe): ", a "note: ".
-var marker = regexp.MustCompile(`^(- |= [a-z]+(?: \([a-z]+\))?: |note: )`)
+var marker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(- |= [a-z]+(?: \([a-z]+\))?: |note: )`) })
 
 // wrapLine is wrapLines for one line.
 func wrapLine(line string, width int) string {
@@ -36,7 +37,7 @@ func wrapLine(line string, width int) string {
 	body := strings.TrimLeft(line, " ")
 	indent := len(line) - len(body)
 	hang := indent + 2
-	if m := marker.FindString(body); m != "" {
+	if m := marker().FindString(body); m != "" {
 		hang = indent + len(m)
 	}
 	if hang > width/2 {

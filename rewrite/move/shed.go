@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/crc64"
 	"os"
+	"sync"
 
 	"github.com/aymanbagabas/go-udiff"
 )
@@ -16,7 +17,9 @@ import (
 // of its old text; Load (or LoadEdit, for one file) reads them back and
 // refuses a file that changed in between.
 
-var crcTable = crc64.MakeTable(crc64.ECMA)
+// crcTable is made at the first move that sheds a file's bytes: making it
+// (crc64 builds its slicing tables) at init cost every fwmigrate process.
+var crcTable = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 
 // shed is what Shed keeps of a file's old text.
 type shed struct {
@@ -31,7 +34,7 @@ func (p *Plan) Shed() {
 		if e.shed != nil {
 			continue
 		}
-		e.shed = &shed{len(e.Old), crc64.Checksum(e.Old, crcTable)}
+		e.shed = &shed{len(e.Old), crc64.Checksum(e.Old, crcTable())}
 		e.Old, e.New = nil, nil
 	}
 }
@@ -57,7 +60,7 @@ func (p *Plan) LoadEdit(e *FileEdit) error {
 	if err != nil {
 		return fmt.Errorf("move: %w", err)
 	}
-	if len(data) != e.shed.size || crc64.Checksum(data, crcTable) != e.shed.sum {
+	if len(data) != e.shed.size || crc64.Checksum(data, crcTable()) != e.shed.sum {
 		return fmt.Errorf("%s: changed since the move was planned", e.Path)
 	}
 	out, err := udiff.ApplyBytes(data, e.Edits)

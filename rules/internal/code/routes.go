@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 )
@@ -270,7 +271,7 @@ func PathFunc(f *File, callee *ast.JSNode) string {
 
 // paramPattern finds the dynamic segments of a page's file path:
 // [slug], [[optional]], [...catchAll], also inside a segment (user-[id]).
-var paramPattern = regexp.MustCompile(`\[\[?(?:\.\.\.)?([A-Za-z_$][\w$]*)\]?\]`)
+var paramPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[?(?:\.\.\.)?([A-Za-z_$][\w$]*)\]?\]`) })
 
 // PageParams returns the names of the route parameters of a page (rel is
 // its project-relative path), in path order; nil for a static page.
@@ -280,7 +281,7 @@ func PageParams(rel string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range paramPattern.FindAllStringSubmatch(rel[i+len("pages/"):], -1) {
+	for _, m := range paramPattern().FindAllStringSubmatch(rel[i+len("pages/"):], -1) {
 		dup := false
 		for _, o := range out {
 			dup = dup || o == m[1]
