@@ -12,7 +12,8 @@ import (
 
 // TestSARIFGolden validates the SARIF document fwmigrate writes for
 // cmd/fwmigrate's TestSARIFGolden fixture (that test compares its output
-// with the golden byte for byte) against the SARIF 2.1.0 JSON schema
+// with the golden, each rule's documentation replaced by a placeholder
+// string) against the SARIF 2.1.0 JSON schema
 // (testdata/sarif/sarif-schema-2.1.0.json, from the OASIS specification
 // as published in @microsoft/jest-sarif, MIT). The validation is here, in a
 // test binary that depends on neither rules/ nor ast/, so that the command's
