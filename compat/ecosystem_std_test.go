@@ -288,38 +288,41 @@ func TestParseEcosystemAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestParseEcosystemAgreesOnEdges: the values the embedded data does not
-// hold today but the format allows (nulls, empty lists and maps, escapes,
-// skipped keys, a missing default), and the errors, read as encoding/json
+// ecosystemEdges are the values the embedded data does not hold today but
+// the format allows (nulls, empty lists and maps, escapes, skipped keys, a
+// missing default), and errors.
+var ecosystemEdges = []string{
+	`{"framework": {"package": "fw"}}`,
+	`{"generated": "2026-01-01", "extra": [1, 2.5e-3, {"a": [true, false, null]}, "\u00fc\ud83d\ude00"], "framework": {"package": "fw", "versions": [], "majors": {}, "lockstepPackages": {}, "ownLinePackages": {}}, "modules": [], "pathOptions": []}`,
+	`{"framework": {"package": "fw", "versions": [{"version": "4.0.0", "enginesNode": "", "pins": null, "lockstepPublished": []}, {"version": "3.1.0", "enginesNode": "^18 || >=20", "pins": {"@fw/kit": "3.1.0", "a": null}, "lockstepPublished": null}],
+		"majors": {"4": {"latest": "4.0.0", "pins": {}}, "3": {"latest": null}},
+		"lockstepPackages": {"@fw/kit": {"firstWithFw": "3.0.0", "missingFor": []}, "@fw/schema": {"missingFor": null}},
+		"ownLinePackages": {"fwi": {"first": "1.0.0", "majors": []}, "@fw/cli": {"majors": [1, -0, 3]}, "x": {"majors": null}}}}`,
+	`{"framework": {"package": "fw"}, "modules": [{"name": "m", "lastExcluding": {"fw4": "1.0.0", "fw5": null, "fw04": "x", "other": "y"}, "firstCompatible": null, "newestAdmits": {"fw4": null, "fw5": true, "fw6": false},
+		"versions": [{"version": "1.1.0", "admitsFw4": null, "admitsFw5": true, "admitsFw05": 3, "compatibilityFw": 5, "peerFw": "^4", "kitRange": null, "metaFrom": "a\"b"}, {"version": "1.0.0"}]},
+		{"name": "n", "versions": []}, {"name": "o"}]}`,
+	`{"framework": {"package": "fw"}, "pathOptions": [{"module": "m", "versions": "1.x (read)", "default": null, "evidence": []}, {"module": "m", "versions": "no", "default": "x\\y", "evidence": [{"version": "1.0.0", "refs": []}, {"version": "1.1.0", "refs": null}, {"refs": ["a"]}], "resolvesFrom": "srcDir"}, {"module": "n"}]}`,
+	// Errors.
+	`[`, `{"framework": {"package": "other"}}`, `{"framework": {"package": "fw", "versions": [{"version": "x"}]}}`,
+	`null`, `{"framework": {"package": "fw"}} x`, `{"framework": {"package": "fw", "versions": {}}}`,
+	`{"framework": {"package": "fw", "majors": {"x": {}}}}`,
+	`{"framework": {"package": "fw", "ownLinePackages": {"a": {"majors": [1.5]}}}}`,
+	`{"framework": {"package": "fw"}, "modules": [{"name": "m", "versions": [{"version": "1.0.0", "admitsFw4": "yes"}]}]}`,
+	`{"framework": {"package": "fw"}, "modules": [{"name": "m"}, {"name": "m"}]}`,
+	`{"framework": {"package": "fw"}, "modules": [{"name": "m", "lastExcluding": {"other": 1}}]}`,
+	`{"framework": {"package": "fw"}, "modules": [{"name": "m", "newestAdmits": {"fw4": "yes"}}]}`,
+	`{"framework": {"package": "fw"}, "modules": [{"name": "m", "versions": [{}]}]}`,
+	`{"framework": {"package": "fw"}, "pathOptions": [{"module": "m", "default": true}]}`,
+	`{"framework": {"package": "fw", "released": "a` + "\x01" + `"}}`,
+	`{"framework": {"package": "fw", "x": [01]}}`,
+	`{"framework": {"package": "fw", "x": "\q"}}`,
+	`{"framework": {"package": "fw",}}`,
+}
+
+// TestParseEcosystemAgreesOnEdges: ecosystemEdges read as encoding/json
 // reads them.
 func TestParseEcosystemAgreesOnEdges(t *testing.T) {
-	for _, doc := range []string{
-		`{"framework": {"package": "fw"}}`,
-		`{"generated": "2026-01-01", "extra": [1, 2.5e-3, {"a": [true, false, null]}, "\u00fc\ud83d\ude00"], "framework": {"package": "fw", "versions": [], "majors": {}, "lockstepPackages": {}, "ownLinePackages": {}}, "modules": [], "pathOptions": []}`,
-		`{"framework": {"package": "fw", "versions": [{"version": "4.0.0", "enginesNode": "", "pins": null, "lockstepPublished": []}, {"version": "3.1.0", "enginesNode": "^18 || >=20", "pins": {"@fw/kit": "3.1.0", "a": null}, "lockstepPublished": null}],
-			"majors": {"4": {"latest": "4.0.0", "pins": {}}, "3": {"latest": null}},
-			"lockstepPackages": {"@fw/kit": {"firstWithFw": "3.0.0", "missingFor": []}, "@fw/schema": {"missingFor": null}},
-			"ownLinePackages": {"fwi": {"first": "1.0.0", "majors": []}, "@fw/cli": {"majors": [1, -0, 3]}, "x": {"majors": null}}}}`,
-		`{"framework": {"package": "fw"}, "modules": [{"name": "m", "lastExcluding": {"fw4": "1.0.0", "fw5": null, "fw04": "x", "other": "y"}, "firstCompatible": null, "newestAdmits": {"fw4": null, "fw5": true, "fw6": false},
-			"versions": [{"version": "1.1.0", "admitsFw4": null, "admitsFw5": true, "admitsFw05": 3, "compatibilityFw": 5, "peerFw": "^4", "kitRange": null, "metaFrom": "a\"b"}, {"version": "1.0.0"}]},
-			{"name": "n", "versions": []}, {"name": "o"}]}`,
-		`{"framework": {"package": "fw"}, "pathOptions": [{"module": "m", "versions": "1.x (read)", "default": null, "evidence": []}, {"module": "m", "versions": "no", "default": "x\\y", "evidence": [{"version": "1.0.0", "refs": []}, {"version": "1.1.0", "refs": null}, {"refs": ["a"]}], "resolvesFrom": "srcDir"}, {"module": "n"}]}`,
-		// Errors.
-		`[`, `{"framework": {"package": "other"}}`, `{"framework": {"package": "fw", "versions": [{"version": "x"}]}}`,
-		`null`, `{"framework": {"package": "fw"}} x`, `{"framework": {"package": "fw", "versions": {}}}`,
-		`{"framework": {"package": "fw", "majors": {"x": {}}}}`,
-		`{"framework": {"package": "fw", "ownLinePackages": {"a": {"majors": [1.5]}}}}`,
-		`{"framework": {"package": "fw"}, "modules": [{"name": "m", "versions": [{"version": "1.0.0", "admitsFw4": "yes"}]}]}`,
-		`{"framework": {"package": "fw"}, "modules": [{"name": "m"}, {"name": "m"}]}`,
-		`{"framework": {"package": "fw"}, "modules": [{"name": "m", "lastExcluding": {"other": 1}}]}`,
-		`{"framework": {"package": "fw"}, "modules": [{"name": "m", "newestAdmits": {"fw4": "yes"}}]}`,
-		`{"framework": {"package": "fw"}, "modules": [{"name": "m", "versions": [{}]}]}`,
-		`{"framework": {"package": "fw"}, "pathOptions": [{"module": "m", "default": true}]}`,
-		`{"framework": {"package": "fw", "released": "a` + "\x01" + `"}}`,
-		`{"framework": {"package": "fw", "x": [01]}}`,
-		`{"framework": {"package": "fw", "x": "\q"}}`,
-		`{"framework": {"package": "fw",}}`,
-	} {
+	for _, doc := range ecosystemEdges {
 		want, wantErr := parseEcosystemStd([]byte(doc))
 		got, gotErr := ParseEcosystem([]byte(doc))
 		if (gotErr == nil) != (wantErr == nil) {
@@ -372,4 +375,65 @@ func dump(e *Ecosystem) string {
 		s += fmt.Sprintf("module %+v\n", *e.Module(n))
 	}
 	return s
+}
+
+// FuzzParseEcosystem: on any input, ParseEcosystem ends without a panic and
+// agrees with encoding/json's reading (an error for an error, else the same
+// Ecosystem), as TestParseEcosystemAgreesOnEdges checks on its documents.
+func FuzzParseEcosystem(f *testing.F) {
+	for _, doc := range ecosystemEdges {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if foldedKey(data) {
+			t.Skip("encoding/json matches a key in another case; ParseEcosystem does not")
+		}
+		want, wantErr := parseEcosystemStd(data)
+		got, gotErr := ParseEcosystem(data)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: error %v, encoding/json's %v", data, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %s\nwant %s", data, dump(got), dump(want))
+		}
+	})
+}
+
+// ecosystemKeys are the keys of ecosystem.json's objects.
+var ecosystemKeys = strings.Fields(`generated framework package versions version enginesNode released
+	pins lockstepPublished majors latest lockstepPackages firstWithFw missingFor ownLinePackages first
+	modules name group declaresCompatibility lastExcluding firstCompatible newestAdmits pathOptions
+	module option resolvesFrom default kind note evidence refs`)
+
+// foldedKey reports whether a JSON document holds a key that is one of
+// ecosystemKeys in another case, which encoding/json takes for it.
+func foldedKey(data []byte) bool {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				for _, key := range ecosystemKeys {
+					if k != key && strings.EqualFold(k, key) {
+						return true
+					}
+				}
+				if walk(e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }
