@@ -33,7 +33,8 @@ import (
 //	          tree as planned, preflight), its home made, its run record
 //	          written in its place (no journal is there: a record alone
 //	          binds nothing) and its journal beside its place
-//	barrier   the texts and the records' directory
+//	barrier   the texts and the records' directory (and the parent of each
+//	          folder prepare made: the homes' folder, the records')
 //	          every journal renamed into place ("run-journal", i before
 //	          transaction i's), then the "journal" of each transaction's
 //	          hook
@@ -160,6 +161,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	var texts []string
 	for _, t := range ts {
 		texts = append(texts, t.o.rec, t.o.tmp, filepath.Dir(t.o.rec))
+		texts = append(texts, t.o.made...)
 	}
 	if err := barrier(texts); err != nil {
 		for _, t := range ts {

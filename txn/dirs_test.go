@@ -3,6 +3,7 @@ package txn
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,4 +94,42 @@ func dirEntries(t *testing.T, root string) map[uint64]dirList {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestMkdirAllMade: mkdirAll returns the parent of each folder it made
+// (nothing for a folder already there), and prepare keeps them for the
+// first barrier: on the first run in a state folder, the state folder's
+// entries for fwmigrate/, journals/ and runs/ are synced with the texts.
+func TestMkdirAllMade(t *testing.T) {
+	dir := t.TempDir()
+	made, err := mkdirAll(filepath.Join(dir, "a", "b", "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "a", "b"), filepath.Join(dir, "a"), dir}
+	if !reflect.DeepEqual(made, want) {
+		t.Errorf("made %q, want %q", made, want)
+	}
+	if made, err := mkdirAll(filepath.Join(dir, "a", "b")); err != nil || len(made) != 0 {
+		t.Errorf("a folder already there: made %q, %v", made, err)
+	}
+
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	root := t.TempDir()
+	home, herr := journalHome(root)
+	o, err := prepare(root, home, herr, "fw.config.ts", &Plan{Root: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.fail(nil)
+	got := map[string]bool{}
+	for _, d := range o.made {
+		got[d] = true
+	}
+	for _, d := range []string{state, filepath.Join(state, "fwmigrate")} {
+		if !got[d] {
+			t.Errorf("prepare made folders in %s without noting it: %q", d, o.made)
+		}
+	}
 }

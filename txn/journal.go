@@ -126,7 +126,7 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 	if err != nil {
 		return nil, err
 	}
-	if err := syncAll(o.rec, o.tmp, filepath.Dir(o.rec)); err != nil {
+	if err := syncAll(append([]string{o.rec, o.tmp, filepath.Dir(o.rec)}, o.made...)...); err != nil {
 		return nil, o.fail(err)
 	}
 	if err := o.placeJournal(); err != nil {
@@ -155,6 +155,26 @@ type opening struct {
 	j         *Journal
 	rec       string // the run record
 	path, tmp string // the journal, and its text being written
+	// made are the folders whose entries prepare changed by making the
+	// homes' folder or the records' (mkdirAll), synced with the texts.
+	made []string
+}
+
+// mkdirAll is os.MkdirAll(d, 0o700) that returns the folders whose
+// entries it changed: the parent of each folder it made. A folder made is
+// durable only once its parent is synced: the first run in a repository
+// makes <gitdir>/fwmigrate, and where the barriers sync file by file (a
+// small batch, a system without syncfs) nothing else syncs the git
+// directory before the journal in it is counted on.
+func mkdirAll(d string) ([]string, error) {
+	var made []string
+	for p := d; filepath.Dir(p) != p; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		made = append(made, filepath.Dir(p))
+	}
+	return made, os.MkdirAll(d, 0o700)
 }
 
 // prepare makes the journal's home (home, journalHome's answer for root
@@ -176,11 +196,14 @@ func prepare(root, home string, herr error, config string, plan *Plan, hook func
 	// holds the homes when it is empty (apply writes many projects at
 	// once), which must not happen between its creation and this home's.
 	homesMu.Lock()
+	var made []string
 	for _, d := range []string{filepath.Dir(home), filepath.Dir(rec)} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
+		m, err := mkdirAll(d)
+		if err != nil {
 			homesMu.Unlock()
 			return wrap(err)
 		}
+		made = append(made, m...)
 	}
 	if betweenHomes != nil {
 		betweenHomes(filepath.Dir(home))
@@ -201,7 +224,7 @@ func prepare(root, home string, herr error, config string, plan *Plan, hook func
 	if err != nil {
 		return wrap(err)
 	}
-	o := &opening{j: j, rec: rec, path: path, tmp: path + ".tmp"}
+	o := &opening{j: j, rec: rec, path: path, tmp: path + ".tmp", made: made}
 	data, err := j.encode()
 	if err != nil {
 		return nil, o.fail(err)
