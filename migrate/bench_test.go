@@ -7,11 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/par"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 	"github.com/fwmigrate/fwmigrate/migrate"
@@ -20,7 +18,6 @@ import (
 	"github.com/fwmigrate/fwmigrate/rewrite/move"
 	"github.com/fwmigrate/fwmigrate/rules"
 	"github.com/fwmigrate/fwmigrate/txn"
-	"golang.org/x/tools/txtar"
 )
 
 // BenchmarkJournal measures what the journal and the syncs cost apply's
@@ -286,31 +283,7 @@ func executeBefore(p *txn.Plan) error {
 // less than the wall time; the syncs' waits are not in it).
 func BenchmarkApplyProjects(b *testing.B) {
 	const projects = 1000
-	type archive struct {
-		files map[string]string
-		cfg   string
-	}
-	var archives []archive
-	names, _ := filepath.Glob("../testdata/corpus/*.txtar")
-	for _, name := range names {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		a := archive{files: map[string]string{}}
-		for _, f := range ar.Files {
-			a.files[f.Name] = string(f.Data)
-			if a.cfg == "" && !strings.Contains(f.Name, "/") && compat.IsConfigName(f.Name) {
-				a.cfg = f.Name
-			}
-		}
-		if a.cfg != "" {
-			archives = append(archives, a)
-		}
-	}
-	if len(archives) == 0 {
-		b.Fatal("no corpus")
-	}
+	archives := corpusArchives(b)
 	plain := func(txs []*txn.Tx, _ func(string, int)) {
 		par.ForN(len(txs), benchWriters, func(k int) {
 			txs[k].Kept, txs[k].Err = false, executeBefore(txs[k].Plan)

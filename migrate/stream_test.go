@@ -37,33 +37,47 @@ func denseTree(t *testing.T, dir string, n int) {
 // corpusProjects writes the corpus's archives under dir and loads the
 // project of each one's config at its root.
 func corpusProjects(t *testing.T, dir string) []*project.Project {
-	archives, _ := filepath.Glob("../testdata/corpus/*.txtar")
-	if len(archives) == 0 {
-		t.Fatal("no corpus")
-	}
 	l := project.NewLoader()
 	var ps []*project.Project
-	for _, a := range archives {
-		ar, err := txtar.ParseFile(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(filepath.Base(a), ".txtar")
-		files := map[string]string{}
-		cfg := ""
-		for _, f := range ar.Files {
-			files[f.Name] = string(f.Data)
-			if cfg == "" && !strings.Contains(f.Name, "/") && compat.IsConfigName(f.Name) {
-				cfg = f.Name
-			}
-		}
-		if cfg == "" {
-			continue
-		}
-		testtree.Map(t, filepath.Join(dir, name), files)
-		ps = append(ps, l.Load(filepath.Join(dir, name, cfg), name+"/"+cfg))
+	for _, a := range corpusArchives(t) {
+		testtree.Map(t, filepath.Join(dir, a.name), a.files)
+		ps = append(ps, l.Load(filepath.Join(dir, a.name, a.cfg), a.name+"/"+a.cfg))
 	}
 	return ps
+}
+
+// corpusArchive is an archive of the corpus with a config at its root:
+// its name (without .txtar), its files, and that config.
+type corpusArchive struct {
+	name, cfg string
+	files     map[string]string
+}
+
+// corpusArchives reads the corpus's archives that have a config at their
+// root.
+func corpusArchives(tb testing.TB) []corpusArchive {
+	names, _ := filepath.Glob("../testdata/corpus/*.txtar")
+	if len(names) == 0 {
+		tb.Fatal("no corpus")
+	}
+	var as []corpusArchive
+	for _, name := range names {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		a := corpusArchive{name: strings.TrimSuffix(filepath.Base(name), ".txtar"), files: map[string]string{}}
+		for _, f := range ar.Files {
+			a.files[f.Name] = string(f.Data)
+			if a.cfg == "" && !strings.Contains(f.Name, "/") && compat.IsConfigName(f.Name) {
+				a.cfg = f.Name
+			}
+		}
+		if a.cfg != "" {
+			as = append(as, a)
+		}
+	}
+	return as
 }
 
 // sameResults fails unless a and b say the same, value for value: the
