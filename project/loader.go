@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/semver"
 	"github.com/fwmigrate/fwmigrate/txn"
 )
@@ -45,9 +45,7 @@ func (k SourceKind) String() string {
 var remotePrefixes = []string{"github:", "gh:", "gitlab:", "bitbucket:", "https://", "http://"}
 
 // npmName is what the framework's loader tries as a package before a path.
-var npmName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(@[\da-z~-][\d._a-z~-]*/)?[\da-z~-][\d._a-z~-]*($|/.*)`)
-})
+var npmName = lazyregexp.New(`^(@[\da-z~-][\d._a-z~-]*/)?[\da-z~-][\d._a-z~-]*($|/.*)`)
 
 // Layer is a local layer: a directory, with or without a config of its own.
 // A Loader loads each layer once, however many projects extend it, and

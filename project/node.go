@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/semver"
 )
 
@@ -186,7 +185,7 @@ func firstToken(b []byte) []byte {
 
 // plainNode is a plain Node version: "20", "20.11", "20.11.1", with or
 // without a "v".
-var plainNode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?\d+(\.\d+){0,2}$`) })
+var plainNode = lazyregexp.New(`^v?\d+(\.\d+){0,2}$`)
 
 // ltsNames are the Node LTS code names (nvm's lts/<name>), with their
 // majors.
@@ -225,8 +224,8 @@ type span struct {
 }
 
 var (
-	yamlKeyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(?:-\s+)?([A-Za-z0-9_.-]+)\s*:(?:\s+|$)`) })
-	matrixRef   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}$`) })
+	yamlKeyLine = lazyregexp.New(`^(\s*)(?:-\s+)?([A-Za-z0-9_.-]+)\s*:(?:\s+|$)`)
+	matrixRef   = lazyregexp.New(`^\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}$`)
 )
 
 // workflowNodeSpans finds the Node versions of a GitHub Actions workflow:
@@ -384,9 +383,7 @@ func scalarSpan(src []byte, start, end int) (int, int) {
 // dockerNodeImages are the names of the official Node image.
 var dockerNodeImages = map[string]bool{"node": true, "library/node": true, "docker.io/node": true, "docker.io/library/node": true, "index.docker.io/library/node": true}
 
-var dockerArg = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*ARG\s+([A-Za-z_][A-Za-z0-9_]*)=("?)([^"\s]*)`)
-})
+var dockerArg = lazyregexp.New(`(?i)^\s*ARG\s+([A-Za-z_][A-Za-z0-9_]*)=("?)([^"\s]*)`)
 
 // dockerNodeSpans finds the version part of each FROM node:<tag> ("20" of
 // node:20-alpine); a tag from an ARG (node:${NODE_VERSION}-slim) is the

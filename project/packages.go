@@ -5,13 +5,13 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 )
 
 // What the project depends on and what is installed: package.json's
@@ -334,7 +334,7 @@ func (ps *Packages) readManifest(src []byte) error {
 
 // npmPackageName is a name npm publishes: no path tricks ("..", "/" but
 // the scope's), no upper case.
-var npmPackageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`) })
+var npmPackageName = lazyregexp.New(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`)
 
 // installed reads node_modules/<name>/package.json and, for a module, its
 // dist/module.json; nil when the package is not installed there or its

@@ -6,13 +6,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/compat"
 	"github.com/fwmigrate/fwmigrate/internal/ignore"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 )
 
 // What the TypeScript rules (FW8xx) need from the disk, loaded once per
@@ -189,16 +188,12 @@ func (p *Project) readDecl(abs, rel string, decl, regular bool) *DeclFile {
 }
 
 var (
-	reDeclGlobal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*declare\s+global\s*\{`) })
-	reDeclModule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*declare\s+module\s+(['"])([^'"\n]+)['"]`) })
-	reTopExport  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(?:import\s|export\s|export\{|import\{)`) })
-	reDeclName   = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:declare\s+)?(interface|type|const|let|var|function|namespace|class|enum)\s+([A-Za-z_$][\w$]*)`)
-	})
-	reMember = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*[:(]`)
-	})
-	reComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`) })
+	reDeclGlobal = lazyregexp.New(`(?m)^\s*declare\s+global\s*\{`)
+	reDeclModule = lazyregexp.New(`(?m)^\s*declare\s+module\s+(['"])([^'"\n]+)['"]`)
+	reTopExport  = lazyregexp.New(`(?m)^\s*(?:import\s|export\s|export\{|import\{)`)
+	reDeclName   = lazyregexp.New(`(?m)^\s*(?:export\s+)?(?:declare\s+)?(interface|type|const|let|var|function|namespace|class|enum)\s+([A-Za-z_$][\w$]*)`)
+	reMember     = lazyregexp.New(`(?m)^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*[:(]`)
+	reComment    = lazyregexp.New(`(?s)/\*.*?\*/|//[^\n]*`)
 )
 
 // ParseDecl reads what a file declares for others, nil when it declares

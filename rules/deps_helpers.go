@@ -2,12 +2,11 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/semver"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -90,9 +89,7 @@ func placeName(np *project.NodePlace) string {
 // rangeForm is a package.json range in a form whose version a fix can
 // replace keeping its style: an optional operator (^, ~, =, >=), an
 // optional v, and a version of one to three parts, each a number or x.
-var rangeForm = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\^|~|=|>=)?(v?)(\d+)((?:\.(?:\d+|x|X|\*)){0,2})(-[0-9A-Za-z.-]+)?$`)
-})
+var rangeForm = lazyregexp.New(`^(\^|~|=|>=)?(v?)(\d+)((?:\.(?:\d+|x|X|\*)){0,2})(-[0-9A-Za-z.-]+)?$`)
 
 // restyle returns rng with its version replaced by v in rng's style ("^3.12.0"
 // and 4.5.2 give "^4.5.2", "~3.12" gives "~4.5", "3.x" gives "4.x"), and
@@ -151,9 +148,7 @@ type ConfigModule struct {
 }
 
 // npmSpec is a module given by package name, with or without a subpath.
-var npmSpec = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(/[A-Za-z0-9._~/-]*)?$`)
-})
+var npmSpec = lazyregexp.New(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(/[A-Za-z0-9._~/-]*)?$`)
 
 // ConfigModules returns the modules of the config's modules option (its
 // $env overrides too) given by package name, each package once, in order.

@@ -2,12 +2,11 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
@@ -71,7 +70,7 @@ func typeWords(t compat.Type, v any) string {
 
 // Compiled at first use, like the other regexps of the rules: most runs
 // never need them, and compiling takes time at every start.
-var numericRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`) })
+var numericRE = lazyregexp.New(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`)
 
 // typeFix replaces a string that obviously means a boolean or a number.
 func typeFix(d *Diagnostic, tp typeProblem) {

@@ -1,12 +1,11 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 	"github.com/fwmigrate/fwmigrate/rules/internal/node"
 )
@@ -37,7 +36,7 @@ the layer starts to load, and the guess should be reviewed.`,
 
 func init() { Register(ruleLayerSource) }
 
-var schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`) })
+var schemeRE = lazyregexp.New(`^([A-Za-z][A-Za-z0-9+.-]*):(//)?`)
 
 func runLayerSource(pass *Pass) {
 	for _, option := range []string{"extends", "theme"} {

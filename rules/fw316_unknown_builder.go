@@ -1,12 +1,11 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
 
@@ -37,7 +36,7 @@ case; unsafe otherwise (a guess).`,
 
 func init() { Register(ruleUnknownBuilder) }
 
-var quotedNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'([A-Za-z][A-Za-z0-9@/_-]*)'`) })
+var quotedNameRE = lazyregexp.New(`'([A-Za-z][A-Za-z0-9@/_-]*)'`)
 
 // builderNames returns the names the knowledge base knows for a builder
 // option: its type's string literals, its default, and the names its rule

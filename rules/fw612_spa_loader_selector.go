@@ -3,12 +3,11 @@ package rules
 import (
 	"bytes"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
 )
 
@@ -146,10 +145,10 @@ func globalStyleSites(ci *codeIndex, m *loaderMatcher) []*site {
 }
 
 // htmlNameRe finds the class and id attributes of an HTML file.
-var htmlNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\s(class|id)\s*=\s*(["'])([^"']*)["']`) })
+var htmlNameRe = lazyregexp.New(`(?i)\s(class|id)\s*=\s*(["'])([^"']*)["']`)
 
 // scopedRe finds the scoped and module attributes of a <style> tag.
-var scopedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s(scoped|module)(\s|=|>|$)`) })
+var scopedRe = lazyregexp.New(`\s(scoped|module)(\s|=|>|$)`)
 
 // spaLoadingTemplate returns the loading template the project shows with
 // ssr: false, nil when there is none (or only the framework's default).

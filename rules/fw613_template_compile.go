@@ -3,12 +3,11 @@ package rules
 import (
 	"bytes"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/pathx"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rules/internal/code"
@@ -53,7 +52,7 @@ func init() {
 var templateCalls = []string{"addTemplate", "addPluginTemplate", "addTypeTemplate"}
 
 // templateUtils are the template utilities version 4 removed.
-var templateUtils = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(serialize|importName|importSources)\s*\(`) })
+var templateUtils = lazyregexp.New(`\b(serialize|importName|importSources)\s*\(`)
 
 func scanTemplateCompile(ci *codeIndex) *fileScan {
 	if ci.index == nil || ci.index.project == nil {

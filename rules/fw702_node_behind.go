@@ -3,13 +3,12 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/semver"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
@@ -58,10 +57,10 @@ Unsafe: the project's Node changes for development, CI and deployment alike.`,
 func init() { Register(ruleNodeBehind) }
 
 // nodeFull is an exact Node version: "22.19.0", "v22.19.0".
-var nodeFull = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(v?)(\d+)\.(\d+)\.(\d+)$`) })
+var nodeFull = lazyregexp.New(`^(v?)(\d+)\.(\d+)\.(\d+)$`)
 
 // nodeLine is a Node version written as a line: "22", "22.19", "22.x".
-var nodeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(v?)(\d+)(?:\.(\d+))?(\.x)?$`) })
+var nodeLine = lazyregexp.New(`^(v?)(\d+)(?:\.(\d+))?(\.x)?$`)
 
 func runNodeBehind(pass *Pass) {
 	major := depsMajor(pass)
@@ -480,7 +479,7 @@ func blockItem(line []byte, at int) (int, bool) {
 }
 
 // yamlKey is the start of a mapping entry ("node: 18").
-var yamlKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+\s*:(\s|$)`) })
+var yamlKey = lazyregexp.New(`^[A-Za-z0-9_.-]+\s*:(\s|$)`)
 
 // stripYAMLComment is v without a trailing comment (" # ...") and the
 // spaces around it; a # inside quotes stays.

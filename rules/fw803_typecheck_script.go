@@ -2,12 +2,11 @@ package rules
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/project"
 	"github.com/fwmigrate/fwmigrate/rewrite"
 )
@@ -44,10 +43,8 @@ Not reported for a command with -p/--project (another tsconfig), -b or
 func init() { Register(ruleTypecheckScript) }
 
 var (
-	reChecker = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(^|[\s;&|(])((?:npx|bunx|pnpx)\s+|(?:pnpm|yarn)\s+(?:exec\s+)?)?(vue-tsc|tsc)(\s|$)`)
-	})
-	reCmdEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||[;|]`) })
+	reChecker = lazyregexp.New(`(^|[\s;&|(])((?:npx|bunx|pnpx)\s+|(?:pnpm|yarn)\s+(?:exec\s+)?)?(vue-tsc|tsc)(\s|$)`)
+	reCmdEnd  = lazyregexp.New(`&&|\|\||[;|]`)
 )
 
 func runTypecheckScript(pass *Pass) {
@@ -159,7 +156,7 @@ func needsBuild(args string) bool {
 	return true
 }
 
-var reRunKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(?:-\s+)?run:\s*(.*)$`) })
+var reRunKey = lazyregexp.New(`^(\s*)(?:-\s+)?run:\s*(.*)$`)
 
 // workflowSteps reports the checker runs without -b in a CI workflow's
 // run steps (a `run:` line, or the lines of a `run: |` block).

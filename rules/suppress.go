@@ -3,15 +3,14 @@ package rules
 import (
 	"bytes"
 	"maps"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/joho/godotenv"
 
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/internal/jsonc"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/project"
 )
 
@@ -47,9 +46,7 @@ type suppression struct {
 
 const suppressMarker = "fwmigrate-ignore"
 
-var suppressRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^fwmigrate-ignore(-file)?(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
-})
+var suppressRE = lazyregexp.New(`^fwmigrate-ignore(-file)?(?:[ \t]+([A-Za-z0-9_\-, \t]+?))?[ \t]*(?::.*)?$`)
 
 // suppressions finds the fwmigrate-ignore comments of the config and the
 // .env files.

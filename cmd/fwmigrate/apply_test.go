@@ -7,13 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/fwmigrate/fwmigrate/internal/golden"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
@@ -184,7 +183,7 @@ func runIn(t *testing.T, dir string, args []string) (stdout, stderr string, code
 }
 
 // journalKey is the key of a journal's home in its path.
-var journalKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`journals/[0-9a-f]{32}/`) })
+var journalKey = lazyregexp.New(`journals/[0-9a-f]{32}/`)
 
 // runApplyFixture runs the case of file and compares it with its goldens;
 // with again, it also runs it the three other ways (a second run, check

@@ -11,12 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 )
 
@@ -104,9 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitError
 }
 
-var unknownCommand = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^unknown command "([^"]*)" for "[^"]*"(?:\s+Did you mean this\?\s+((?:\S+\s*)+))?`)
-})
+var unknownCommand = lazyregexp.New(`^unknown command "([^"]*)" for "[^"]*"(?:\s+Did you mean this\?\s+((?:\S+\s*)+))?`)
 
 func main() {
 	os.Exit(Main())

@@ -6,16 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/testtree"
 )
 
@@ -128,9 +127,7 @@ func hostileName(ts *testscript.TestScript, neg bool, args []string) {
 
 // ourCommand is a workflow command fwmigrate's github format writes: the
 // only lines of any output that may start with "::".
-var ourCommand = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^::(error|warning|notice) file=[^:,]*(,(line|col|endLine|endColumn)=\d+)*,title=[^:,]*::`)
-})
+var ourCommand = lazyregexp.New(`^::(error|warning|notice) file=[^:,]*(,(line|col|endLine|endColumn)=\d+)*,title=[^:,]*::`)
 
 // noRaw fails when the file (stdout, stderr or a path) holds a byte a
 // terminal or a log would obey: a control byte other than newline and

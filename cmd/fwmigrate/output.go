@@ -8,17 +8,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"golang.org/x/term"
 
 	"github.com/fwmigrate/fwmigrate/internal/gitx"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 	"github.com/fwmigrate/fwmigrate/internal/text"
 	"github.com/fwmigrate/fwmigrate/rules"
 )
@@ -248,7 +247,7 @@ func writeStatistics(w io.Writer, r *report, o textOptions) error {
 
 // esbuildLocation matches the location line esbuild prints above its code
 // frame ("    file:12:2:", with a 0-based column).
-var esbuildLocation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+\S.*:\d+:\d+:$`) })
+var esbuildLocation = lazyregexp.New(`^\s+\S.*:\d+:\d+:$`)
 
 // codeFrame renders the source line of d with its span underlined, using
 // esbuild's formatter so that our messages look like esbuild's syntax errors.
@@ -368,7 +367,7 @@ func printable(line []byte) string {
 	return string(b)
 }
 
-var ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
+var ansi = lazyregexp.New("\x1b\\[[0-9;]*m")
 
 func stripANSI(s string) string { return ansi().ReplaceAllString(s, "") }
 

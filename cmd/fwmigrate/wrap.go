@@ -1,10 +1,10 @@
 package main
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 )
 
 // wrapLines wraps every line of s that is wider than width at its spaces,
@@ -27,7 +27,7 @@ func wrapLines(s string, width int) string {
 
 // marker matches what a hanging indent goes under: a list item's dash, a
 // "= note: " or "= fix (unsafe): ", a "note: ".
-var marker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(- |= [a-z]+(?: \([a-z]+\))?: |note: )`) })
+var marker = lazyregexp.New(`^(- |= [a-z]+(?: \([a-z]+\))?: |note: )`)
 
 // wrapLine is wrapLines for one line.
 func wrapLine(line string, width int) string {

@@ -7,9 +7,9 @@ package version
 import (
 	_ "embed"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 )
 
 //go:embed VERSION
@@ -42,11 +42,9 @@ func String() string {
 // It is compiled at the first Check: every fwmigrate process links this
 // package for String, and compiling it at init cost every run (a `check`
 // or a testscript line) about 0.3 ms.
-var semverRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
-		`(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?` +
-		`(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-})
+var semverRE = lazyregexp.New(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+	`(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?` +
+	`(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
 
 // Check reports whether v can be a release version: a semantic version
 // without a "v" prefix, as npm publishes it.

@@ -2,11 +2,10 @@ package code
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/fwmigrate/fwmigrate/ast"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 )
 
 // Helpers of the code rules that follow the router's current route
@@ -271,7 +270,7 @@ func PathFunc(f *File, callee *ast.JSNode) string {
 
 // paramPattern finds the dynamic segments of a page's file path:
 // [slug], [[optional]], [...catchAll], also inside a segment (user-[id]).
-var paramPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[?(?:\.\.\.)?([A-Za-z_$][\w$]*)\]?\]`) })
+var paramPattern = lazyregexp.New(`\[\[?(?:\.\.\.)?([A-Za-z_$][\w$]*)\]?\]`)
 
 // PageParams returns the names of the route parameters of a page (rel is
 // its project-relative path), in path order; nil for a static page.

@@ -5,11 +5,9 @@
 package node
 
 import (
-	"regexp"
-	"sync"
-
 	"github.com/fwmigrate/fwmigrate/ast"
 	"github.com/fwmigrate/fwmigrate/compat"
+	"github.com/fwmigrate/fwmigrate/internal/lazyregexp"
 )
 
 // CommaExpression reports whether n is a comma (sequence) expression,
@@ -85,7 +83,7 @@ func PartialValue(n ast.Node) any {
 
 // prefixRE finds the source prefixes a compat rule text names in backticks:
 // `github:`, `https://`.
-var prefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([a-z][a-z0-9+.-]*:(?://)?)`") })
+var prefixRE = lazyregexp.New("`([a-z][a-z0-9+.-]*:(?://)?)`")
 
 // SourcePrefixes returns the remote-source prefixes the knowledge base
 // documents for option (extends, theme), read from its rule text.
