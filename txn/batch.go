@@ -30,15 +30,17 @@ import (
 // then one barrier for all of them (one syncfs per file system):
 //
 //	prepare   every transaction checked (confine, checkPlan, Pending, the
-//	          tree as planned, preflight), its home made, its run record
-//	          written in its place (no journal is there: a record alone
-//	          binds nothing) and its journal beside its place
-//	barrier   the texts and the records' directory (and the parent of each
-//	          folder prepare made: the homes' folder, the records')
-//	          every journal renamed into place ("run-journal", i before
-//	          transaction i's), then the "journal" of each transaction's
-//	          hook
-//	barrier   the journals' homes
+//	          tree as planned, preflight), the homes' folder made, its run
+//	          record written in its place (no journal is there: a record
+//	          alone binds nothing) and its journal's text beside its place
+//	          (<key>.journal.tmp), a stale progress file of its key removed
+//	barrier   the texts, the records' directory (and the folders made
+//	          above it), the homes' folder where a stale progress went
+//	          every journal renamed into place (<key>.journal in the
+//	          homes' folder; "run-journal", i before transaction i's),
+//	          then the "journal" of each transaction's hook
+//	barrier   the homes' folders and the folders that hold them (and
+//	          the folders made above)
 //	forward   every transaction's mkdirs, moves and rmdirs, its edits'
 //	          temporaries written ("run-staged" once all are)
 //	barrier   the temporaries
@@ -48,21 +50,38 @@ import (
 //	          every backup of an old text removed ("backups" of each);
 //	          every journal removed ("run-commit", i before transaction i's,
 //	          then "cleanup" of its hook; "run-committed" once all are)
-//	barrier   the journals' homes
-//	          the homes and run records removed
+//	barrier   the homes' folders
+//	          the progress files and run records removed, then each homes'
+//	          folder once it is empty
+//
+// The journals share their folder, with no folder of their own: a
+// thousand projects make and remove no directory (on ext4, 1,000 mkdir and
+// rmdir took 270-500 ms against 80-125 ms for 1,000 files created and
+// removed), and their
+// barriers sync one folder where they synced a thousand homes and their
+// folder. A journal of earlier versions, in its own folder
+// (<folder>/<key>/journal), is never begun here, only completed or undone
+// (Open), its folder synced where the homes' folder is.
 //
 // What a crash leaves is what it leaves for one transaction, for each of
 // them: before its journal is in place its tree is untouched (a record, a
-// home, a text beside its place may be left, which the next run replaces);
+// text beside its place may be left, which the next run replaces);
 // from then on until its journal is removed, its journal is there for the
-// next run to complete or undo; after that it is done. Transactions differ
+// next run to complete or undo; after that it is done (a progress file
+// may be left, which the next run removes before its journal is in place).
+// Transactions differ
 // only in where each stands: some journals in place and others not yet,
 // some trees moved and others not, some journals removed and others not,
 // and each is recovered alone. No step of a transaction is made before
 // the barrier its own guarantee needs: a journal is in place only once its
-// record is durable, a tree is touched only once every journal is durable,
-// a temporary is renamed over a file only once it is durable, a journal is
-// removed only once its tree is durable.
+// record is durable (the record and its directory, in the first barrier),
+// a tree is touched only once every journal is durable (the homes' folder
+// that names it, and the folder that names the homes' folder, which this
+// run or another may have made, in the second), a temporary is renamed
+// over a file only once it is durable, a journal is removed only once its
+// tree is durable, and a record is removed only once its journal's
+// removal is durable (a journal left without its record would be
+// refused).
 //
 // A transaction that fails in a phase is undone there and then (its own
 // Backward and Finish, with their own syncs), as Commit undoes one, and
@@ -160,8 +179,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	ts := live()
 	var texts []string
 	for _, t := range ts {
-		texts = append(texts, t.o.rec, t.o.tmp, filepath.Dir(t.o.rec))
-		texts = append(texts, t.o.made...)
+		texts = append(texts, t.o.texts()...)
 	}
 	if err := barrier(texts); err != nil {
 		for _, t := range ts {
@@ -175,7 +193,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	})
 	var homes []string
 	for _, t := range live() {
-		homes = append(homes, t.o.j.home, filepath.Dir(t.o.j.home))
+		homes = append(homes, t.o.places()...)
 	}
 	if err := barrier(homes); err != nil {
 		for _, t := range live() {
@@ -254,7 +272,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	})
 	homes = homes[:0]
 	for _, t := range live() {
-		homes = append(homes, t.j.home)
+		homes = append(homes, t.j.h.dir())
 	}
 	hook("run-committed", 0)
 	if err := barrier(homes); err != nil {
@@ -270,7 +288,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 	parents := map[string]bool{}
 	for _, t := range all {
 		if t.j != nil && !t.Kept {
-			parents[filepath.Dir(t.j.home)] = true
+			parents[t.j.h.folder] = true
 		}
 	}
 	homesMu.Lock()
@@ -291,8 +309,8 @@ func (t *txState) prepare() (*opening, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
 	}
-	home, herr := journalHome(root)
-	if _, err := pendingIn(root, home, herr); err != nil {
+	h, herr := journalHome(root)
+	if _, err := pendingIn(root, h, herr); err != nil {
 		return nil, err
 	}
 	if err := plan.verify(OS, false); err != nil {
@@ -303,7 +321,7 @@ func (t *txState) prepare() (*opening, error) {
 	if err := plan.preflight(newTag()); err != nil {
 		return nil, err
 	}
-	return prepare(root, home, herr, t.Config, plan, t.Hook)
+	return prepare(root, h, herr, t.Config, plan, t.Hook)
 }
 
 // abort takes the transaction out of the batch after err, once its

@@ -106,7 +106,8 @@ func TestMkdirAllMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "a", "b"), filepath.Join(dir, "a"), dir}
+	want := []string{dir, filepath.Join(dir, "a"), filepath.Join(dir, "a", "b")}
+	sort.Strings(made)
 	if !reflect.DeepEqual(made, want) {
 		t.Errorf("made %q, want %q", made, want)
 	}
@@ -124,12 +125,12 @@ func TestMkdirAllMade(t *testing.T) {
 	}
 	defer o.fail(nil)
 	got := map[string]bool{}
-	for _, d := range o.made {
+	for _, d := range append(o.recMade, o.homeMade...) {
 		got[d] = true
 	}
 	for _, d := range []string{state, filepath.Join(state, "fwmigrate")} {
 		if !got[d] {
-			t.Errorf("prepare made folders in %s without noting it: %q", d, o.made)
+			t.Errorf("prepare made folders in %s without noting it: %q %q", d, o.recMade, o.homeMade)
 		}
 	}
 }

@@ -21,24 +21,74 @@ import (
 //
 // A journal is a program: completing it moves and rewrites files. So it is
 // kept where no repository can put one: in the git directory of the work
-// tree that holds the project (<gitdir>/fwmigrate/<key>/, which git never
-// tracks), and outside git in the user's state folder
-// ($XDG_STATE_HOME/fwmigrate/journals/<key>/). The key is a hash of the
-// project's root, symlinks resolved. The run is bound to its journal by a
-// record in the user's state folder, runs/<key>, written before the journal:
-// the run's random id, the root and the journal's hash. A journal is run
-// only when that record names it; one without it (copied, planted, left
-// by another user) is refused (RefusedError), and so is the journal that
-// earlier versions of fwmigrate kept in the tree (LegacyJournal), which a
-// repository can commit.
+// tree that holds the project (<gitdir>/fwmigrate/<key>.journal, which git
+// never tracks), and outside git in the user's state folder
+// ($XDG_STATE_HOME/fwmigrate/journals/<key>.journal). The key is a hash of
+// the project's root, symlinks resolved. Beside the journal, under the same
+// key, are its text while it is written (<key>.journal.tmp) and its
+// progress file (<key>.progress): the projects' journals share one folder,
+// the homes' folder, with no folder of their own (making and removing a
+// folder per project cost more than the journal's files). The run is bound
+// to its journal by a record in the user's state folder, runs/<key>,
+// written before the journal: the run's random id, the root and the
+// journal's hash. A journal is run only when that record names it; one
+// without it (copied, planted, left by another user) is refused
+// (RefusedError), and so is the journal that earlier versions of fwmigrate
+// kept in the tree (LegacyJournal), which a repository can commit.
+//
+// Versions before the journals shared their folder kept each in a folder
+// of its own, <folder>/<key>/journal with <key>/progress beside it: such a
+// journal is found, checked and run as one of today's (Pending, Open), and
+// its folder goes once it is done.
 
 // LegacyJournal is where fwmigrate versions before the journal's move kept
 // it, under the project's root. A journal there is a file of the tree,
 // which a repository can commit: it is never run.
 const LegacyJournal = ".fw-migrate/journal"
 
-// JournalFile is the journal's name in its home.
-const JournalFile = "journal"
+// The names of a journal's files in the homes' folder, after its key.
+const (
+	journalExt  = ".journal"     // the journal
+	tmpExt      = ".journal.tmp" // its text while it is written
+	progressExt = ".progress"    // its progress file
+)
+
+// The names of a journal's files in its own folder (<folder>/<key>/), as
+// versions before the shared folder kept them.
+const (
+	oldJournal  = "journal"
+	oldProgress = "progress"
+)
+
+// A home is where one project's journal lives: its files, and the folder
+// that holds them.
+type home struct {
+	folder   string // the homes' folder: <gitdir>/fwmigrate, or the state folder's journals
+	journal  string // the journal: <folder>/<key>.journal
+	tmp      string // its text while it is written
+	progress string // its progress file
+	// own is the journal's own folder, <folder>/<key>, for a journal of
+	// the layout of earlier versions (oldHome), removed once it is done;
+	// "" for today's.
+	own string
+}
+
+// dir is the directory whose entries name the journal: synced once it is
+// placed or removed.
+func (h *home) dir() string {
+	if h.own != "" {
+		return h.own
+	}
+	return h.folder
+}
+
+// oldHome is the home of root's journal as versions before the shared
+// folder kept it: <folder>/<key>/journal.
+func (h *home) oldHome() *home {
+	own := strings.TrimSuffix(h.journal, journalExt)
+	return &home{folder: h.folder, own: own, journal: filepath.Join(own, oldJournal),
+		tmp: filepath.Join(own, oldJournal+".tmp"), progress: filepath.Join(own, oldProgress)}
+}
 
 // stateDir is the user's folder for fwmigrate's state: $XDG_STATE_HOME,
 // else ~/.local/state, and the user's config folder on macOS and Windows,
@@ -64,11 +114,11 @@ func stateDir() (string, error) {
 // JournalPath is where the journal of a run on root is kept while the run
 // is on (its root, symlinks resolved).
 func JournalPath(root string) (string, error) {
-	home, err := journalHome(root)
+	h, err := journalHome(root)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(home, JournalFile), nil
+	return h.journal, nil
 }
 
 // rootKey names root's journal and run record: a hash of its path.
@@ -121,18 +171,23 @@ func gitDir(root string) string {
 	return real
 }
 
-// journalHome is the directory that holds root's journal while a run is
-// on: <gitdir>/fwmigrate/<key>, or the state folder's journals/<key>.
-func journalHome(root string) (string, error) {
+// journalHome is where root's journal lives while a run is on: in the
+// homes' folder <gitdir>/fwmigrate, or the state folder's journals, under
+// root's key.
+func journalHome(root string) (*home, error) {
 	key := rootKey(root)
+	var folder string
 	if gd := gitDir(root); gd != "" {
-		return filepath.Join(gd, "fwmigrate", key), nil
+		folder = filepath.Join(gd, "fwmigrate")
+	} else {
+		st, err := stateDir()
+		if err != nil {
+			return nil, err
+		}
+		folder = filepath.Join(st, "journals")
 	}
-	st, err := stateDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(st, "journals", key), nil
+	base := filepath.Join(folder, key)
+	return &home{folder: folder, journal: base + journalExt, tmp: base + tmpExt, progress: base + progressExt}, nil
 }
 
 // runRecord is the record that binds root's journal to the run that wrote
@@ -159,6 +214,11 @@ type RefusedError struct {
 	Journal string // its path
 	Reason  string
 	Legacy  bool
+	// files is the journal's files' common start (<folder>/<key>) for a
+	// journal in the homes' folder, which other projects' journals share:
+	// its files go, not the folder. "" when the journal's folder is its
+	// own (in the tree, or in the layout of earlier versions).
+	files string
 }
 
 func (e *RefusedError) Error() string { return e.Explain(func(p string) string { return p }) }
@@ -168,25 +228,29 @@ func (e *RefusedError) Error() string { return e.Explain(func(p string) string {
 func (e *RefusedError) Explain(show func(path string) string) string {
 	dir := show(filepath.Dir(e.Journal))
 	remove := "remove the folder " + dir + ", and restore the project from version control if an apply was interrupted"
-	if e.Legacy {
+	switch {
+	case e.Legacy:
 		remove = "remove the folder " + dir + " (`git rm -r " + filepath.Base(dir) + "` where it is committed), and restore the project from version control if an earlier fwmigrate's apply was interrupted here"
+	case e.files != "":
+		remove = "remove the files " + show(e.files) + ".* (the journal and its progress), and restore the project from version control if an apply was interrupted"
 	}
 	return fmt.Sprintf("the journal %s is not run: %s; %s", show(e.Journal), e.Reason, remove)
 }
 
 // Pending returns the journal that an interrupted run left for root (its
-// root, symlinks resolved), "" when there is none. A journal that may not
+// root, symlinks resolved), "" when there is none: in the homes' folder,
+// or in its own folder as earlier versions kept it. A journal that may not
 // be run is a *RefusedError (always that type): the one of earlier versions in the tree
 // (LegacyJournal), or one in its home that is not bound to a run of this
 // user (runs/<key>) or fails the checks of Open.
 func Pending(root string) (string, error) {
-	home, err := journalHome(root)
-	return pendingIn(root, home, err)
+	h, err := journalHome(root)
+	return pendingIn(root, h, err)
 }
 
 // pendingIn is Pending with root's journal home (journalHome's answer)
 // known.
-func pendingIn(root, home string, homeErr error) (string, error) {
+func pendingIn(root string, h *home, homeErr error) (string, error) {
 	legacy := filepath.Join(root, filepath.FromSlash(LegacyJournal))
 	if _, err := os.Lstat(legacy); err == nil {
 		return "", &RefusedError{Journal: legacy, Legacy: true,
@@ -195,21 +259,42 @@ func pendingIn(root, home string, homeErr error) (string, error) {
 	if homeErr != nil {
 		return "", nil // no home, so no journal: apply says why when it writes
 	}
-	path := filepath.Join(home, JournalFile)
-	if _, err := os.Lstat(path); err != nil {
+	at := pendingHome(h)
+	if at == nil {
 		return "", nil
 	}
-	if _, err := readJournal(root, home); err != nil {
+	if _, err := readJournal(root, at); err != nil {
 		return "", err
 	}
-	return path, nil
+	return at.journal, nil
 }
 
-// read reads and checks the journal in home for root: bound to its run
-// (the run record's id, root and hash), and valid (decodeJournal).
-func readJournal(root, home string) (*Journal, error) {
-	path := filepath.Join(home, JournalFile)
-	refuse := func(reason string) error { return &RefusedError{Journal: path, Reason: reason} }
+// pendingHome is the home in which a journal of root is (h, or the layout
+// of earlier versions), nil when there is none.
+func pendingHome(h *home) *home {
+	if _, err := os.Lstat(h.journal); err == nil {
+		return h
+	}
+	if old := h.oldHome(); exists(old.journal) {
+		return old
+	}
+	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// readJournal reads and checks the journal in h for root: bound to its
+// run (the run record's id, root and hash), and valid (decodeJournal).
+func readJournal(root string, h *home) (*Journal, error) {
+	path := h.journal
+	re := &RefusedError{Journal: path}
+	if h.own == "" {
+		re.files = strings.TrimSuffix(path, journalExt)
+	}
+	refuse := func(reason string) error { re.Reason = reason; return re }
 	st, err := os.Lstat(path)
 	if err != nil {
 		return nil, refuse("it cannot be read: " + err.Error())
@@ -238,6 +323,6 @@ func readJournal(root, home string) (*Journal, error) {
 	if !bytes.Equal(have, encodeRun(j.id, root, data)) {
 		return nil, refuse("it is not the journal that this user's last run in the project wrote (" + rec + " names another)")
 	}
-	j.home = home
+	j.h = h
 	return j, nil
 }

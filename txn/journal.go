@@ -66,7 +66,7 @@ const journalMagic = "fwmigrate journal 2"
 // Journal is the journal of one transaction, in its home.
 type Journal struct {
 	root   string // the plan's root: absolute, symlinks resolved
-	home   string // the journal's directory (journalHome)
+	h      *home  // where its files are (journalHome)
 	id     string
 	config string // relative to root
 	plan   *Plan
@@ -103,36 +103,38 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 	return t.Kept, t.Err
 }
 
-// homesMu orders the creation of journal homes and the removal of the
-// folder that holds them, between the transactions of one run.
-var homesMu sync.Mutex
+// homesMu orders the writing of journals in the homes' folder (read-locked:
+// many at once) and the removal of that folder once it is empty (locked),
+// between the transactions of one run.
+var homesMu sync.RWMutex
 
-// betweenHomes, when set (by a test), runs in begin between the creation
-// of the homes' folder and of the home: where another transaction's Finish
-// would remove the folder if nothing ordered them.
+// betweenHomes, when set (by a test), runs in prepare between the creation
+// of the homes' folder and of the journal's first file in it: where another
+// transaction's Finish would remove the folder if nothing ordered them.
 var betweenHomes func(parent string)
 
 // begin records plan (whose paths lie inside root) durably in the
 // journal's home, and binds it to this run: the run record (home.go) is
-// written first, then the journal. An existing home is refused when it
-// holds a journal: another apply is running, or an interrupted one must be
-// completed first. Both are private to the user (0700, 0600).
+// written first, then the journal. A journal already there (today's, or one
+// in the layout of earlier versions) is refused: another apply is running,
+// or an interrupted one must be completed first. Both are private to the
+// user (0700, 0600).
 //
 // It is the steps of CommitAll's beginning for one journal: prepare, then
 // the two barriers and the rename between them.
 func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, error) {
-	home, herr := journalHome(root)
-	o, err := prepare(root, home, herr, config, plan, hook)
+	h, herr := journalHome(root)
+	o, err := prepare(root, h, herr, config, plan, hook)
 	if err != nil {
 		return nil, err
 	}
-	if err := syncAll(append([]string{o.rec, o.tmp, filepath.Dir(o.rec)}, o.made...)...); err != nil {
+	if err := syncAll(o.texts()...); err != nil {
 		return nil, o.fail(err)
 	}
 	if err := o.placeJournal(); err != nil {
 		return nil, err
 	}
-	if err := syncAll(o.j.home, filepath.Dir(o.j.home)); err != nil {
+	if err := syncAll(o.places()...); err != nil {
 		return nil, o.fail(err)
 	}
 	if err := o.open(); err != nil {
@@ -144,43 +146,49 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 // An opening is a journal being begun: its run record is written in its
 // place and its text beside its place (tmp), neither synced yet. Two
 // barriers make it durable (CommitAll puts those of many journals
-// together): both texts synced with the record's directory, then the
-// journal renamed into place (so that a journal on disk always has its
-// record) and its directory and the one holding it synced. The record is
-// written in place, not renamed there: no journal is in place while it is
-// written (Pending, and the home made empty, say so), and a record without
-// its journal binds nothing; a torn one left by a crash is replaced by the
-// next run.
+// together): both texts synced with the record's directory (texts), then
+// the journal renamed into place (so that a journal on disk always has its
+// record) and the homes' folder synced with the folder holding it
+// (places). The record is written in place, not renamed there: no journal
+// is in place while it is written (Pending, and prepare, say so), and a
+// record without its journal binds nothing; a torn one left by a crash is
+// replaced by the next run.
 type opening struct {
-	j         *Journal
-	rec       string // the run record
-	path, tmp string // the journal, and its text being written
-	// made are the folders whose entries prepare changed by making the
-	// homes' folder or the records' (mkdirAll), synced with the texts.
-	made []string
+	j   *Journal
+	rec string // the run record
+	// made are the directories whose entries prepare changed by making a
+	// folder in them (mkdirAll): those above the record's in texts, those
+	// above the homes' folder in places. stale: prepare removed a progress
+	// file of an earlier run, whose removal must be durable before a
+	// journal is in place beside it (it could say that a rollback began).
+	recMade, homeMade []string
+	stale             bool
+	placed            bool // the journal is renamed into place
 }
 
-// mkdirAll is os.MkdirAll(d, 0o700) that returns the folders whose
-// entries it changed: the parent of each folder it made. A folder made is
-// durable only once its parent is synced: the first run in a repository
-// makes <gitdir>/fwmigrate, and where the barriers sync file by file (a
-// small batch, a system without syncfs) nothing else syncs the git
-// directory before the journal in it is counted on.
-func mkdirAll(d string) ([]string, error) {
-	var made []string
-	for p := d; filepath.Dir(p) != p; p = filepath.Dir(p) {
-		if _, err := os.Lstat(p); err == nil {
-			break
-		}
-		made = append(made, filepath.Dir(p))
+// texts are what the first barrier makes durable: the record and the
+// journal's text, and the folders whose entries name the record (and the
+// homes' folder when a stale progress file left it).
+func (o *opening) texts() []string {
+	out := append([]string{o.rec, o.j.h.tmp, filepath.Dir(o.rec)}, o.recMade...)
+	if o.stale {
+		out = append(out, o.j.h.folder)
 	}
-	return made, os.MkdirAll(d, 0o700)
+	return out
 }
 
-// prepare makes the journal's home (home, journalHome's answer for root
-// with herr) and writes plan's run record in its place and its journal's
-// text beside its place, unsynced.
-func prepare(root, home string, herr error, config string, plan *Plan, hook func(string, int)) (*opening, error) {
+// places are what the second barrier makes durable once the journal is
+// renamed into place: the homes' folder, which names it, and the folder
+// that holds the homes' folder (made by this run or another one whose
+// barrier may be still to come), and any folder made above.
+func (o *opening) places() []string {
+	return append([]string{o.j.h.folder, filepath.Dir(o.j.h.folder)}, o.homeMade...)
+}
+
+// prepare writes plan's run record in its place and its journal's text
+// beside its place in the homes' folder (h, journalHome's answer for root
+// with herr), making the folders, unsynced.
+func prepare(root string, h *home, herr error, config string, plan *Plan, hook func(string, int)) (*opening, error) {
 	j := &Journal{root: root, id: newTag(), config: config, plan: plan, hook: hook}
 	wrap := func(err error) (*opening, error) { return nil, fmt.Errorf("cannot write the journal: %w", err) }
 	if herr != nil {
@@ -190,68 +198,125 @@ func prepare(root, home string, herr error, config string, plan *Plan, hook func
 	if err != nil {
 		return wrap(err)
 	}
-	j.home = home
-	path := filepath.Join(home, JournalFile)
-	// Under homesMu: another project's Finish removes the folder that
-	// holds the homes when it is empty (apply writes many projects at
-	// once), which must not happen between its creation and this home's.
-	homesMu.Lock()
-	var made []string
-	for _, d := range []string{filepath.Dir(home), filepath.Dir(rec)} {
-		m, err := mkdirAll(d)
-		if err != nil {
-			homesMu.Unlock()
-			return wrap(err)
-		}
-		made = append(made, m...)
-	}
-	if betweenHomes != nil {
-		betweenHomes(filepath.Dir(home))
-	}
-	err = os.Mkdir(home, 0o700)
-	if errors.Is(err, fs.ErrExist) {
-		if _, jerr := os.Lstat(path); jerr == nil {
-			homesMu.Unlock()
-			return nil, fmt.Errorf("%s exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)", path)
-		}
-		// An apply stopped before its journal was complete, or after it
-		// was removed: it wrote nothing else, so what is left goes.
-		if err = os.RemoveAll(home); err == nil {
-			err = os.Mkdir(home, 0o700)
-		}
-	}
-	homesMu.Unlock()
+	j.h = h
+	o := &opening{j: j, rec: rec}
+	data, err := j.encode()
 	if err != nil {
 		return wrap(err)
 	}
-	o := &opening{j: j, rec: rec, path: path, tmp: path + ".tmp", made: made}
-	data, err := j.encode()
+	// Under homesMu (read): another project's Finish removes the homes'
+	// folder when it is empty (apply writes many projects at once), which
+	// must not happen between its creation and the journal's text in it.
+	homesMu.RLock()
+	err = o.write(data)
+	homesMu.RUnlock()
 	if err != nil {
-		return nil, o.fail(err)
-	}
-	os.Remove(rec) // an earlier run's, whose journal is gone
-	if err := writeNew(rec, encodeRun(j.id, root, data), 0o600, false); err != nil {
-		return nil, o.fail(err)
-	}
-	if err := writeNew(o.tmp, data, 0o600, false); err != nil {
 		return nil, o.fail(err)
 	}
 	return o, nil
 }
 
+// write makes the folders of the opening's files, checks that no journal
+// is there, and writes the run record and the journal's text (data).
+func (o *opening) write(data []byte) error {
+	h, j := o.j.h, o.j
+	var err error
+	if o.homeMade, err = mkdirAll(h.folder); err != nil {
+		return err
+	}
+	if o.recMade, err = mkdirAll(filepath.Dir(o.rec)); err != nil {
+		return err
+	}
+	if betweenHomes != nil {
+		betweenHomes(h.folder)
+	}
+	old := h.oldHome()
+	for _, p := range []string{h.journal, old.journal} {
+		if exists(p) {
+			return &existsError{p}
+		}
+	}
+	// An apply stopped before its journal was complete, or after it was
+	// removed, wrote nothing else: what it left goes (an earlier
+	// version's left its folder).
+	o.stale = os.Remove(h.progress) == nil
+	if exists(old.own) {
+		if err := os.RemoveAll(old.own); err != nil {
+			return err
+		}
+	}
+	os.Remove(o.rec) // an earlier run's, whose journal is gone
+	if err := writeNew(o.rec, encodeRun(j.id, j.root, data), 0o600, false); err != nil {
+		return err
+	}
+	err = writeNew(h.tmp, data, 0o600, false)
+	if errors.Is(err, fs.ErrExist) {
+		if err = os.Remove(h.tmp); err == nil {
+			err = writeNew(h.tmp, data, 0o600, false)
+		}
+	}
+	return err
+}
+
+// existsError is a journal found where a run writes its own.
+type existsError struct{ path string }
+
+func (e *existsError) Error() string {
+	return e.path + " exists: another apply is running in this project, or one was interrupted (run fwmigrate apply again to finish it)"
+}
+
+// mkdirAll makes the folder d, and those above it that are missing
+// (0700), and returns the directories whose entries it changed: the
+// parent of each folder it made.
+func mkdirAll(d string) ([]string, error) {
+	err := os.Mkdir(d, 0o700)
+	switch {
+	case err == nil:
+		return []string{filepath.Dir(d)}, nil
+	case errors.Is(err, fs.ErrExist):
+		if st, serr := os.Stat(d); serr != nil || !st.IsDir() {
+			return nil, err
+		}
+		return nil, nil
+	case !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d:
+		return nil, err
+	}
+	made, err := mkdirAll(filepath.Dir(d))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	return append(made, filepath.Dir(d)), nil
+}
+
 // fail removes what the opening wrote but the run record (the next run's
-// replaces it), and returns err as the journal's.
+// replaces it), and returns err as the journal's; a journal found there
+// (existsError) stays, and is said as it is.
 func (o *opening) fail(err error) error {
-	os.RemoveAll(o.j.home)
+	h := o.j.h
+	var ee *existsError
+	if errors.As(err, &ee) {
+		return err
+	}
+	os.Remove(h.tmp)
+	if o.placed {
+		os.Remove(h.journal)
+	}
+	homesMu.Lock()
+	os.Remove(h.folder) // fails while another project's journal is in it
+	homesMu.Unlock()
 	return fmt.Errorf("cannot write the journal: %w", err)
 }
 
 // placeJournal renames the synced journal into place, once its run record
 // is durable.
 func (o *opening) placeJournal() error {
-	if err := os.Rename(o.tmp, o.path); err != nil {
+	if err := os.Rename(o.j.h.tmp, o.j.h.journal); err != nil {
 		return o.fail(err)
 	}
+	o.placed = true
 	return nil
 }
 
@@ -259,7 +324,7 @@ func (o *opening) placeJournal() error {
 // calls the hook's "journal".
 func (o *opening) open() error {
 	var err error
-	if o.j.prog, err = os.OpenFile(filepath.Join(o.j.home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+	if o.j.prog, err = os.OpenFile(o.j.h.progress, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 		return o.fail(err)
 	}
 	o.j.callHook("journal", 0)
@@ -278,25 +343,28 @@ func Open(root string, hook func(point string, i int)) (*Journal, error) {
 	if _, err := Pending(root); err != nil {
 		return nil, err
 	}
-	home, err := journalHome(root)
+	h, err := journalHome(root)
 	if err != nil {
 		return nil, err
 	}
-	j, err := readJournal(root, home)
+	if at := pendingHome(h); at != nil {
+		h = at
+	}
+	j, err := readJournal(root, h)
 	if err != nil {
 		return nil, err
 	}
 	j.hook = hook
 	// Without the progress file the steps still run: it is a record for
 	// people, and the tree says what is done.
-	if prog, err := os.OpenFile(filepath.Join(home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+	if prog, err := os.OpenFile(h.progress, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 		j.prog = prog
 	}
 	return j, nil
 }
 
 // Path is the journal's file.
-func (j *Journal) Path() string { return filepath.Join(j.home, JournalFile) }
+func (j *Journal) Path() string { return j.h.journal }
 
 // Complete performs the steps of the journal's plan that the interrupted
 // run did not, from whatever state it left. On failure the journal stays;
@@ -365,7 +433,7 @@ func (j *Journal) flushLocked() {
 	if len(j.buf) == 0 {
 		return
 	}
-	if f, err := os.OpenFile(filepath.Join(j.home, "progress"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+	if f, err := os.OpenFile(j.h.progress, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 		j.wrote = true
 		f.Write(j.buf)
 		f.Close()
@@ -376,31 +444,33 @@ func (j *Journal) flushLocked() {
 // RollingBack reports whether a rollback of this journal was started: a
 // later plain apply goes on with it rather than redo what was undone.
 func (j *Journal) RollingBack() bool {
-	b, err := os.ReadFile(filepath.Join(j.home, "progress"))
+	b, err := os.ReadFile(j.h.progress)
 	return err == nil && (bytes.HasPrefix(b, []byte("rollback ")) || bytes.Contains(b, []byte("\nrollback ")))
 }
 
 // Finish removes the journal: every step is done (or undone) and durable.
-// The journal file goes first: once it is gone, the run is over, whatever
-// is left of its home and its run record (the next run replaces both).
+// The journal file goes first: once it is gone (its directory synced), the
+// run is over, whatever is left of its files and its run record (the next
+// run replaces both). The homes' folder goes too when no other project's
+// journal is in it: a run that finished leaves nothing behind.
 func (j *Journal) Finish() error {
 	if err := j.remove(); err != nil {
 		return err
 	}
-	if err := syncDir(j.home); err != nil {
+	if err := syncDir(j.h.dir()); err != nil {
 		return fmt.Errorf("removing the journal: %w", err)
 	}
 	if err := j.clean(); err != nil {
 		return err
 	}
 	homesMu.Lock()
-	os.Remove(filepath.Dir(j.home))
+	os.Remove(j.h.folder) // fails while another project's journal is in it
 	homesMu.Unlock()
 	return nil
 }
 
-// remove removes the journal file (its home must be synced next for the
-// run to be over), after the hook's "cleanup".
+// remove removes the journal file (the directory that names it must be
+// synced next for the run to be over), after the hook's "cleanup".
 func (j *Journal) remove() error {
 	j.callHook("cleanup", 0)
 	j.mu.Lock()
@@ -413,19 +483,21 @@ func (j *Journal) remove() error {
 	return nil
 }
 
-// clean removes what is left of a removed journal: its home and its run
-// record. The folder that holds the homes (<gitdir>/fwmigrate, or the
-// state folder's) goes too when no other project's journal is in it (the
-// caller removes it, under homesMu): a run that finished leaves nothing
-// behind.
+// clean removes what is left of a removed journal: its progress file (and
+// the folder of a journal of earlier versions) and its run record. The
+// caller removes the homes' folder (<gitdir>/fwmigrate, or the state
+// folder's journals) under homesMu, when no other project's journal is in
+// it.
 func (j *Journal) clean() error {
-	// The progress file and the home, else whatever else is in it.
 	if j.wrote || !j.buffered {
-		os.Remove(filepath.Join(j.home, "progress"))
+		os.Remove(j.h.progress)
 	}
-	if err := os.Remove(j.home); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		if err := os.RemoveAll(j.home); err != nil {
-			return fmt.Errorf("removing the journal: %w", err)
+	if j.h.own != "" {
+		// The folder, else whatever else is in it.
+		if err := os.Remove(j.h.own); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.RemoveAll(j.h.own); err != nil {
+				return fmt.Errorf("removing the journal: %w", err)
+			}
 		}
 	}
 	if rec, err := runRecord(j.root); err == nil {

@@ -541,7 +541,7 @@ func TestJournalHome(t *testing.T) {
 		setup func()
 		want  string
 	}{
-		{"the .git folder", func() {}, filepath.Join(gd, "fwmigrate", key)},
+		{"the .git folder", func() {}, filepath.Join(gd, "fwmigrate", key+".journal")},
 		{"a linked work tree", func() {
 			linked := filepath.Join(t.TempDir(), "worktrees", "shop")
 			for _, d := range []string{"objects", "refs"} {
@@ -556,15 +556,15 @@ func TestJournalHome(t *testing.T) {
 			gitTree(t, inside)
 			must(t, os.Remove(gd))
 			must(t, os.WriteFile(gd, []byte("gitdir: fake/.git\n"), 0o644))
-		}, filepath.Join(state, "journals", key)},
-		{"outside git", func() { must(t, os.Remove(gd)) }, filepath.Join(state, "journals", key)},
+		}, filepath.Join(state, "journals", key+".journal")},
+		{"outside git", func() { must(t, os.Remove(gd)) }, filepath.Join(state, "journals", key+".journal")},
 	} {
 		c.setup()
-		got, err := journalHome(root)
+		got, err := JournalPath(root)
 		must(t, err)
 		if c.want == "" {
 			// the linked work tree's git directory, whatever its temporary name
-			if !strings.HasSuffix(got, filepath.Join("worktrees", "shop", "fwmigrate", key)) {
+			if !strings.HasSuffix(got, filepath.Join("worktrees", "shop", "fwmigrate", key+".journal")) {
 				t.Errorf("%s: %s", c.name, got)
 			}
 			continue
@@ -578,10 +578,12 @@ func TestJournalHome(t *testing.T) {
 // TestHostileJournal: a journal is run only when the run record of this
 // user names it. A committed one in the tree, one planted in its home with
 // no record or with the record of another journal, and one changed after
-// it was written are refused by Pending and Open with why and which folder
-// to remove, and nothing of the tree changes. One that moves a script into
-// .git/hooks and makes a file set-user-ID is refused by its checks alone,
-// even bound to a run.
+// it was written are refused by Pending and Open with why and which files
+// or folder to remove, and nothing of the tree changes. One that moves a
+// script into .git/hooks and makes a file set-user-ID is refused by its
+// checks alone, even bound to a run. The same holds for a journal planted
+// in a folder of its own, where versions before the shared homes' folder
+// kept it (<folder>/<key>/journal).
 func TestHostileJournal(t *testing.T) {
 	hostile := func(root string) []byte {
 		return []byte(journalHead(root) + `mkdir ".git/hooks"
@@ -592,18 +594,20 @@ a
 b
 `)
 	}
-	setup := func(t *testing.T) (dir, home, rec string) {
+	setup := func(t *testing.T, old bool) (dir, journal, rec string) {
 		dir = t.TempDir()
 		gitTree(t, dir)
 		testtree.Map(t, dir, map[string]string{"hook.sh": "#!/bin/sh\ntouch pwned\n", "run.sh": "a\n"})
-		var err error
-		home, err = journalHome(dir)
+		h, err := journalHome(dir)
 		must(t, err)
+		if old {
+			h = h.oldHome()
+		}
 		rec, err = runRecord(dir)
 		must(t, err)
-		must(t, os.MkdirAll(home, 0o700))
+		must(t, os.MkdirAll(filepath.Dir(h.journal), 0o700))
 		must(t, os.MkdirAll(filepath.Dir(rec), 0o700))
-		return dir, home, rec
+		return dir, h.journal, rec
 	}
 	// A journal in its home, well formed and coherent, that no run wrote.
 	planted := func(root string) []byte {
@@ -611,50 +615,71 @@ b
 	}
 	for _, c := range []struct {
 		name  string
-		setup func(t *testing.T, dir, home, rec string)
+		setup func(t *testing.T, dir, journal, rec string)
 		want  string
 	}{
-		{"in the tree", func(t *testing.T, dir, home, rec string) {
-			must(t, os.RemoveAll(home))
+		{"in the tree", func(t *testing.T, dir, journal, rec string) {
+			must(t, os.RemoveAll(filepath.Dir(journal)))
 			must(t, os.MkdirAll(filepath.Join(dir, ".fw-migrate"), 0o755))
 			must(t, os.WriteFile(filepath.Join(dir, ".fw-migrate", "journal"), hostile(dir), 0o644))
 		}, "it lies in the project's tree"},
-		{"no run record", func(t *testing.T, dir, home, rec string) {
-			must(t, os.WriteFile(filepath.Join(home, JournalFile), planted(dir), 0o600))
+		{"no run record", func(t *testing.T, dir, journal, rec string) {
+			must(t, os.WriteFile(journal, planted(dir), 0o600))
 		}, "no run of fwmigrate by this user wrote it"},
-		{"another journal's record", func(t *testing.T, dir, home, rec string) {
-			must(t, os.WriteFile(filepath.Join(home, JournalFile), planted(dir), 0o600))
+		{"another journal's record", func(t *testing.T, dir, journal, rec string) {
+			must(t, os.WriteFile(journal, planted(dir), 0o600))
 			must(t, os.WriteFile(rec, encodeRun("0123", dir, []byte("another journal")), 0o600))
 		}, "names another"},
-		{"changed since", func(t *testing.T, dir, home, rec string) {
+		{"changed since", func(t *testing.T, dir, journal, rec string) {
 			data := planted(dir)
 			must(t, os.WriteFile(rec, encodeRun("0123", dir, data), 0o600))
 			changed := strings.Replace(string(data), `config "fw.config.ts"`, `config "fw.config.js"`, 1)
-			must(t, os.WriteFile(filepath.Join(home, JournalFile), []byte(changed), 0o600))
+			must(t, os.WriteFile(journal, []byte(changed), 0o600))
 		}, "names another"},
-		{"hooks and set-user-ID, bound", func(t *testing.T, dir, home, rec string) {
+		{"hooks and set-user-ID, bound", func(t *testing.T, dir, journal, rec string) {
 			data := hostile(dir)
 			must(t, os.WriteFile(rec, encodeRun("0123", dir, data), 0o600))
-			must(t, os.WriteFile(filepath.Join(home, JournalFile), data, 0o600))
+			must(t, os.WriteFile(journal, data, 0o600))
 		}, "lies in a git directory (.git)"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			dir, home, rec := setup(t)
-			c.setup(t, dir, home, rec)
-			before := snapshot(t, dir)
-			var re *RefusedError
-			if j, err := Pending(dir); j != "" || !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "remove the folder") {
-				t.Fatalf("Pending: %q, %v; want a refusal with %q", j, err, c.want)
+		for _, old := range []bool{false, true} {
+			name := c.name
+			if old {
+				name += ", in its own folder"
 			}
-			if _, err := Open(dir, nil); !errors.As(err, &re) {
-				t.Fatalf("Open: %v", err)
-			}
-			if d := diffTrees(before, snapshot(t, dir)); d != "" {
-				t.Fatalf("tree changed:\n%s", d)
-			}
-			if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "post-checkout")); err == nil {
-				t.Fatal("the hook was installed")
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				dir, journal, rec := setup(t, old)
+				c.setup(t, dir, journal, rec)
+				before := snapshot(t, dir)
+				// The remedy: the journal's files in the shared folder,
+				// else the folder that is its own.
+				remove := "remove the files " + strings.TrimSuffix(journal, ".journal") + ".* (the journal and its progress)"
+				if old || c.name == "in the tree" {
+					remove = "remove the folder"
+				}
+				var re *RefusedError
+				if j, err := Pending(dir); j != "" || !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), remove) {
+					t.Fatalf("Pending: %q, %v; want a refusal with %q and %q", j, err, c.want, remove)
+				}
+				if _, err := Open(dir, nil); !errors.As(err, &re) {
+					t.Fatalf("Open: %v", err)
+				}
+				if d := diffTrees(before, snapshot(t, dir)); d != "" {
+					t.Fatalf("tree changed:\n%s", d)
+				}
+				if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "post-checkout")); err == nil {
+					t.Fatal("the hook was installed")
+				}
+				// apply refuses it too, and writes nothing.
+				run := filepath.Join(dir, "run.sh")
+				p := &Plan{Root: dir, Edits: []Edit{{Path: run, NewPath: run, Old: []byte("a\n"), New: []byte("b\n"), Mode: 0o644}}}
+				if _, err := Commit(p, "fw.config.ts", nil); !errors.As(err, &re) {
+					t.Fatalf("Commit: %v", err)
+				}
+				if d := diffTrees(before, snapshot(t, dir)); d != "" {
+					t.Fatalf("Commit changed the tree:\n%s", d)
+				}
+			})
+		}
 	}
 }

@@ -182,8 +182,8 @@ func runIn(t *testing.T, dir string, args []string) (stdout, stderr string, code
 	return o.String(), e.String(), code
 }
 
-// journalKey is the key of a journal's home in its path.
-var journalKey = lazyregexp.New(`journals/[0-9a-f]{32}/`)
+// journalKey is the key of a journal in its path.
+var journalKey = lazyregexp.New(`journals/[0-9a-f]{32}\.`)
 
 // runApplyFixture runs the case of file and compares it with its goldens;
 // with again, it also runs it the three other ways (a second run, check
@@ -198,7 +198,7 @@ func runApplyFixture(t *testing.T, file string, again bool) {
 	state := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
 	stdout, stderr, code := runIn(t, dir, c.args)
-	stdout = journalKey().ReplaceAllString(strings.ReplaceAll(stdout, state, "$STATE"), "journals/<key>/")
+	stdout = journalKey().ReplaceAllString(strings.ReplaceAll(stdout, state, "$STATE"), "journals/<key>.")
 	if code != c.exit {
 		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
 	}
