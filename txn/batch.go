@@ -264,7 +264,11 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 		}
 	})
 
-	// Every tree is durable: the journals go.
+	// Every tree is durable: the journals go. Under homesMu (read) until
+	// their folders are synced: a homes' folder emptied by these removals
+	// must not be removed by another run's Finish before (as prepare
+	// holds it while it writes there).
+	homesMu.RLock()
 	inOrder("run-commit", live(), func(t *txState) {
 		if err := t.j.remove(); err != nil {
 			drop(t, err)
@@ -275,7 +279,9 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 		homes = append(homes, t.j.h.dir())
 	}
 	hook("run-committed", 0)
-	if err := barrier(homes); err != nil {
+	err := barrier(homes)
+	homesMu.RUnlock()
+	if err != nil {
 		for _, t := range live() {
 			drop(t, fmt.Errorf("removing the journal: %w", err))
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestCommitsAtOnce: apply commits many projects' transactions at once,
-// each with its journal home in one shared folder, which a finished
+// each with its journal in one shared folder, which a finished
 // transaction removes when it is empty. Every commit succeeds, every file
 // is written, and nothing of the journals is left.
 func TestCommitsAtOnce(t *testing.T) {
@@ -52,9 +52,9 @@ func TestCommitsAtOnce(t *testing.T) {
 }
 
 // TestHomeFolderKept: another transaction's Finish, which removes the
-// homes' folder once it is empty, cannot run between begin's creation of
-// that folder and of its home (homesMu): a Finish that tries at that very
-// point waits, and the home is made.
+// homes' folder once it is empty, cannot run between prepare's creation of
+// that folder and of the journal's text in it (homesMu): a Finish that
+// tries at that very point waits, and the journal is written.
 func TestHomeFolderKept(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	tried := false

@@ -239,7 +239,9 @@ func (o *opening) write(data []byte) error {
 	// An apply stopped before its journal was complete, or after it was
 	// removed, wrote nothing else: what it left goes (an earlier
 	// version's left its folder).
-	o.stale = os.Remove(h.progress) == nil
+	if exists(h.progress) { // looked up first: an unlink locks the folder
+		o.stale = os.Remove(h.progress) == nil
+	}
 	if exists(old.own) {
 		if err := os.RemoveAll(old.own); err != nil {
 			return err
@@ -269,6 +271,11 @@ func (e *existsError) Error() string {
 // (0700), and returns the directories whose entries it changed: the
 // parent of each folder it made.
 func mkdirAll(d string) ([]string, error) {
+	// A stat first, as os.MkdirAll: the folder is there but for the first
+	// transaction, and a mkdir that fails still locks its parent.
+	if st, err := os.Stat(d); err == nil && st.IsDir() {
+		return nil, nil
+	}
 	err := os.Mkdir(d, 0o700)
 	switch {
 	case err == nil:
@@ -454,11 +461,19 @@ func (j *Journal) RollingBack() bool {
 // run replaces both). The homes' folder goes too when no other project's
 // journal is in it: a run that finished leaves nothing behind.
 func (j *Journal) Finish() error {
-	if err := j.remove(); err != nil {
-		return err
+	// Under homesMu (read): once the journal is gone the homes' folder may
+	// be empty, and another project's Finish must not remove it before it
+	// is synced.
+	homesMu.RLock()
+	err := j.remove()
+	if err == nil {
+		if err = syncDir(j.h.dir()); err != nil {
+			err = fmt.Errorf("removing the journal: %w", err)
+		}
 	}
-	if err := syncDir(j.h.dir()); err != nil {
-		return fmt.Errorf("removing the journal: %w", err)
+	homesMu.RUnlock()
+	if err != nil {
+		return err
 	}
 	if err := j.clean(); err != nil {
 		return err
