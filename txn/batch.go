@@ -297,8 +297,24 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 			parents[t.j.h.folder] = true
 		}
 	}
-	homesMu.Lock()
+	folders := make([]string, 0, len(parents))
 	for d := range parents {
+		folders = append(folders, d)
+	}
+	removeFolders(folders...)
+}
+
+// removeFolders removes the homes' folders dirs that are empty (a folder
+// that holds another project's journal stays), unless a transaction is
+// writing or removing a journal in one (homesMu held for reading, as
+// migrate's lanes of CommitAll do at once): that transaction removes them
+// when it is done, and the run that skips them does not wait for it (a
+// waiting Lock would hold up every other lane's prepare).
+func removeFolders(dirs ...string) {
+	if !homesMu.TryLock() {
+		return
+	}
+	for _, d := range dirs {
 		os.Remove(d) // fails while another project's journal is in it
 	}
 	homesMu.Unlock()

@@ -103,9 +103,9 @@ func Commit(plan *Plan, config string, hook func(point string, i int)) (kept boo
 	return t.Kept, t.Err
 }
 
-// homesMu orders the writing of journals in the homes' folder (read-locked:
-// many at once) and the removal of that folder once it is empty (locked),
-// between the transactions of one run.
+// homesMu orders the writing and removing of journals in the homes' folder
+// (read-locked: many at once) and the removal of that folder once it is
+// empty (locked, removeFolders), between the transactions of one process.
 var homesMu sync.RWMutex
 
 // betweenHomes, when set (by a test), runs in prepare between the creation
@@ -311,9 +311,7 @@ func (o *opening) fail(err error) error {
 	if o.placed {
 		os.Remove(h.journal)
 	}
-	homesMu.Lock()
-	os.Remove(h.folder) // fails while another project's journal is in it
-	homesMu.Unlock()
+	removeFolders(h.folder)
 	return fmt.Errorf("cannot write the journal: %w", err)
 }
 
@@ -478,9 +476,7 @@ func (j *Journal) Finish() error {
 	if err := j.clean(); err != nil {
 		return err
 	}
-	homesMu.Lock()
-	os.Remove(j.h.folder) // fails while another project's journal is in it
-	homesMu.Unlock()
+	removeFolders(j.h.folder)
 	return nil
 }
 
