@@ -156,6 +156,9 @@ func begin(root, config string, plan *Plan, hook func(string, int)) (*Journal, e
 type opening struct {
 	j   *Journal
 	rec string // the run record
+	// recFile: the record is a file (writeRecord), synced as the
+	// journal's text is; a link is synced with its directory.
+	recFile bool
 	// made are the directories whose entries prepare changed by making a
 	// folder in them (mkdirAll): those above the record's in texts, those
 	// above the homes' folder in places. stale: prepare removed a progress
@@ -170,7 +173,10 @@ type opening struct {
 // journal's text, and the folders whose entries name the record (and the
 // homes' folder when a stale progress file left it).
 func (o *opening) texts() []string {
-	out := append([]string{o.rec, o.j.h.tmp, filepath.Dir(o.rec)}, o.recMade...)
+	out := append([]string{o.j.h.tmp, filepath.Dir(o.rec)}, o.recMade...)
+	if o.recFile {
+		out = append(out, o.rec)
+	}
 	if o.stale {
 		out = append(out, o.j.h.folder)
 	}
@@ -219,7 +225,7 @@ func prepare(root string, h *home, herr error, config string, plan *Plan, hook f
 // write makes the folders of the opening's files, checks that no journal
 // is there, and writes the run record and the journal's text (data).
 func (o *opening) write(data []byte) error {
-	h, j := o.j.h, o.j
+	h := o.j.h
 	var err error
 	if o.homeMade, err = mkdirAll(h.folder); err != nil {
 		return err
@@ -248,7 +254,7 @@ func (o *opening) write(data []byte) error {
 		}
 	}
 	os.Remove(o.rec) // an earlier run's, whose journal is gone
-	if err := writeNew(o.rec, encodeRun(j.id, j.root, data), 0o600, false); err != nil {
+	if o.recFile, err = writeRecord(o.rec, data); err != nil {
 		return err
 	}
 	err = writeNew(h.tmp, data, 0o600, false)
