@@ -416,18 +416,11 @@ func TestCrash(t *testing.T) {
 		crashAt(t, dir, pt.name, pt.i, false)
 		j, err := Open(dir, nil)
 		must(t, err)
+		recoverJournal(t, j, back)
 		want := after
 		if back {
-			kept, err := j.Undo()
-			must(t, err)
-			if len(kept) > 0 {
-				t.Errorf("kept %q", kept)
-			}
 			want = before
-		} else {
-			must(t, j.Complete())
 		}
-		must(t, j.Finish())
 		if d := diffTrees(want, snapshot(t, dir)); d != "" {
 			t.Fatalf("after the crash at %s:\n%s", name, d)
 		}
@@ -486,16 +479,7 @@ func TestCrashBackups(t *testing.T) {
 		}
 		j, err := Open(dir, nil)
 		must(t, err)
-		if back {
-			kept, err := j.Undo()
-			must(t, err)
-			if len(kept) > 0 {
-				t.Fatalf("kept %q", kept)
-			}
-		} else {
-			must(t, j.Complete())
-		}
-		must(t, j.Finish())
+		recoverJournal(t, j, back)
 		got := snapshot(t, dir)
 		if back {
 			if d := diffTrees(before, got); d != "" {

@@ -142,6 +142,22 @@ func freshPlan(t *testing.T, gen int) (string, *Plan) {
 func snapshot(t *testing.T, dir string) map[string]string { return testtree.Snapshot(t, dir) }
 
 // diffTrees is testtree.DiffSnapshots, cut to its first lines.
+// recoverJournal brings the tree of j to the start of its plan (back: Undo,
+// which must keep no file) or to its end (Complete), and removes it.
+func recoverJournal(t *testing.T, j *Journal, back bool) {
+	t.Helper()
+	if back {
+		kept, err := j.Undo()
+		must(t, err)
+		if len(kept) > 0 {
+			t.Fatalf("kept %q", kept)
+		}
+	} else {
+		must(t, j.Complete())
+	}
+	must(t, j.Finish())
+}
+
 func diffTrees(want, got map[string]string) string {
 	lines := strings.Split(testtree.DiffSnapshots(want, got), "\n")
 	if len(lines) > 20 {
