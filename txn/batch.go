@@ -50,7 +50,8 @@ import (
 //	          every backup of an old text removed ("backups" of each);
 //	          every journal removed ("run-commit", i before transaction i's,
 //	          then "cleanup" of its hook; "run-committed" once all are)
-//	barrier   the homes' folders
+//	barrier   the homes' folders (for one that another process's run
+//	          removed since, as it was empty, the folder that held it)
 //	          the progress files and run records removed, then each homes'
 //	          folder once it is empty
 //
@@ -279,7 +280,7 @@ func CommitAll(txs []*Tx, batch func(point string, i int)) {
 		homes = append(homes, t.j.h.dir())
 	}
 	hook("run-committed", 0)
-	err := barrier(homes)
+	err := syncRemovals(homes)
 	homesMu.RUnlock()
 	if err != nil {
 		for _, t := range live() {

@@ -82,3 +82,49 @@ func TestHomeFolderKept(t *testing.T) {
 		t.Fatalf("%q", b)
 	}
 }
+
+// TestHomeFolderRemovedByAnother: another process's run, which homesMu
+// does not order, removes the homes' folder when it finds it empty: right
+// after prepare made it (the folder is made again and the journal
+// written), or right after the journal was removed (its removal is synced
+// in the folder that held it). Either way the commit succeeds.
+func TestHomeFolderRemovedByAnother(t *testing.T) {
+	for _, at := range []string{"prepare", "run-committed"} {
+		t.Run(at, func(t *testing.T) {
+			t.Setenv("XDG_STATE_HOME", t.TempDir())
+			root := t.TempDir()
+			file := filepath.Join(root, "fw.config.ts")
+			must(t, os.WriteFile(file, []byte("old\n"), 0o644))
+			h, err := journalHome(root)
+			must(t, err)
+			removed := false
+			remove := func() {
+				if os.Remove(h.folder) == nil {
+					removed = true
+				}
+			}
+			if at == "prepare" {
+				betweenHomes = func(string) { remove() }
+				defer func() { betweenHomes = nil }()
+			}
+			tx := &Tx{Plan: &Plan{Root: root, Edits: []Edit{{Path: file, NewPath: file, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o644}}}, Config: "fw.config.ts"}
+			CommitAll([]*Tx{tx}, func(point string, _ int) {
+				if point == at {
+					remove()
+				}
+			})
+			if !removed {
+				t.Fatal("the folder was not removed at " + at)
+			}
+			if tx.Err != nil || tx.Kept {
+				t.Fatalf("kept %v, %v", tx.Kept, tx.Err)
+			}
+			if b, _ := os.ReadFile(file); string(b) != "new\n" {
+				t.Fatalf("%q", b)
+			}
+			if left, _ := filepath.Glob(filepath.Join(h.folder, "*")); len(left) > 0 {
+				t.Errorf("left: %q", left)
+			}
+		})
+	}
+}

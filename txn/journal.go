@@ -257,13 +257,45 @@ func (o *opening) write(data []byte) error {
 	if o.recFile, err = writeRecord(o.rec, data); err != nil {
 		return err
 	}
-	err = writeNew(h.tmp, data, 0o600, false)
-	if errors.Is(err, fs.ErrExist) {
-		if err = os.Remove(h.tmp); err == nil {
-			err = writeNew(h.tmp, data, 0o600, false)
+	// The text is the first file of the run in the homes' folder: until
+	// it is there, another process's run that ends removes the folder
+	// when it finds it empty (homesMu orders this process's runs only),
+	// and the folder is made again.
+	for try := 0; ; try++ {
+		err = writeNew(h.tmp, data, 0o600, false)
+		if errors.Is(err, fs.ErrExist) {
+			if err = os.Remove(h.tmp); err == nil {
+				err = writeNew(h.tmp, data, 0o600, false)
+			}
+		}
+		if !errors.Is(err, fs.ErrNotExist) || try == 2 {
+			return err
+		}
+		made, merr := mkdirAll(h.folder)
+		if merr != nil {
+			return merr
+		}
+		o.homeMade = append(o.homeMade, made...)
+	}
+}
+
+// syncRemovals makes the removal of journals from the folders dirs
+// durable: each folder synced, or, where another process's run removed it
+// since (it was empty: the removals were made), the folder that held it.
+func syncRemovals(dirs []string) error {
+	for try := 0; ; try++ {
+		at := make([]string, len(dirs))
+		for i, d := range dirs {
+			at[i] = d
+			if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
+				at[i] = filepath.Dir(d)
+			}
+		}
+		err := barrier(at)
+		if !errors.Is(err, fs.ErrNotExist) || try == 2 {
+			return err
 		}
 	}
-	return err
 }
 
 // existsError is a journal found where a run writes its own.
@@ -471,7 +503,7 @@ func (j *Journal) Finish() error {
 	homesMu.RLock()
 	err := j.remove()
 	if err == nil {
-		if err = syncDir(j.h.dir()); err != nil {
+		if err = syncRemovals([]string{j.h.dir()}); err != nil {
 			err = fmt.Errorf("removing the journal: %w", err)
 		}
 	}
