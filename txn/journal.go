@@ -283,9 +283,17 @@ func (o *opening) write(data []byte) error {
 // durable: each folder synced, or, where another process's run removed it
 // since (it was empty: the removals were made), the folder that held it.
 func syncRemovals(dirs []string) error {
+	seen := map[string]bool{}
+	var each []string // a thousand journals share a folder
+	for _, d := range dirs {
+		if !seen[d] {
+			seen[d] = true
+			each = append(each, d)
+		}
+	}
 	for try := 0; ; try++ {
-		at := make([]string, len(dirs))
-		for i, d := range dirs {
+		at := make([]string, len(each))
+		for i, d := range each {
 			at[i] = d
 			if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
 				at[i] = filepath.Dir(d)
