@@ -465,24 +465,17 @@ func readRelease(r *jsonReader) (releaseText, error) {
 }
 
 func readMajors(r *jsonReader, e *Ecosystem) error {
-	byKey := map[string]FwMajor{}
-	_, err := r.object(func(key []byte) error {
-		k := string(key)
-		var m FwMajor
-		_, err := r.object(func(key []byte) (err error) {
-			switch string(key) {
-			case "latest":
-				m.Latest, err = r.str()
-			case "enginesNode":
-				m.EnginesNode, err = r.str()
-			case "pins":
-				m.Pins, err = r.stringMap()
-			default:
-				err = r.skip()
-			}
-			return err
-		})
-		byKey[k] = m
+	byKey, err := readKeyed(r, func(m *FwMajor, key string) (err error) {
+		switch key {
+		case "latest":
+			m.Latest, err = r.str()
+		case "enginesNode":
+			m.EnginesNode, err = r.str()
+		case "pins":
+			m.Pins, err = r.stringMap()
+		default:
+			err = r.skip()
+		}
 		return err
 	})
 	if err != nil {
@@ -500,63 +493,68 @@ func readMajors(r *jsonReader, e *Ecosystem) error {
 }
 
 func readLockstep(r *jsonReader, e *Ecosystem) error {
-	byName := map[string]LockstepPackage{}
-	_, err := r.object(func(key []byte) error {
-		p := LockstepPackage{Name: string(key)}
-		_, err := r.object(func(key []byte) (err error) {
-			switch string(key) {
-			case "firstWithFw":
-				p.FirstWithFw, err = r.str()
-			case "missingFor":
-				p.MissingFor, err = r.strings()
-			default:
-				err = r.skip()
-			}
-			return err
-		})
-		byName[p.Name] = p
+	byName, err := readKeyed(r, func(p *LockstepPackage, key string) (err error) {
+		switch key {
+		case "firstWithFw":
+			p.FirstWithFw, err = r.str()
+		case "missingFor":
+			p.MissingFor, err = r.strings()
+		default:
+			err = r.skip()
+		}
 		return err
 	})
-	for _, p := range byName {
+	for name, p := range byName {
+		p.Name = name
 		e.lockstep = append(e.lockstep, p)
 	}
 	return err
 }
 
 func readOwnLine(r *jsonReader, e *Ecosystem) error {
-	byName := map[string]OwnLinePackage{}
-	_, err := r.object(func(key []byte) error {
-		p := OwnLinePackage{Name: string(key)}
-		_, err := r.object(func(key []byte) (err error) {
-			switch string(key) {
-			case "first":
-				p.First, err = r.str()
-			case "latest":
-				p.Latest, err = r.str()
-			case "majors":
-				var majors []int
-				var null bool
-				null, err = r.array(func() error {
-					n, err := r.integer()
-					majors = append(majors, n)
-					return err
-				})
-				if !null && majors == nil {
-					majors = []int{}
-				}
-				p.Majors = majors
-			default:
-				err = r.skip()
+	byName, err := readKeyed(r, func(p *OwnLinePackage, key string) (err error) {
+		switch key {
+		case "first":
+			p.First, err = r.str()
+		case "latest":
+			p.Latest, err = r.str()
+		case "majors":
+			var majors []int
+			var null bool
+			null, err = r.array(func() error {
+				n, err := r.integer()
+				majors = append(majors, n)
+				return err
+			})
+			if !null && majors == nil {
+				majors = []int{}
 			}
-			return err
-		})
-		byName[p.Name] = p
+			p.Majors = majors
+		default:
+			err = r.skip()
+		}
 		return err
 	})
-	for _, p := range byName {
+	for name, p := range byName {
+		p.Name = name
 		e.ownLine = append(e.ownLine, p)
 	}
 	return err
+}
+
+// readKeyed reads an object of objects: each value into a T, field
+// reading (or skipping) the value of each of its keys. A key given twice
+// keeps its last value, read from scratch, as encoding/json does.
+func readKeyed[T any](r *jsonReader, field func(v *T, key string) error) (map[string]T, error) {
+	out := map[string]T{}
+	_, err := r.object(func(key []byte) error {
+		k := string(key)
+		var v T
+		_, err := r.object(func(key []byte) error { return field(&v, string(key)) })
+		out[k] = v
+		return err
+	})
+	return out, err
 }
 
 // readFwMap reads an object keyed "fw<major>", calling set for each key

@@ -102,70 +102,54 @@ func (r *jsonReader) end() error {
 // read) to read its value; f must read or skip the value. It reports
 // whether the value was null (f is not called then).
 func (r *jsonReader) object(f func(key []byte) error) (null bool, err error) {
-	if r.literal("null") {
-		return true, nil
-	}
-	if r.peek() != '{' {
-		return false, r.errorf("want an object")
-	}
-	r.i++
-	if r.peek() == '}' {
-		r.i++
-		return false, nil
-	}
-	for {
+	return r.container('{', '}', "an object", func() error {
 		if r.peek() != '"' {
-			return false, r.errorf("want a key")
+			return r.errorf("want a key")
 		}
 		key, err := r.rawString(true)
 		if err != nil {
-			return false, err
+			return err
 		}
 		if r.peek() != ':' {
-			return false, r.errorf("want a colon")
+			return r.errorf("want a colon")
 		}
 		r.i++
-		if err := f(key); err != nil {
-			return false, err
-		}
-		switch r.peek() {
-		case ',':
-			r.i++
-		case '}':
-			r.i++
-			return false, nil
-		default:
-			return false, r.errorf("want a comma or }")
-		}
-	}
+		return f(key)
+	})
 }
 
 // array reads an array, calling f for each element, which f must read or
 // skip. It reports whether the value was null.
 func (r *jsonReader) array(f func() error) (null bool, err error) {
+	return r.container('[', ']', "an array", f)
+}
+
+// container reads null, or a container that open and close delimit (what
+// names it), calling elem for each element, which elem must read.
+func (r *jsonReader) container(open, close byte, what string, elem func() error) (null bool, err error) {
 	if r.literal("null") {
 		return true, nil
 	}
-	if r.peek() != '[' {
-		return false, r.errorf("want an array")
+	if r.peek() != open {
+		return false, r.errorf("want %s", what)
 	}
 	r.i++
-	if r.peek() == ']' {
+	if r.peek() == close {
 		r.i++
 		return false, nil
 	}
 	for {
-		if err := f(); err != nil {
+		if err := elem(); err != nil {
 			return false, err
 		}
 		switch r.peek() {
 		case ',':
 			r.i++
-		case ']':
+		case close:
 			r.i++
 			return false, nil
 		default:
-			return false, r.errorf("want a comma or ]")
+			return false, r.errorf("want a comma or %c", close)
 		}
 	}
 }
