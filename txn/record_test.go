@@ -46,7 +46,9 @@ func TestRunRecord(t *testing.T) {
 	if target != recordText(data) || len(target) >= 60 {
 		t.Fatalf("the record's text is %q (%d bytes), want %q, under 60 bytes", target, len(target), recordText(data))
 	}
-	j, err := readJournal(root, mustHome(t, root))
+	h, err := journalHome(root)
+	must(t, err)
+	j, err := readJournal(root, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,13 +94,6 @@ func TestRunRecord(t *testing.T) {
 			t.Errorf("got %v, want a refusal", err)
 		}
 	})
-}
-
-func mustHome(t *testing.T, root string) *home {
-	t.Helper()
-	h, err := journalHome(root)
-	must(t, err)
-	return h
 }
 
 // canLink reports whether a symbolic link can be made here (not on
