@@ -465,8 +465,8 @@ func readRelease(r *jsonReader) (releaseText, error) {
 }
 
 func readMajors(r *jsonReader, e *Ecosystem) error {
-	byKey, err := readKeyed(r, func(m *FwMajor, key string) (err error) {
-		switch key {
+	byKey, err := readKeyed(r, func(m *FwMajor, key []byte) (err error) {
+		switch string(key) {
 		case "latest":
 			m.Latest, err = r.str()
 		case "enginesNode":
@@ -493,8 +493,8 @@ func readMajors(r *jsonReader, e *Ecosystem) error {
 }
 
 func readLockstep(r *jsonReader, e *Ecosystem) error {
-	byName, err := readKeyed(r, func(p *LockstepPackage, key string) (err error) {
-		switch key {
+	byName, err := readKeyed(r, func(p *LockstepPackage, key []byte) (err error) {
+		switch string(key) {
 		case "firstWithFw":
 			p.FirstWithFw, err = r.str()
 		case "missingFor":
@@ -512,8 +512,8 @@ func readLockstep(r *jsonReader, e *Ecosystem) error {
 }
 
 func readOwnLine(r *jsonReader, e *Ecosystem) error {
-	byName, err := readKeyed(r, func(p *OwnLinePackage, key string) (err error) {
-		switch key {
+	byName, err := readKeyed(r, func(p *OwnLinePackage, key []byte) (err error) {
+		switch string(key) {
 		case "first":
 			p.First, err = r.str()
 		case "latest":
@@ -543,14 +543,15 @@ func readOwnLine(r *jsonReader, e *Ecosystem) error {
 }
 
 // readKeyed reads an object of objects: each value into a T, field
-// reading (or skipping) the value of each of its keys. A key given twice
+// reading (or skipping) the value of each of its keys (valid until the
+// next read). A key given twice
 // keeps its last value, read from scratch, as encoding/json does.
-func readKeyed[T any](r *jsonReader, field func(v *T, key string) error) (map[string]T, error) {
+func readKeyed[T any](r *jsonReader, field func(v *T, key []byte) error) (map[string]T, error) {
 	out := map[string]T{}
 	_, err := r.object(func(key []byte) error {
 		k := string(key)
 		var v T
-		_, err := r.object(func(key []byte) error { return field(&v, string(key)) })
+		_, err := r.object(func(key []byte) error { return field(&v, key) })
 		out[k] = v
 		return err
 	})
